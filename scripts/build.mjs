@@ -1,0 +1,37 @@
+// Builds the three bundles: extension host (CJS, vscode external), built-in agent (Node), webview (browser ESM).
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  sourcemap: true,
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: ['src/agent/main.ts'], outfile: 'dist/agent.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'esm', target: 'es2022' },
+];
+
+function copyAssets() {
+  mkdirSync('dist/codicons', { recursive: true });
+  cpSync('node_modules/@vscode/codicons/dist/codicon.css', 'dist/codicons/codicon.css');
+  cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicons/codicon.ttf');
+}
+
+copyAssets();
+if (watch) {
+  for (const options of builds) {
+    const ctx = await esbuild.context(options);
+    await ctx.watch();
+  }
+  console.log('esbuild: watching src/ for changes');
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

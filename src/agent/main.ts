@@ -1,0 +1,1 @@
+// Built-in ACP agent process entry (see src/agent).

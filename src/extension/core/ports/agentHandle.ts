@@ -1,0 +1,82 @@
+// The contract between the turn supervisor and whatever runs the agent (the ACP client, or a test fake).
+
+import type { Unsubscribe } from '../common/events';
+
+/** What a turn is waiting on right now; chooses the watchdog bound and is shown to the person. */
+export type WaitingOn =
+  | { kind: 'model' }
+  | { kind: 'agent' }
+  | { kind: 'approval' }
+  /** A tool reported by the agent; `observable` is true when its output reaches us as activity (client terminals). */
+  | { kind: 'tool'; name: string; toolCallId?: string; observable: boolean };
+
+export function describeWaitingOn(w: WaitingOn): string {
+  switch (w.kind) {
+    case 'model':
+      return 'model';
+    case 'agent':
+      return 'agent';
+    case 'approval':
+      return 'your approval';
+    case 'tool':
+      return `tool ${w.name}`;
+    default: {
+      const never: never = w;
+      return String(never);
+    }
+  }
+}
+
+/**
+ * One unit of agent activity. Every event advances the turn's activity generation, except
+ * that lease renewals and keep-alives are never reported as events at all.
+ */
+export interface AgentEvent {
+  /** Short description for logs and the status bar, e.g. `model: streaming`, `tool: run_command npm test`. */
+  description: string;
+  waitingOn: WaitingOn;
+  /** An ACP `session/update` payload (the `update` field) to persist in the transcript and show. */
+  update?: Record<string, unknown>;
+  /** A permission request opened or closed: the watchdog is suspended while one is open. */
+  approval?: 'opened' | 'closed';
+}
+
+export type PromptStopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled';
+
+export interface PromptOutcome {
+  stopReason: PromptStopReason;
+}
+
+/** A provider failure that must pause the session's wakeups (credentials or quota). */
+export interface AgentFailure {
+  code: 'PROVIDER_AUTH' | 'PROVIDER_QUOTA' | 'AGENT_FAILED' | 'AGENT_CRASHED';
+  message: string;
+}
+
+export interface PromptRequest {
+  sessionId: string;
+  turnId: string;
+  text: string;
+  /** Receives every activity event of this prompt, in order. */
+  onEvent(event: AgentEvent): void;
+}
+
+/**
+ * A handle on the agent serving one session. Implementations must make `cancel` and `kill`
+ * safe to call at any time, any number of times.
+ */
+export interface AgentHandle {
+  /** Sends `session/prompt`; resolves when the agent answers; rejects with an Error carrying an `AgentFailure` in `cause` on failure. */
+  prompt(request: PromptRequest): Promise<PromptOutcome>;
+  /** Cooperative cancel (`session/cancel`); open permission requests are answered `cancelled`. */
+  cancel(sessionId: string): Promise<void>;
+  /** Kills the agent's whole process tree; the next prompt starts a fresh process. */
+  kill(reason: string): Promise<void>;
+  /** Called when the agent process dies on its own. */
+  onExit?(listener: (info: { code: number | null; signal: string | null }) => void): Unsubscribe;
+}
+
+export interface AgentHandleProvider {
+  /** Returns the handle for a session, spawning an agent process if none is running. */
+  get(sessionId: string): Promise<AgentHandle>;
+}

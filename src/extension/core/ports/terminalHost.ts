@@ -1,0 +1,43 @@
+// Client-side terminals (ACP `terminal/*`) as served by the background-task registry.
+
+import type { Unsubscribe } from '../common/events';
+
+export interface NotifyRules {
+  /** Wake the agent when the command exits (default true for background commands). */
+  onExit?: boolean;
+  /** Wake the agent on the first output line matching this regular expression. */
+  pattern?: string;
+}
+
+export interface CreateTerminalRequest {
+  sessionId: string;
+  command: string;
+  args?: string[];
+  cwd?: string;
+  env?: Array<{ name: string; value: string }>;
+  outputByteLimit?: number;
+  /** Vigil's `_meta.vigil.background`: the task outlives the turn and its completion wakes the agent. */
+  background?: boolean;
+  notify?: NotifyRules;
+}
+
+export interface TerminalExitStatus {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+export interface TerminalOutput {
+  output: string;
+  truncated: boolean;
+  exitStatus: TerminalExitStatus | null;
+}
+
+export interface TerminalHost {
+  create(request: CreateTerminalRequest): Promise<{ terminalId: string }>;
+  output(terminalId: string): Promise<TerminalOutput>;
+  waitForExit(terminalId: string, signal?: AbortSignal): Promise<TerminalExitStatus>;
+  kill(terminalId: string): Promise<void>;
+  release(terminalId: string): Promise<void>;
+  /** Output chunks as they arrive (activity for a turn that waits on this command). */
+  onOutput(terminalId: string, listener: (chunk: string) => void): Unsubscribe;
+}

@@ -1,0 +1,59 @@
+// What the rest of the extension (wakeups, UI, ACP client) may ask of the turn supervisor.
+
+import type { Unsubscribe } from '../common/events';
+
+export type TurnSource = 'user' | 'wakeup' | 'resume';
+
+export type TurnEndReason = 'completed' | 'cancelled' | 'aborted' | 'interrupted' | 'failed';
+
+export interface TurnEnded {
+  sessionId: string;
+  turnId: string;
+  source: TurnSource;
+  reason: TurnEndReason;
+  message?: string;
+}
+
+/**
+ * Called once the lease is held and before the prompt is persisted. It may add context ahead
+ * of the prompt (pending background completions). `onPersisted` runs after the prompt is
+ * durably in the transcript (the turn is admitted); `onNotPersisted` runs if it never gets there.
+ */
+export interface AdmissionContribution {
+  prefix: string;
+  onPersisted(): void;
+  onNotPersisted(): void;
+}
+
+export type AdmissionHook = (admission: {
+  sessionId: string;
+  turnId: string;
+  source: TurnSource;
+}) => AdmissionContribution | undefined | Promise<AdmissionContribution | undefined>;
+
+export interface StartTurnOptions {
+  source: TurnSource;
+  /** Aborts a user turn that is still waiting for a busy lease. */
+  signal?: AbortSignal;
+}
+
+export type StartTurnResult =
+  /** Admitted: lease held, prompt persisted. `ended` settles when the turn is over (never rejects). */
+  | { kind: 'started'; turnId: string; ended: Promise<TurnEnded> }
+  /** Another turn holds the session (this window or another). Wakeups get this at once. */
+  | { kind: 'busy' }
+  /** The session's wakeups are paused by a provider credential/quota failure (wakeup turns only). */
+  | { kind: 'paused' }
+  | { kind: 'failed'; reason: string };
+
+export interface TurnPort {
+  startTurn(sessionId: string, prompt: string, options: StartTurnOptions): Promise<StartTurnResult>;
+  /** True while any turn of the session is active in this window or (by its live lease) in another. */
+  hasActiveTurn(sessionId: string): boolean | Promise<boolean>;
+  /** Runs after a turn is unregistered and its lease released; must not throw into or block the turn. */
+  onTurnTeardown(listener: (ended: TurnEnded) => void): Unsubscribe;
+  /** Registers the hook that contributes context to every admitted turn. Only one may be set. */
+  setAdmissionHook(hook: AdmissionHook | undefined): void;
+  /** Whether a session's wakeups are paused by a provider failure. */
+  isPaused(sessionId: string): boolean | Promise<boolean>;
+}

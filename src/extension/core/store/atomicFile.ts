@@ -1,0 +1,74 @@
+// Durable file primitives: atomic replace (temp + fsync + rename + dir fsync) and JSON helpers.
+
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { VigilError } from '../common/errors';
+
+/** Replaces `file` with `data` so that a reader sees either the old or the new content, never a mix. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    const handle = await fs.open(tmp, 'w');
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(tmp, file);
+    await fsyncDir(dir);
+  } catch (error) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw storageError(file, error);
+  }
+}
+
+export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+  await writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n');
+}
+
+/** Reads a JSON file; `undefined` when it does not exist. A corrupt file throws CORRUPT_RECORD. */
+export async function readJson<T>(file: string): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw storageError(file, error);
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw new VigilError('CORRUPT_RECORD', `${file} is not valid JSON`, { cause: error });
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  // Directory fsync makes the rename itself durable; some file systems refuse it, which is harmless.
+  try {
+    const handle = await fs.open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return;
+  }
+}
+
+/** Wraps an fs error in a VigilError that names the path and what to do. */
+export function storageError(file: string, error: unknown): VigilError {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return new VigilError('STORAGE_UNWRITABLE', `Vigil cannot write to ${file} (${code}). Make the folder writable or free the disk; nothing was lost.`, { cause: error });
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new VigilError('STORAGE_UNWRITABLE', `The disk holding ${file} is full (${code}). Free some space; nothing already stored was lost.`, { cause: error });
+  }
+  if (error instanceof VigilError) return error;
+  return new VigilError('STORAGE_UNWRITABLE', `Storage error on ${file}: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+}

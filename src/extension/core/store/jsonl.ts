@@ -1,0 +1,111 @@
+// Append-only JSON Lines files: tolerant reading (torn last line, corrupt lines quarantined) and appends.
+
+import { promises as fs, createReadStream } from 'node:fs';
+import * as readline from 'node:readline';
+import { storageError } from './atomicFile';
+
+export interface CorruptLine {
+  file: string;
+  lineNumber: number;
+  text: string;
+}
+
+export interface JsonlReadResult<T> {
+  records: T[];
+  /** Complete lines that did not parse; they were copied to `<file>.quarantine` and skipped. */
+  corrupt: CorruptLine[];
+  /** True when the last line had no newline and did not parse (a torn write); it is ignored. */
+  tornTail: boolean;
+}
+
+/**
+ * Streams a JSONL file record by record without loading it whole. `validate` may reject a parsed
+ * value (return undefined) so that a record of the wrong shape is quarantined like a corrupt one.
+ */
+export async function readJsonl<T>(
+  file: string,
+  validate: (value: unknown) => T | undefined = (v) => v as T,
+): Promise<JsonlReadResult<T>> {
+  const result: JsonlReadResult<T> = { records: [], corrupt: [], tornTail: false };
+  let endsWithNewline = true;
+  try {
+    const stat = await fs.stat(file);
+    if (stat.size === 0) return result;
+    const handle = await fs.open(file, 'r');
+    try {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, stat.size - 1);
+      endsWithNewline = last[0] === 0x0a;
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
+    throw storageError(file, error);
+  }
+
+  const lines = readline.createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  let lineNumber = 0;
+  let pending: { text: string; lineNumber: number } | undefined;
+  const consume = (text: string, n: number, isLast: boolean) => {
+    if (text.trim() === '') return;
+    let value: T | undefined;
+    try {
+      value = validate(JSON.parse(text));
+    } catch {
+      value = undefined;
+    }
+    if (value !== undefined) {
+      result.records.push(value);
+    } else if (isLast && !endsWithNewline) {
+      result.tornTail = true;
+    } else {
+      result.corrupt.push({ file, lineNumber: n, text });
+    }
+  };
+  for await (const line of lines) {
+    lineNumber += 1;
+    if (pending) consume(pending.text, pending.lineNumber, false);
+    pending = { text: line, lineNumber };
+  }
+  if (pending) consume(pending.text, pending.lineNumber, true);
+
+  if (result.corrupt.length > 0) await quarantine(file, result.corrupt);
+  return result;
+}
+
+async function quarantine(file: string, lines: CorruptLine[]): Promise<void> {
+  const body = lines.map((l) => JSON.stringify({ lineNumber: l.lineNumber, text: l.text, at: new Date().toISOString() })).join('\n') + '\n';
+  try {
+    await fs.appendFile(`${file}.quarantine`, body, 'utf8');
+  } catch (error) {
+    throw storageError(`${file}.quarantine`, error);
+  }
+}
+
+/**
+ * Appends records as lines with one write and one fsync. If the file ends in a torn line,
+ * a newline is written first so the new records never merge into it.
+ */
+export async function appendJsonl(file: string, records: readonly unknown[], options: { fsync?: boolean } = {}): Promise<void> {
+  if (records.length === 0) return;
+  const body = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+  try {
+    const handle = await fs.open(file, 'a+');
+    try {
+      const { size } = await handle.stat();
+      let prefix = '';
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) prefix = '\n';
+      }
+      await handle.appendFile(prefix + body, 'utf8');
+      if (options.fsync !== false) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw storageError(file, error);
+  }
+}

@@ -1,0 +1,1 @@
+// Session webview entry (see src/webview).
