@@ -1,0 +1,197 @@
+// Starts and stops a real VS Code workbench (code-server) for tests, in its own process group,
+// with every file it writes kept inside a per-run folder (nothing under $HOME).
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { promises as fs, mkdirSync, writeFileSync } from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+
+export const repoRoot = path.resolve(__dirname, '..', '..', '..');
+
+export interface CodeServerOptions {
+  /** Folder opened in the workbench. */
+  workspace: string;
+  /** VSIX installed before start (the packaged extension, as a user would install it). */
+  vsix?: string;
+  /** User settings merged over the quiet defaults. */
+  settings?: Record<string, unknown>;
+  /** Extra environment for the server and so for the extension host. */
+  env?: Record<string, string>;
+  /** Name of the run folder under .vscode-test/runs (a unique suffix is added). */
+  name?: string;
+}
+
+const quietSettings = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'security.workspace.trust.enabled': false,
+  'workbench.enableExperiments': false,
+  'git.enabled': false,
+  'git.autoRepositoryDetection': false,
+  'github.gitAuthentication': false,
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'window.commandCenter': false,
+};
+
+export function codeServerEntry(): string {
+  const version = process.env.VIGIL_CODE_SERVER_VERSION ?? '4.100.3';
+  return path.join(repoRoot, '.vscode-test', `code-server-${version}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+}
+
+/** Installs code-server if needed (idempotent) and returns its entry script. */
+export function ensureCodeServer(): string {
+  const entry = codeServerEntry();
+  const result = spawnSync('bash', [path.join(repoRoot, 'scripts', 'installCodeServer.sh')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  if (result.status !== 0) throw new Error('code-server could not be installed; see the output above');
+  return entry;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export class CodeServer {
+  private exited = false;
+
+  private constructor(
+    readonly url: string,
+    readonly port: number,
+    readonly runDir: string,
+    private readonly child: ChildProcess,
+    private readonly output: string[],
+  ) {
+    child.once('exit', () => (this.exited = true));
+  }
+
+  static async start(options: CodeServerOptions): Promise<CodeServer> {
+    const entry = ensureCodeServer();
+    const runsRoot = path.join(repoRoot, '.vscode-test', 'runs');
+    mkdirSync(runsRoot, { recursive: true });
+    const runDir = await fs.mkdtemp(path.join(runsRoot, `${options.name ?? 'run'}-`));
+    const dirs = ['user-data/User', 'extensions', 'home', 'xdg-config', 'xdg-data', 'xdg-cache', 'tmp'].map((d) => path.join(runDir, d));
+    for (const d of dirs) mkdirSync(d, { recursive: true });
+    writeFileSync(path.join(runDir, 'user-data', 'User', 'settings.json'), JSON.stringify({ ...quietSettings, ...options.settings }, null, 2));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: path.join(runDir, 'home'),
+      XDG_CONFIG_HOME: path.join(runDir, 'xdg-config'),
+      XDG_DATA_HOME: path.join(runDir, 'xdg-data'),
+      XDG_CACHE_HOME: path.join(runDir, 'xdg-cache'),
+      TMPDIR: path.join(runDir, 'tmp'),
+      EXTENSIONS_GALLERY: '{}',
+      // Marks every descendant, even those in their own process groups (agents, background tasks).
+      VIGIL_TEST_RUN_ID: path.basename(runDir),
+      VSCODE_CLI: undefined,
+      ELECTRON_RUN_AS_NODE: undefined,
+      ...options.env,
+    };
+    const common = ['--user-data-dir', path.join(runDir, 'user-data'), '--extensions-dir', path.join(runDir, 'extensions')];
+    if (options.vsix) {
+      const install = spawnSync(process.execPath, [entry, ...common, '--install-extension', options.vsix], { env, encoding: 'utf8' });
+      if (install.status !== 0) throw new Error(`installing ${options.vsix} failed:\n${install.stdout}\n${install.stderr}`);
+    }
+    const port = await freePort();
+    const args = [
+      entry,
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--auth', 'none',
+      ...common,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+      options.workspace,
+    ];
+    // Own process group, so that stop() takes the extension host and its children too.
+    const child = spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: string[] = [];
+    const keep = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      if (output.length > 400) output.splice(0, output.length - 400);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const server = new CodeServer(`http://127.0.0.1:${port}/`, port, runDir, child, output);
+    try {
+      await server.waitHealthy(60_000);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    return server;
+  }
+
+  get log(): string {
+    return this.output.join('');
+  }
+
+  private async waitHealthy(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.exited) throw new Error(`code-server exited during start:\n${this.log}`);
+      try {
+        const response = await fetch(`${this.url}healthz`);
+        if (response.status === 200) return;
+      } catch {
+        // Not listening yet: poll again below.
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`code-server did not become healthy within ${timeoutMs} ms:\n${this.log}`);
+  }
+
+  /** Stops the whole process group: TERM, then KILL after a grace period. */
+  async stop(): Promise<void> {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    const signalGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-pid, signal);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
+    };
+    signalGroup('SIGTERM');
+    const deadline = Date.now() + 5_000;
+    while (!this.exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    // The extension host can outlive the server process: always finish the group.
+    signalGroup('SIGKILL');
+    await killMarkedProcesses(`VIGIL_TEST_RUN_ID=${path.basename(this.runDir)}`);
+  }
+}
+
+/** Kills every process whose environment carries `marker` (agents and tasks leave the server's group). */
+export async function killMarkedProcesses(marker: string): Promise<number> {
+  let killed = 0;
+  for (const entry of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let environ: string;
+    try {
+      environ = await fs.readFile(`/proc/${entry}/environ`, 'latin1');
+    } catch {
+      continue; // The process ended meanwhile, or is not ours to read.
+    }
+    if (!environ.split('\0').includes(marker)) continue;
+    try {
+      process.kill(Number(entry), 'SIGKILL');
+      killed += 1;
+    } catch {
+      continue; // Already gone.
+    }
+  }
+  return killed;
+}

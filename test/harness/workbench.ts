@@ -1,0 +1,131 @@
+// Drives a code-server workbench in Debian's headless Chromium: palette commands, the status bar,
+// the session webview (two iframes deep), screenshots; and fails on any request off this machine.
+
+import { chromium, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot, type CodeServer } from './codeServer';
+
+export const extensionId = 'vigil.vigil';
+export const statusItemSelector = `[id="${extensionId}.vigil.status"]`;
+export const screenshotDir = path.join(repoRoot, '.vscode-test', 'screenshots');
+
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface OpenOptions {
+  /** Workbench URL query parameters, e.g. `payload` for tests inside the extension host. */
+  query?: Record<string, string>;
+  /** Called with the workbench's automation exit code (extension-host tests). */
+  onAutomationExit?: (code: number) => void;
+  onAutomationLog?: (type: string, args: unknown[]) => void;
+}
+
+export class Workbench {
+  /** Requests to anything but this machine; a test fails when this is not empty. */
+  readonly offMachineRequests: string[] = [];
+
+  private constructor(
+    readonly server: CodeServer,
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly profileDir: string,
+  ) {}
+
+  static async open(server: CodeServer, options: OpenOptions = {}): Promise<Workbench> {
+    const executablePath = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
+    const profileDir = mkdtempSync(path.join(server.runDir, 'chromium-'));
+    const context = await chromium.launchPersistentContext(profileDir, {
+      executablePath,
+      headless: true,
+      args: chromiumArgs,
+      viewport: { width: 1400, height: 900 },
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const workbench = new Workbench(server, context, page, profileDir);
+    await context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      const local = url.protocol === 'data:' || url.protocol === 'blob:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+      // Webview content is served from a vscode-cdn-like host name that code-server maps to itself.
+      const webviewHost = url.hostname.endsWith('.vscode-cdn.net') || url.hostname.endsWith('.vscode-resource.vscode-cdn.net');
+      if (local) return route.continue();
+      if (webviewHost) return route.continue();
+      workbench.offMachineRequests.push(url.href);
+      return route.abort('blockedbyclient');
+    });
+    if (options.onAutomationExit) await page.exposeFunction('codeAutomationExit', options.onAutomationExit);
+    if (options.onAutomationLog) await page.exposeFunction('codeAutomationLog', options.onAutomationLog);
+    const url = new URL(server.url);
+    for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
+    await page.goto(url.href);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    return workbench;
+  }
+
+  /** Runs a command by its palette title, e.g. `Vigil: New Session`. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 }, force: true }).catch(() => undefined);
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ timeout: 30_000 });
+    await input.press('Enter');
+  }
+
+  /** Whether the palette offers a command (for `when` clauses). */
+  async paletteHas(title: string): Promise<boolean> {
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill(`>${title}`);
+    const rows = this.page.locator('.quick-input-widget .monaco-list-row .label-name');
+    await this.page.waitForTimeout(0);
+    await this.page.locator('.quick-input-widget .monaco-list-rows, .quick-input-widget .quick-input-message').first().waitFor({ timeout: 10_000 });
+    const texts = await rows.allInnerTexts();
+    await input.press('Escape');
+    return texts.some((t) => t.replace(/\s+/g, ' ').trim() === title);
+  }
+
+  statusItem() {
+    return this.page.locator(statusItemSelector);
+  }
+
+  async statusText(): Promise<string> {
+    return (await this.statusItem().innerText({ timeout: 60_000 })).replace(/\s+/g, ' ').trim();
+  }
+
+  /** The session webview's content frame (two iframes deep). */
+  sessionWebview(): FrameLocator {
+    return this.page
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+      .first()
+      .frameLocator('iframe#active-frame');
+  }
+
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(screenshotDir, { recursive: true });
+    const file = path.join(screenshotDir, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  assertStayedOnMachine(): void {
+    if (this.offMachineRequests.length > 0) {
+      throw new Error(`requests left the machine: ${this.offMachineRequests.slice(0, 5).join(', ')}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+    rmSync(this.profileDir, { recursive: true, force: true });
+  }
+}
