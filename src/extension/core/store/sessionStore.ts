@@ -1,0 +1,128 @@
+// Sessions under the storage root: metadata written atomically, one transcript per session.
+
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { VigilError } from '../common/errors';
+import type { Logger } from '../ports/logger';
+import { readJson, storageError, writeJsonAtomic } from './atomicFile';
+import { sessionDir, sessionFile, sessionsDir, transcriptFile } from './storePaths';
+import { readTranscript, readTranscriptTail, TranscriptWriter, type TailResult, type WriteGuard } from './transcript';
+import type { JsonlReadResult } from './jsonl';
+import type { TranscriptRecord } from './transcriptRecords';
+
+/** `interrupted`: its holder died or lapsed mid-turn; `aborted`: a turn was aborted. Both are offered for Resume. */
+export type SessionState = 'idle' | 'interrupted' | 'aborted';
+
+const sessionMetaSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  state: z.enum(['idle', 'interrupted', 'aborted']),
+  stateReason: z.string().optional(),
+});
+export type SessionMeta = z.infer<typeof sessionMetaSchema>;
+
+export class SessionStore {
+  constructor(
+    readonly root: string,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Proves the root is writable up front, so a bad root fails with its path instead of mid-turn. */
+  async init(): Promise<void> {
+    const dir = sessionsDir(this.root);
+    const probe = path.join(dir, `.probe-${process.pid}`);
+    try {
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(probe, 'ok');
+      await fs.rm(probe, { force: true });
+    } catch (error) {
+      const wrapped = storageError(dir, error);
+      throw new VigilError('STORAGE_UNWRITABLE', `Vigil's storage folder ${this.root} is not writable: ${wrapped.message}`, { cause: error });
+    }
+  }
+
+  async create(title: string, id: string = randomUUID()): Promise<SessionMeta> {
+    const meta: SessionMeta = { id, title, createdAt: this.now(), updatedAt: this.now(), state: 'idle' };
+    const file = sessionFile(this.root, id);
+    if ((await readJson(file)) !== undefined) throw new VigilError('INVALID_INPUT', `Session ${id} already exists`);
+    await writeJsonAtomic(file, meta);
+    return meta;
+  }
+
+  async get(id: string): Promise<SessionMeta | undefined> {
+    const value = await readJson<unknown>(sessionFile(this.root, id));
+    if (value === undefined) return undefined;
+    const parsed = sessionMetaSchema.safeParse(value);
+    if (!parsed.success) throw new VigilError('CORRUPT_RECORD', `${sessionFile(this.root, id)} is not a valid session record`, { cause: parsed.error });
+    return parsed.data;
+  }
+
+  /** All readable sessions, newest first; an unreadable one is logged and skipped, never fatal. */
+  async list(): Promise<SessionMeta[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(sessionsDir(this.root));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw storageError(sessionsDir(this.root), error);
+    }
+    const sessions: SessionMeta[] = [];
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      try {
+        const meta = await this.get(name);
+        if (meta) sessions.push(meta);
+      } catch (error) {
+        this.logger.warn(`Skipping session ${name}: ${(error as Error).message}`);
+      }
+    }
+    return sessions.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  /** Read-modify-write of the metadata; `guard` fences it to the writer's lease epoch during a turn. */
+  async update(id: string, patch: Partial<Omit<SessionMeta, 'id' | 'createdAt'>>, guard?: WriteGuard): Promise<SessionMeta> {
+    const write = async () => {
+      const meta = await this.get(id);
+      if (!meta) throw new VigilError('NOT_FOUND', `Session ${id} does not exist`);
+      const next: SessionMeta = { ...meta, ...patch, updatedAt: this.now() };
+      if (patch.state === 'idle') delete next.stateReason;
+      await writeJsonAtomic(sessionFile(this.root, id), next);
+      return next;
+    };
+    return guard ? guard(write) : write();
+  }
+
+  rename(id: string, title: string): Promise<SessionMeta> {
+    return this.update(id, { title });
+  }
+
+  async delete(id: string): Promise<void> {
+    try {
+      await fs.rm(sessionDir(this.root, id), { recursive: true, force: true });
+    } catch (error) {
+      throw storageError(sessionDir(this.root, id), error);
+    }
+  }
+
+  /** A batched writer for this session's transcript; pass the turn's fence as `guard`. */
+  transcriptWriter(id: string, guard?: WriteGuard): TranscriptWriter {
+    return new TranscriptWriter(transcriptFile(this.root, id), { guard, now: this.now });
+  }
+
+  readTail(id: string, count: number): Promise<TailResult> {
+    return readTranscriptTail(transcriptFile(this.root, id), count);
+  }
+
+  readAll(id: string): Promise<JsonlReadResult<TranscriptRecord>> {
+    return readTranscript(transcriptFile(this.root, id));
+  }
+
+  async listResumable(): Promise<SessionMeta[]> {
+    return (await this.list()).filter((s) => s.state !== 'idle');
+  }
+}

@@ -1,0 +1,149 @@
+// A session transcript: batched, fenced, durable appends, and reads of the tail or the whole file.
+
+import { promises as fs } from 'node:fs';
+import { appendJsonl, readJsonl, type CorruptLine, type JsonlReadResult } from './jsonl';
+import { storageError } from './atomicFile';
+import { parseTranscriptRecord, type RecordInput, type TranscriptRecord } from './transcriptRecords';
+
+/**
+ * Runs one durable write; the lease supplies one that refuses the write when the turn's
+ * fencing epoch is no longer current (and the supervisor adds a commit barrier around it).
+ */
+export type WriteGuard = <T>(write: () => Promise<T>) => Promise<T>;
+
+interface Queued {
+  record: TranscriptRecord;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+export interface TranscriptWriterOptions {
+  guard?: WriteGuard;
+  /** Records per write; one fsync per batch is what makes durable appends cheap. */
+  maxBatch?: number;
+  fsync?: boolean;
+  now?: () => number;
+}
+
+/** Coalesces appends made in the same tick (and while a batch is being written) into one write. */
+export class TranscriptWriter {
+  private queue: Queued[] = [];
+  private running: Promise<void> | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly options: TranscriptWriterOptions = {},
+  ) {}
+
+  /** Resolves once the records are durable; rejects (e.g. STALE_EPOCH) if their batch was refused. */
+  append(input: RecordInput | readonly RecordInput[]): Promise<void> {
+    const inputs = Array.isArray(input) ? input : [input as RecordInput];
+    const now = this.options.now ?? Date.now;
+    const promises = inputs.map(
+      (r) =>
+        new Promise<void>((resolve, reject) => {
+          this.queue.push({ record: { ...r, at: r.at ?? now() } as TranscriptRecord, resolve, reject });
+        }),
+    );
+    if (!this.running) this.running = this.drain();
+    return Promise.all(promises).then(() => undefined);
+  }
+
+  /** Resolves when everything appended so far was written (or refused). */
+  async flush(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    // Let the current tick's appends join the first batch.
+    await Promise.resolve();
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.options.maxBatch ?? 4096);
+        const write = () => appendJsonl(this.file, batch.map((q) => q.record), { fsync: this.options.fsync !== false });
+        try {
+          await (this.options.guard ? this.options.guard(write) : write());
+          for (const q of batch) q.resolve();
+        } catch (error) {
+          for (const q of batch) q.reject(error);
+        }
+      }
+    } finally {
+      this.running = undefined;
+    }
+  }
+}
+
+/** Every record, streamed; corrupt lines are quarantined and reported, a torn tail ignored. */
+export function readTranscript(file: string): Promise<JsonlReadResult<TranscriptRecord>> {
+  return readJsonl(file, parseTranscriptRecord);
+}
+
+export interface TailResult {
+  records: TranscriptRecord[];
+  corrupt: CorruptLine[];
+}
+
+/** The last `count` records, reading backwards from the end in chunks: cost is independent of file size. */
+export async function readTranscriptTail(file: string, count: number, chunkSize = 64 * 1024): Promise<TailResult> {
+  const result: TailResult = { records: [], corrupt: [] };
+  if (count <= 0) return result;
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
+    throw storageError(file, error);
+  }
+  try {
+    const { size } = await handle.stat();
+    let position = size;
+    let tail = Buffer.alloc(0);
+    let newlines = 0;
+    // One more line than asked, so the first kept line is known to be complete.
+    while (position > 0 && newlines <= count) {
+      const length = Math.min(chunkSize, position);
+      position -= length;
+      const chunk = Buffer.alloc(length);
+      await handle.read(chunk, 0, length, position);
+      for (const byte of chunk) if (byte === 0x0a) newlines += 1;
+      tail = Buffer.concat([chunk, tail]);
+    }
+    const lines = splitLines(tail);
+    // A last line without its newline is a torn write in progress or interrupted: not a record yet.
+    if (tail.length > 0 && tail[tail.length - 1] !== 0x0a) lines.pop();
+    if (position > 0) lines.shift();
+    const wanted = lines.filter((l) => l.trim() !== '').slice(-count);
+    for (const text of wanted) {
+      const record = parseLine(text);
+      if (record) result.records.push(record);
+      else result.corrupt.push({ file, lineNumber: -1, text });
+    }
+    return result;
+  } catch (error) {
+    throw storageError(file, error);
+  } finally {
+    await handle.close();
+  }
+}
+
+function splitLines(buffer: Buffer): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  for (let i = 0; i < buffer.length; i += 1) {
+    if (buffer[i] === 0x0a) {
+      lines.push(buffer.subarray(start, i).toString('utf8'));
+      start = i + 1;
+    }
+  }
+  if (start < buffer.length) lines.push(buffer.subarray(start).toString('utf8'));
+  return lines;
+}
+
+function parseLine(text: string): TranscriptRecord | undefined {
+  try {
+    return parseTranscriptRecord(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}

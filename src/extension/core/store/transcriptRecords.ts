@@ -1,0 +1,40 @@
+// The typed records of a session transcript (one JSON object per line) and their validation.
+
+import { z } from 'zod';
+
+const base = { at: z.number(), turnId: z.string().optional() };
+
+export const transcriptRecordSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('userPrompt'), ...base, text: z.string(), source: z.enum(['user', 'wakeup', 'resume']) }),
+  /** The `update` field of an ACP `session/update`, kept verbatim for replay. */
+  z.object({ type: z.literal('agentUpdate'), ...base, update: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('notice'), ...base, level: z.enum(['info', 'warning', 'error']), text: z.string() }),
+  z.object({ type: z.literal('turnStarted'), ...base, source: z.enum(['user', 'wakeup', 'resume']), epoch: z.number() }),
+  z.object({
+    type: z.literal('turnEnded'),
+    ...base,
+    reason: z.enum(['completed', 'cancelled', 'aborted', 'interrupted', 'failed']),
+    message: z.string().optional(),
+  }),
+  /** Written by the next holder when a turn's holder died or lapsed while the turn was in flight. */
+  z.object({ type: z.literal('interrupted'), ...base, reason: z.string() }),
+  /** Stands in for the result of a tool call that never produced one. */
+  z.object({
+    type: z.literal('syntheticToolResult'),
+    ...base,
+    toolCallId: z.string(),
+    status: z.enum(['failed', 'cancelled']),
+    text: z.string(),
+  }),
+]);
+
+export type TranscriptRecord = z.infer<typeof transcriptRecordSchema>;
+export type TranscriptRecordType = TranscriptRecord['type'];
+
+/** Distributes Omit over the union, so callers can build a record without its timestamp. */
+export type RecordInput = TranscriptRecord extends infer R ? (R extends TranscriptRecord ? Omit<R, 'at'> & { at?: number } : never) : never;
+
+export function parseTranscriptRecord(value: unknown): TranscriptRecord | undefined {
+  const parsed = transcriptRecordSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
