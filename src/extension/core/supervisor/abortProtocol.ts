@@ -1,0 +1,176 @@
+// The generation-bound abort: observe, R1, R2, non-destructive barrier wait, R3 (consume + publish), settle, escalate.
+
+import type { Clock, TimerHandle } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import { describeWaitingOn, type WaitingOn } from '../ports/agentHandle';
+import type { LivenessSettings } from '../settings/livenessSettings';
+import type { ActivityClock, ActivitySample } from './activityClock';
+import type { CommitBarriers } from './commitBarriers';
+import type { AbortCause, InterruptState, ParkingContext, SupervisorEvent, SupervisorHooks } from './supervisorEvents';
+
+export interface AbortContext {
+  sessionId: string;
+  turnId: string;
+  clock: Clock;
+  logger: Logger;
+  hooks: SupervisorHooks;
+  settings: LivenessSettings;
+  activity: ActivityClock;
+  barriers: CommitBarriers;
+  emit(event: SupervisorEvent): void;
+  waitingOn(): WaitingOn;
+  boundMs(): number;
+  isRunning(): boolean;
+  /** Publishes the interrupt state (R3); must be synchronous. */
+  publish(state: InterruptState): void;
+  /** Stops lease renewal (settle). */
+  deactivate(): void;
+  /** Re-arms the watchdog after a declined or failed attempt. */
+  rearmWatchdog(delayMs?: number): void;
+  stopWatchdog(): void;
+  /** `session/cancel`, best effort. */
+  cancelAgent(): void;
+  /** Kills the agent's process tree and ends the turn as interrupted (needs no cooperation). */
+  killAgent(reason: string): void;
+}
+
+const RETRY_AFTER_FAILED_INTERRUPT_MS = 1_000;
+
+export class AbortProtocol {
+  private observedGeneration = -1;
+  private published: InterruptState | undefined;
+  private failingSince: number | undefined;
+  private graceTimer: TimerHandle | undefined;
+  private readonly hardCancel = new AbortController();
+
+  constructor(private readonly ctx: AbortContext) {}
+
+  get interruptState(): InterruptState | undefined {
+    return this.published;
+  }
+
+  /** Watchdog path: silence reached the bound at `sample`. */
+  async onStall(sample: ActivitySample, silentMs: number): Promise<void> {
+    const { ctx } = this;
+    if (!ctx.isRunning() || this.published) return;
+    const seconds = Math.round(silentMs / 1000);
+    const park = this.parking(sample.generation);
+    if (this.observedGeneration !== sample.generation) {
+      this.observedGeneration = sample.generation;
+      const waiting = describeWaitingOn(ctx.waitingOn());
+      const message = `No progress for ${seconds} s (waiting on: ${waiting}) — attempting recovery.`;
+      ctx.logger.error(`Turn liveness watchdog fired for session ${ctx.sessionId} (turn ${ctx.turnId}): ${message}`);
+      ctx.emit({ type: 'stallObserved', sessionId: ctx.sessionId, turnId: ctx.turnId, seconds, waitingOn: ctx.waitingOn(), message });
+    }
+    try {
+      await ctx.hooks.afterObserve?.(park);
+      if (!ctx.activity.matches(sample)) return this.decline('activity landed before R1');
+      await ctx.hooks.afterR1?.(park);
+      const committed = await this.interrupt('watchdog', `Turn stopped: no progress for ${seconds} s`, sample.generation);
+      if (!committed) return this.decline('activity landed before the claim was consumed');
+    } catch (error) {
+      return this.failClosed(error, sample);
+    }
+    this.failingSince = undefined;
+    this.settle('watchdog', `Turn aborted by the liveness watchdog (${seconds} s without progress); lease renewal stopped so the session can be reclaimed. Resume to continue.`);
+  }
+
+  /** The person's Abort: same path without a generation requirement; publishes at once. */
+  async userAbort(reason: string): Promise<boolean> {
+    if (!(await this.interrupt('user', reason || 'Aborted by you'))) return false;
+    this.settle('user', 'Turn aborted. Resume to continue.');
+    return true;
+  }
+
+  /** A lease loss during an active turn: a hard interrupt, no generation involved. */
+  async leaseLost(): Promise<void> {
+    if (!(await this.interrupt('leaseLost', 'session turn lease lost'))) return;
+    this.ctx.emit({ type: 'leaseLost', sessionId: this.ctx.sessionId, turnId: this.ctx.turnId, message: 'Session turn lease lost' });
+    this.settle('leaseLost', 'Turn interrupted: the session turn lease was lost (another window took the session). Resume to continue.');
+  }
+
+  /**
+   * R2, then the non-destructive barrier wait, then R3: the claim is consumed and the interrupt
+   * state published in one synchronous section, so no `touch()` can land in between.
+   */
+  async interrupt(cause: AbortCause, message: string, requireGeneration?: number): Promise<boolean> {
+    const { ctx } = this;
+    if (!ctx.isRunning() || this.published) return false;
+    const park = this.parking(requireGeneration ?? ctx.activity.generation);
+    if (requireGeneration !== undefined) {
+      if (!ctx.activity.reserve(requireGeneration)) return false;
+      await ctx.hooks.afterR2?.(park);
+      if (ctx.barriers.inFlightCount > 0) {
+        const parked = ctx.hooks.insideBarrierWait?.(park);
+        await ctx.barriers.waitInFlight();
+        await parked;
+      }
+      await ctx.hooks.atConsumePublishEdge?.(park);
+    }
+    // ---- one synchronous section: no await below this line until `return` ----
+    if (requireGeneration !== undefined && !ctx.activity.consume(requireGeneration)) return false;
+    if (!ctx.isRunning() || this.published) return false;
+    const state: InterruptState = {
+      turnId: ctx.turnId,
+      cause,
+      message,
+      toolReason: cause === 'watchdog' ? 'turn liveness watchdog fired' : message,
+      hardCancel: this.hardCancel.signal,
+    };
+    this.published = state;
+    this.hardCancel.abort(message);
+    ctx.publish(state);
+    ctx.hooks.onPublished?.(park, state);
+    ctx.barriers.cancelPending();
+    return true;
+  }
+
+  /** Clears the grace timer when the turn ends. */
+  dispose(): void {
+    this.graceTimer?.cancel();
+    this.graceTimer = undefined;
+  }
+
+  private settle(cause: AbortCause, notice: string): void {
+    const { ctx } = this;
+    ctx.deactivate();
+    ctx.stopWatchdog();
+    if (cause === 'watchdog') ctx.logger.error(`Liveness watchdog aborted turn ${ctx.turnId} of session ${ctx.sessionId}; lease renewal stopped`);
+    ctx.emit({ type: 'abortCommitted', sessionId: ctx.sessionId, turnId: ctx.turnId, cause, message: notice });
+    this.escalate();
+  }
+
+  private escalate(): void {
+    const { ctx } = this;
+    ctx.cancelAgent();
+    this.graceTimer = ctx.clock.setTimer(ctx.settings.graceMs, () => {
+      if (ctx.isRunning()) ctx.killAgent(`the agent did not stop within ${ctx.settings.graceMs / 1000} s of the abort`);
+    });
+  }
+
+  private decline(why: string): void {
+    this.ctx.logger.info(`Abort of turn ${this.ctx.turnId} declined: ${why}`);
+    this.failingSince = undefined;
+    this.ctx.rearmWatchdog();
+  }
+
+  /** Fail-closed: nothing is published and the lease keeps renewing; a further grace of silence escalates to a kill. */
+  private failClosed(error: unknown, sample: ActivitySample): void {
+    const { ctx } = this;
+    ctx.logger.error(`Liveness abort of turn ${ctx.turnId} failed and was declined (nothing published): ${(error as Error)?.message ?? String(error)}`);
+    if (!ctx.activity.matches(sample)) return this.decline('activity landed during a failed abort');
+    this.failingSince ??= ctx.clock.now();
+    if (ctx.clock.now() - this.failingSince >= ctx.settings.graceMs) {
+      const message = `The interrupt kept failing for ${Math.round(ctx.settings.graceMs / 1000)} s more of silence; killing the agent's process tree.`;
+      ctx.stopWatchdog();
+      ctx.emit({ type: 'escalated', sessionId: ctx.sessionId, turnId: ctx.turnId, message });
+      ctx.killAgent(message);
+      return;
+    }
+    ctx.rearmWatchdog(Math.min(RETRY_AFTER_FAILED_INTERRUPT_MS, Math.max(1, ctx.settings.graceMs)));
+  }
+
+  private parking(generation: number): ParkingContext {
+    return { sessionId: this.ctx.sessionId, turnId: this.ctx.turnId, generation };
+  }
+}

@@ -1,0 +1,321 @@
+// One turn from admission to its `finally`: activity, watchdog, lease refresher, abort, teardown.
+
+import { errorMessage, isVigilError } from '../common/errors';
+import type { AgentEvent, AgentFailure, AgentHandle, AgentHandleProvider, PromptOutcome, WaitingOn } from '../ports/agentHandle';
+import type { Clock, TimerHandle } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { TurnEndReason, TurnEnded, TurnSource } from '../ports/turns';
+import type { TurnLeaseStore, LeaseToken } from '../lease/turnLease';
+import type { SessionStore } from '../store/sessionStore';
+import type { TranscriptWriter } from '../store/transcript';
+import type { RecordInput } from '../store/transcriptRecords';
+import type { LivenessSettings } from '../settings/livenessSettings';
+import { AbortProtocol } from './abortProtocol';
+import type { ActivityClock } from './activityClock';
+import { CommitBarriers, type PendingBarrier } from './commitBarriers';
+import { ToolCallTracker } from './toolCalls';
+import { Watchdog } from './watchdog';
+import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnPhase, TurnSnapshot } from './supervisorEvents';
+
+export interface TurnRunDeps {
+  sessionId: string;
+  turnId: string;
+  source: TurnSource;
+  clock: Clock;
+  logger: Logger;
+  hooks: SupervisorHooks;
+  settings: LivenessSettings;
+  activity: ActivityClock;
+  lease: TurnLeaseStore;
+  token: LeaseToken;
+  store: SessionStore;
+  agents: AgentHandleProvider;
+  /** The session's interrupt slot: shared across turns, so a turn clears only its own state. */
+  interruptSlot: { state?: InterruptState };
+  emit(event: SupervisorEvent): void;
+  activityThrottleMs: number;
+}
+
+type PromptResult =
+  | { kind: 'outcome'; outcome: PromptOutcome }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'killed'; reason: string };
+
+const KILL_SETTLE_MS = 2_000;
+
+export class TurnRun {
+  readonly barriers = new CommitBarriers();
+  readonly writer: TranscriptWriter;
+  readonly startedAt: number;
+  phase: TurnPhase = 'running';
+  waitingOn: WaitingOn = { kind: 'agent' };
+  /** Set when the turn failed on provider credentials or quota: the supervisor pauses wakeups. */
+  failure: AgentFailure | undefined;
+  private approvalsOpen = 0;
+  private deactivated = false;
+  private refreshTimer: TimerHandle | undefined;
+  private readonly watchdog: Watchdog;
+  private readonly abort: AbortProtocol;
+  private handle: AgentHandle | undefined;
+  private killRequested = false;
+  private resolveForced!: (result: PromptResult) => void;
+  private readonly forced = new Promise<PromptResult>((resolve) => (this.resolveForced = resolve));
+  private readonly tools = new ToolCallTracker();
+  private lastActivityEmit = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly d: TurnRunDeps) {
+    this.startedAt = d.clock.wallNow();
+    const fence = d.lease.guard(d.token);
+    this.writer = d.store.transcriptWriter(d.sessionId, (write) => this.barriers.run('transcript batch', () => fence(write)));
+    this.watchdog = new Watchdog({
+      clock: d.clock,
+      logger: d.logger,
+      activity: d.activity,
+      boundMs: () => this.boundMs(),
+      suspended: () => this.approvalsOpen > 0,
+      onQuiet: (silentMs) => d.emit({ type: 'quiet', sessionId: d.sessionId, turnId: d.turnId, silentMs, waitingOn: this.waitingOn }),
+      onStall: (sample, silentMs) => void this.abort.onStall(sample, silentMs),
+    });
+    this.abort = new AbortProtocol({
+      sessionId: d.sessionId,
+      turnId: d.turnId,
+      clock: d.clock,
+      logger: d.logger,
+      hooks: d.hooks,
+      settings: d.settings,
+      activity: d.activity,
+      barriers: this.barriers,
+      emit: d.emit,
+      waitingOn: () => this.waitingOn,
+      boundMs: () => this.boundMs(),
+      isRunning: () => this.phase !== 'ending',
+      publish: (state) => {
+        this.phase = 'aborting';
+        d.interruptSlot.state = state;
+      },
+      deactivate: () => this.deactivate(),
+      rearmWatchdog: (delay) => this.watchdog.arm(delay),
+      stopWatchdog: () => this.watchdog.cancel(),
+      cancelAgent: () => void this.handle?.cancel(d.sessionId).catch((e: unknown) => d.logger.warn(`session/cancel failed: ${errorMessage(e)}`)),
+      killAgent: (reason) => this.killAgent(reason),
+    });
+  }
+
+  get interruptState(): InterruptState | undefined {
+    return this.abort.interruptState;
+  }
+
+  get renewing(): boolean {
+    return !this.deactivated;
+  }
+
+  /** Stamps the activity clock at turn entry (a stale clock never aborts a new turn) and persists the prompt. */
+  async admit(text: string): Promise<void> {
+    this.d.activity.touch('turn entry');
+    const { turnId, source, token } = this.d;
+    await this.writer.append([
+      { type: 'turnStarted', turnId, source, epoch: token.epoch },
+      { type: 'userPrompt', turnId, source, text },
+    ]);
+  }
+
+  /** Runs the turn to its end; never rejects. */
+  async run(prompt: string): Promise<TurnEnded> {
+    const { d } = this;
+    this.scheduleRefresh();
+    if (d.settings.enabled) this.watchdog.arm();
+    d.emit({ type: 'turnStarted', sessionId: d.sessionId, turnId: d.turnId, source: d.source, startedAt: this.startedAt });
+    let result: PromptResult;
+    try {
+      result = await this.prompt(prompt);
+    } catch (error) {
+      result = { kind: 'error', error };
+    }
+    // Every path, whatever happened above, goes through the one teardown.
+    return this.teardown(result);
+  }
+
+  /** Activity: an agent event, a terminal's output, or the supervisor's own turn-entry stamp. */
+  onAgentEvent(event: AgentEvent): void {
+    if (this.phase === 'ending') return;
+    const { d } = this;
+    const boundBefore = this.boundMs();
+    const approvalsBefore = this.approvalsOpen;
+    d.activity.touch(event.description);
+    if (event.approval === 'opened') this.approvalsOpen += 1;
+    if (event.approval === 'closed') this.approvalsOpen = Math.max(0, this.approvalsOpen - 1);
+    this.waitingOn = this.approvalsOpen > 0 ? { kind: 'approval' } : event.waitingOn;
+    this.tools.observe(event.update);
+    if (event.update) this.persist({ type: 'agentUpdate', turnId: d.turnId, update: event.update });
+    if (approvalsBefore !== this.approvalsOpen && (approvalsBefore === 0 || this.approvalsOpen === 0)) {
+      d.emit({ type: 'approvalWaiting', sessionId: d.sessionId, turnId: d.turnId, open: this.approvalsOpen > 0 });
+    }
+    // A shorter bound, or the end of an approval wait, must take effect now, not at the old deadline.
+    if (d.settings.enabled && this.phase === 'running' && (boundBefore !== this.boundMs() || approvalsBefore !== this.approvalsOpen)) this.watchdog.arm();
+    const now = d.clock.now();
+    if (now - this.lastActivityEmit >= d.activityThrottleMs) {
+      this.lastActivityEmit = now;
+      d.emit({ type: 'activity', sessionId: d.sessionId, turnId: d.turnId, description: event.description, waitingOn: this.waitingOn });
+    }
+  }
+
+  userAbort(reason: string): Promise<boolean> {
+    return this.abort.userAbort(reason);
+  }
+
+  reserveBarrier(name: string): PendingBarrier {
+    return this.barriers.reserve(name);
+  }
+
+  snapshot(): TurnSnapshot {
+    const { d } = this;
+    return {
+      sessionId: d.sessionId,
+      turnId: d.turnId,
+      source: d.source,
+      phase: this.phase,
+      waitingOn: this.waitingOn,
+      lastActivity: d.activity.lastActivity,
+      silenceMs: d.activity.silenceMs(),
+      startedAt: this.startedAt,
+    };
+  }
+
+  private boundMs(): number {
+    const w = this.waitingOn;
+    return w.kind === 'tool' && !w.observable ? this.d.settings.toolTimeoutMs : this.d.settings.timeoutMs;
+  }
+
+  private async prompt(text: string): Promise<PromptResult> {
+    const { d } = this;
+    try {
+      const got = await Promise.race([d.agents.get(d.sessionId).then((handle) => ({ handle })), this.forced]);
+      if (!('handle' in got)) return got;
+      this.handle = got.handle;
+      if (this.interruptState) return { kind: 'killed', reason: this.interruptState.message };
+      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, onEvent: (e) => this.onAgentEvent(e) });
+      return await Promise.race([
+        prompt.then(
+          (outcome): PromptResult => ({ kind: 'outcome', outcome }),
+          (error: unknown): PromptResult => ({ kind: 'error', error }),
+        ),
+        this.forced,
+      ]);
+    } catch (error) {
+      return { kind: 'error', error };
+    }
+  }
+
+  private killAgent(reason: string): void {
+    if (this.killRequested || this.phase === 'ending') return;
+    this.killRequested = true;
+    const { d } = this;
+    d.logger.error(`Killing the agent process tree of session ${d.sessionId}: ${reason}`);
+    d.emit({ type: 'escalated', sessionId: d.sessionId, turnId: d.turnId, message: `Killing the agent's process tree: ${reason}` });
+    const done = () => this.resolveForced({ kind: 'killed', reason });
+    // A kill that hangs must not hang the turn: it ends as interrupted after a bounded wait.
+    const timer = d.clock.setTimer(KILL_SETTLE_MS, done);
+    const kill = this.handle ? this.handle.kill(reason) : Promise.resolve();
+    kill
+      .catch((error: unknown) => d.logger.error(`Killing the agent of session ${d.sessionId} failed: ${errorMessage(error)}`))
+      .finally(() => {
+        timer.cancel();
+        done();
+      });
+  }
+
+  private scheduleRefresh(): void {
+    if (this.deactivated) return;
+    const { d } = this;
+    this.refreshTimer = d.clock.setTimer(d.lease.ttlMs / 3, () => {
+      this.refreshTimer = undefined;
+      if (this.deactivated) return;
+      d.lease.refresh(d.token).then(
+        (result) => {
+          d.hooks.onLeaseRefresh?.({ sessionId: d.sessionId, turnId: d.turnId, result });
+          // After deactivation a miss is expected (we stopped renewing), never a loss.
+          if (this.deactivated) return;
+          if (result === 'lost') void this.abort.leaseLost();
+          else this.scheduleRefresh();
+        },
+        (error: unknown) => {
+          d.hooks.onLeaseRefresh?.({ sessionId: d.sessionId, turnId: d.turnId, result: 'error' });
+          d.logger.warn(`Lease refresh for session ${d.sessionId} failed (will retry): ${errorMessage(error)}`);
+          this.scheduleRefresh();
+        },
+      );
+    });
+  }
+
+  private deactivate(): void {
+    this.deactivated = true;
+    this.refreshTimer?.cancel();
+    this.refreshTimer = undefined;
+  }
+
+  private persist(record: RecordInput): void {
+    this.writer.append(record).catch((error: unknown) => this.onWriteError(error));
+  }
+
+  private onWriteError(error: unknown): void {
+    const { d } = this;
+    if (isVigilError(error, 'STALE_EPOCH')) {
+      d.logger.error(`Session ${d.sessionId}: ${errorMessage(error)}`);
+      if (!this.deactivated) void this.abort.leaseLost();
+      return;
+    }
+    d.logger.error(`Session ${d.sessionId}: transcript write failed: ${errorMessage(error)}`);
+    d.emit({ type: 'notice', sessionId: d.sessionId, level: 'error', message: errorMessage(error) });
+  }
+
+  private endOf(result: PromptResult): { reason: TurnEndReason; message?: string } {
+    const published = this.interruptState;
+    if (published) return { reason: published.cause === 'user' ? 'aborted' : 'interrupted', message: published.message };
+    switch (result.kind) {
+      case 'killed':
+        return { reason: 'interrupted', message: result.reason };
+      case 'error': {
+        const cause = (result.error as { cause?: unknown })?.cause as AgentFailure | undefined;
+        if (cause && typeof cause === 'object' && typeof cause.code === 'string') this.failure = cause;
+        return { reason: 'failed', message: errorMessage(result.error) };
+      }
+      case 'outcome':
+        return { reason: result.outcome.stopReason === 'cancelled' ? 'cancelled' : 'completed' };
+      default: {
+        const never: never = result;
+        return never;
+      }
+    }
+  }
+
+  /** In order: stop the refresher, cancel the watchdog, close the transcript, clear our own interrupt, release. */
+  private async teardown(result: PromptResult): Promise<TurnEnded> {
+    const { d } = this;
+    const { reason, message } = this.endOf(result);
+    this.phase = 'ending';
+    this.deactivate();
+    this.watchdog.cancel();
+    this.abort.dispose();
+    const records: RecordInput[] = [];
+    if (reason !== 'completed') {
+      for (const toolCallId of this.tools.openIds()) {
+        records.push({ type: 'syntheticToolResult', turnId: d.turnId, toolCallId, status: 'cancelled', text: 'cancelled: the turn ended before the tool produced a result' });
+      }
+    }
+    records.push({ type: 'turnEnded', turnId: d.turnId, reason, message });
+    try {
+      await this.writer.append(records);
+      const state = reason === 'interrupted' ? 'interrupted' : reason === 'aborted' ? 'aborted' : 'idle';
+      await d.store.update(d.sessionId, { state, stateReason: message }, d.lease.guard(d.token));
+    } catch (error) {
+      d.logger.error(`Session ${d.sessionId}: could not record the end of turn ${d.turnId}: ${errorMessage(error)}`);
+    }
+    if (d.interruptSlot.state?.turnId === d.turnId) d.interruptSlot.state = undefined;
+    try {
+      await d.lease.release(d.token);
+    } catch (error) {
+      d.logger.error(`Session ${d.sessionId}: releasing the turn lease failed (it will expire): ${errorMessage(error)}`);
+    }
+    return { sessionId: d.sessionId, turnId: d.turnId, source: d.source, reason, message };
+  }
+}

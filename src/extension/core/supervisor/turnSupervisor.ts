@@ -1,0 +1,262 @@
+// The turn supervisor: admits turns under the session lease, runs them, and offers abort, events and status.
+
+import { randomUUID } from 'node:crypto';
+import { Disposable, toDisposable } from '../common/disposable';
+import { EventHub, type Unsubscribe } from '../common/events';
+import { errorMessage, isVigilError } from '../common/errors';
+import type { AgentHandleProvider, WaitingOn } from '../ports/agentHandle';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnPort } from '../ports/turns';
+import { TurnLeaseStore, type LeaseToken } from '../lease/turnLease';
+import { SessionStore, type SessionMeta } from '../store/sessionStore';
+import { checkSessionId } from '../store/storePaths';
+import type { LivenessSettings } from '../settings/livenessSettings';
+import { ActivityClock } from './activityClock';
+import type { PendingBarrier } from './commitBarriers';
+import { acquireForTurn, DEFAULT_BUSY_WAIT, type BusyWaitOptions } from './leaseWait';
+import { recoverSession } from './recovery';
+import { TurnRun } from './turnRun';
+import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnSnapshot } from './supervisorEvents';
+
+export interface TurnSupervisorOptions {
+  storageRoot: string;
+  clock: Clock;
+  logger: Logger;
+  agents: AgentHandleProvider;
+  /** Read at every turn start, so a settings change applies to the next turn. */
+  settings: () => LivenessSettings;
+  windowId: string;
+  /** Default 30 s; refreshed every ttl / 3. */
+  leaseTtlMs?: number;
+  hooks?: SupervisorHooks;
+  busyWait?: Partial<BusyWaitOptions>;
+  /** Minimum spacing of `activity` events per turn (default 250 ms). */
+  activityThrottleMs?: number;
+}
+
+interface SessionSlot {
+  activity: ActivityClock;
+  interrupt: { state?: InterruptState };
+  turn?: TurnRun;
+  acquiring?: AbortController;
+  paused: boolean;
+}
+
+export class TurnSupervisor extends Disposable implements TurnPort {
+  readonly sessions: SessionStore;
+  readonly lease: TurnLeaseStore;
+  private readonly slots = new Map<string, SessionSlot>();
+  private readonly events = new EventHub<SupervisorEvent>();
+  private readonly teardown = new EventHub<TurnEnded>();
+  private admissionHook: AdmissionHook | undefined;
+  private readonly busyWait: BusyWaitOptions;
+
+  constructor(private readonly o: TurnSupervisorOptions) {
+    super();
+    this.sessions = new SessionStore(o.storageRoot, o.logger, () => o.clock.wallNow());
+    this.lease = new TurnLeaseStore(o.storageRoot, o.clock, o.logger, { ttlMs: o.leaseTtlMs ?? 30_000 });
+    this.busyWait = { ...DEFAULT_BUSY_WAIT, ...o.busyWait };
+    this._register(toDisposable(() => this.events.clear()));
+  }
+
+  subscribe(listener: (event: SupervisorEvent) => void): Unsubscribe {
+    return this.events.subscribe(listener);
+  }
+
+  onTurnTeardown(listener: (ended: TurnEnded) => void): Unsubscribe {
+    return this.teardown.subscribe(listener);
+  }
+
+  setAdmissionHook(hook: AdmissionHook | undefined): void {
+    if (hook && this.admissionHook) throw new Error('An admission hook is already set');
+    this.admissionHook = hook;
+  }
+
+  isPaused(sessionId: string): boolean {
+    return this.slots.get(sessionId)?.paused ?? false;
+  }
+
+  /** Lets wakeups run again after the person fixed the credential or quota problem. */
+  unpause(sessionId: string): void {
+    const slot = this.slots.get(sessionId);
+    if (slot) slot.paused = false;
+  }
+
+  async hasActiveTurn(sessionId: string): Promise<boolean> {
+    const slot = this.slots.get(sessionId);
+    if (slot?.turn || slot?.acquiring) return true;
+    return (await this.lease.liveHolder(sessionId)) !== undefined;
+  }
+
+  getSnapshot(sessionId: string): TurnSnapshot | undefined {
+    return this.slots.get(sessionId)?.turn?.snapshot();
+  }
+
+  /** The interrupt state published for a session's current turn, if any (for tools and tests). */
+  interruptState(sessionId: string): InterruptState | undefined {
+    return this.slots.get(sessionId)?.interrupt.state;
+  }
+
+  /** Activity that does not come through the agent handle (e.g. output of a command the turn waits on). */
+  reportActivity(sessionId: string, description: string, waitingOn: WaitingOn): void {
+    this.slots.get(sessionId)?.turn?.onAgentEvent({ description, waitingOn });
+  }
+
+  /** Reserves a commit barrier in the session's active turn (file edit, compaction); undefined if none. */
+  reserveBarrier(sessionId: string, name: string): PendingBarrier | undefined {
+    return this.slots.get(sessionId)?.turn?.reserveBarrier(name);
+  }
+
+  /** The person's Abort. A turn still waiting for the lease stops waiting at once. */
+  async abort(sessionId: string, reason = 'Aborted by you'): Promise<boolean> {
+    const slot = this.slots.get(sessionId);
+    if (slot?.acquiring) {
+      slot.acquiring.abort(reason);
+      return true;
+    }
+    return slot?.turn ? slot.turn.userAbort(reason) : false;
+  }
+
+  listResumable(): Promise<SessionMeta[]> {
+    return this.sessions.listResumable();
+  }
+
+  /** Startup scan: reclaims every lease whose holder died or lapsed mid-turn and marks the session interrupted. */
+  async recoverInterrupted(): Promise<string[]> {
+    const recovered: string[] = [];
+    for (const meta of await this.sessions.list()) {
+      if (this.slots.get(meta.id)?.turn) continue;
+      try {
+        if (await recoverSession(this.sessions, this.lease, meta.id, this.o.windowId, this.o.logger)) recovered.push(meta.id);
+      } catch (error) {
+        this.o.logger.error(`Recovering session ${meta.id} failed: ${errorMessage(error)}`);
+      }
+    }
+    return recovered;
+  }
+
+  async startTurn(sessionId: string, prompt: string, options: StartTurnOptions): Promise<StartTurnResult> {
+    try {
+      checkSessionId(sessionId);
+      if (!(await this.sessions.get(sessionId))) return { kind: 'failed', reason: `Session ${sessionId} does not exist` };
+    } catch (error) {
+      return { kind: 'failed', reason: errorMessage(error) };
+    }
+    const slot = this.slot(sessionId);
+    // Checked and claimed with no await in between: one turn per session in this window.
+    if (slot.turn || slot.acquiring) return { kind: 'busy' };
+    if (options.source === 'wakeup' && slot.paused) return { kind: 'paused' };
+    const turnId = randomUUID();
+    const acquiring = new AbortController();
+    slot.acquiring = acquiring;
+    const onCallerAbort = () => acquiring.abort();
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    if (options.signal?.aborted) acquiring.abort();
+    let run: TurnRun | undefined;
+    try {
+      const holder = this.lease.holderFor(this.o.windowId, turnId);
+      const got = await acquireForTurn({
+        lease: this.lease,
+        clock: this.o.clock,
+        sessionId,
+        holder,
+        wait: options.source !== 'wakeup',
+        signal: acquiring.signal,
+        options: this.busyWait,
+        notice: (message, waitedMs) => this.emit({ type: 'busyWaiting', sessionId, message, waitedMs }),
+      });
+      if (got.kind === 'busy') return { kind: 'busy' };
+      if (got.kind === 'aborted') return { kind: 'failed', reason: 'Aborted while waiting for the session to become free' };
+      if (got.kind === 'timedOut') return { kind: 'failed', reason: `Session busy: another window kept this session for ${Math.round(got.waitedMs / 1000)} s. Try again.` };
+      if (got.reclaimed) {
+        await recoverSession(this.sessions, this.lease, sessionId, this.o.windowId, this.o.logger, { token: got.token, previous: got.reclaimed.previous, cause: got.reclaimed.cause });
+      }
+      run = new TurnRun({
+        sessionId,
+        turnId,
+        source: options.source,
+        clock: this.o.clock,
+        logger: this.o.logger,
+        hooks: this.o.hooks ?? {},
+        settings: this.o.settings(),
+        activity: slot.activity,
+        lease: this.lease,
+        token: got.token,
+        store: this.sessions,
+        agents: this.o.agents,
+        interruptSlot: slot.interrupt,
+        emit: (event) => this.emit(event),
+        activityThrottleMs: this.o.activityThrottleMs ?? 250,
+      });
+      slot.turn = run;
+      const text = await this.admit(run, sessionId, turnId, options, prompt, got.token);
+      if (text === undefined) return { kind: 'failed', reason: 'The prompt could not be stored' };
+      const started = run;
+      const ended = started.run(text).then((e) => this.finish(slot, started, e));
+      return { kind: 'started', turnId, ended };
+    } catch (error) {
+      if (run && slot.turn === run) slot.turn = undefined;
+      const reason = isVigilError(error) ? error.message : `Starting the turn failed: ${errorMessage(error)}`;
+      this.o.logger.error(`Session ${sessionId}: ${reason}`);
+      return { kind: 'failed', reason };
+    } finally {
+      options.signal?.removeEventListener('abort', onCallerAbort);
+      if (slot.acquiring === acquiring) slot.acquiring = undefined;
+    }
+  }
+
+  /** Runs the admission hook and persists the prompt; on failure releases the lease and returns undefined. */
+  private async admit(run: TurnRun, sessionId: string, turnId: string, options: StartTurnOptions, prompt: string, token: LeaseToken): Promise<string | undefined> {
+    let contribution: Awaited<ReturnType<AdmissionHook>>;
+    try {
+      contribution = await this.admissionHook?.({ sessionId, turnId, source: options.source });
+    } catch (error) {
+      this.o.logger.error(`Admission hook failed for session ${sessionId}: ${errorMessage(error)}`);
+    }
+    const text = contribution?.prefix ? `${contribution.prefix}\n\n${prompt}` : prompt;
+    try {
+      await run.admit(text);
+      if (options.source === 'resume' || options.source === 'user') await this.sessions.update(sessionId, { state: 'idle' }, this.lease.guard(token));
+    } catch (error) {
+      this.o.logger.error(`Session ${sessionId}: the prompt could not be stored: ${errorMessage(error)}`);
+      this.slots.get(sessionId)!.turn = undefined;
+      await this.lease.release(token).catch((e: unknown) => this.o.logger.warn(`Releasing the lease failed: ${errorMessage(e)}`));
+      this.safely(() => contribution?.onNotPersisted());
+      return undefined;
+    }
+    this.safely(() => contribution?.onPersisted());
+    return text;
+  }
+
+  /** After the turn's own teardown (lease released): unregister, tell the UI, then the teardown hook. */
+  private finish(slot: SessionSlot, run: TurnRun, ended: TurnEnded): TurnEnded {
+    if (slot.turn === run) slot.turn = undefined;
+    if (run.failure && (run.failure.code === 'PROVIDER_AUTH' || run.failure.code === 'PROVIDER_QUOTA')) slot.paused = true;
+    else if (ended.reason === 'completed' && ended.source === 'user') slot.paused = false;
+    this.emit({ type: 'turnEnded', ended });
+    this.teardown.emit(ended, (error) => this.o.logger.error(`A turn teardown listener failed: ${errorMessage(error)}`));
+    return ended;
+  }
+
+  private slot(sessionId: string): SessionSlot {
+    let slot = this.slots.get(sessionId);
+    if (!slot) {
+      slot = { activity: new ActivityClock(this.o.clock), interrupt: {}, paused: false };
+      this.slots.set(sessionId, slot);
+    }
+    return slot;
+  }
+
+  private emit(event: SupervisorEvent): void {
+    this.events.emit(event, (error) => this.o.logger.error(`A supervisor event listener failed: ${errorMessage(error)}`));
+  }
+
+  private safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.o.logger.error(`Admission callback failed: ${errorMessage(error)}`);
+    }
+  }
+}
