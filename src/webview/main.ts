@@ -1,1 +1,30 @@
-// Session webview entry (see src/webview).
+// Session webview entry: adopts the stylesheet, registers the elements it uses, starts the app.
+//
+// Stable hooks for e2e tests (keep them when changing markup):
+//   #app[data-phase][data-session-id][data-painted-seq]   root; data-phase = turn phase;
+//                                       data-painted-seq is set once a snapshot has been painted
+//   performance.mark('vigil:snapshot-received'), performance.mark('vigil:tail-painted')
+//   #session-title, #open-session, #empty-state
+//   #transcript                         scroll container (role=log); only a window of entries is in the DOM
+//   .entry[data-entry-id]               .entry.user | .agent (.streaming) | .thought | .tool-call | .plan | .notice | .wakeup
+//   .entry.tool-call[data-tool-call-id][data-status]  .tool-title .tool-status .tool-duration .tool-input .tool-output .diff
+//   #older-edge, #newer-edge, #jump-to-latest
+//   #turn-status[data-phase]            .phase .silence .waiting-on
+//   #notices .quiet-banner | .stall-banner | .abort-notice | .interrupted-notice | .error-notice  (.notice-text, .resume)
+//   .host-error                         an error the host answered an intent with
+//   #approvals .approval[data-request-id]  .allow-once .allow-always .reject
+//   .task-strip .task[data-task-id]     .task-status .task-elapsed .task-exit .show-output .kill
+//   #prompt-input (a native textarea), #send, #stop  (vscode-button: click the element itself)
+
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import './elapsedClock';
+import { HostBridge } from './hostBridge';
+import { SessionApp } from './sessionApp';
+import { sessionStyles } from './styles';
+
+const sheet = sessionStyles.styleSheet;
+if (sheet) document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+
+const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
+root.id = 'app';
+new SessionApp(root, new HostBridge()).start();

@@ -1,0 +1,124 @@
+// The host end of the webview protocol, free of vscode so it runs in plain Node tests: validates
+// every inbound message, does the ready handshake, answers pings and forwards intents.
+// It keeps the current snapshot (folding events with the shared reducer) so a reloaded webview
+// gets the same session back without asking anyone.
+
+import type { Logger } from '../../core/ports/logger';
+import type { HostEvent, SessionSnapshot } from '../../../shared/sessionView';
+import { emptySnapshot } from '../../../shared/sessionView';
+import { applyHostEvent } from '../../../shared/sessionViewReducer';
+import { parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../../shared/webviewProtocol';
+import type { SessionViewController } from './sessionViewController';
+
+export type PostToWebview = (message: HostMessage) => unknown;
+
+export interface ChannelObserver {
+  onRejected?(reason: string): void;
+  onAccepted?(message: WebviewMessage): void;
+  onReady?(): void;
+}
+
+export class SessionViewChannel {
+  private ready = false;
+  private seq = 0;
+  private current: SessionSnapshot = emptySnapshot();
+
+  constructor(
+    private readonly post: PostToWebview,
+    private readonly controller: SessionViewController,
+    private readonly logger: Logger,
+    private readonly observer: ChannelObserver = {},
+  ) {}
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  get snapshot(): SessionSnapshot {
+    return this.current;
+  }
+
+  /** The webview went away or was re-rendered: post nothing until it says `ready` again. */
+  reset(): void {
+    this.ready = false;
+  }
+
+  postSnapshot(snapshot: SessionSnapshot): void {
+    this.current = snapshot;
+    if (this.ready) this.send({ type: 'snapshot', seq: ++this.seq, snapshot });
+  }
+
+  postEvent(event: HostEvent): void {
+    this.current = applyHostEvent(this.current, event);
+    // Before `ready` the event is already folded into the snapshot the handshake will send.
+    if (this.ready) this.send({ type: 'event', seq: ++this.seq, event });
+  }
+
+  /** Entry point for everything the webview posts. Never throws. */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.logger.warn(`rejected webview message: ${parsed.reason}`);
+      this.observer.onRejected?.(parsed.reason);
+      return;
+    }
+    const message = parsed.message;
+    this.observer.onAccepted?.(message);
+    try {
+      await this.dispatch(message);
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.logger.error(`webview intent "${message.type}" failed: ${text}`);
+      this.send({ type: 'error', requestId: message.id, message: text });
+    }
+  }
+
+  private async dispatch(message: WebviewMessage): Promise<void> {
+    const c = this.controller;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.send({ type: 'snapshot', seq: ++this.seq, snapshot: this.current });
+        this.observer.onReady?.();
+        return;
+      case 'ping':
+        this.send({ type: 'pong', id: message.id });
+        return;
+      case 'error':
+        this.logger.warn(`webview dropped a host message: ${message.message}`);
+        return;
+      case 'prompt':
+        return c.onPrompt({ sessionId: message.sessionId, text: message.text });
+      case 'stop':
+        return c.onStop({ sessionId: message.sessionId });
+      case 'resume':
+        return c.onResume({ sessionId: message.sessionId });
+      case 'approval':
+        return c.onApproval({ sessionId: message.sessionId, requestId: message.requestId, decision: message.decision });
+      case 'showTaskOutput':
+        return c.onShowTaskOutput({ taskId: message.taskId });
+      case 'killTask':
+        return c.onKillTask({ taskId: message.taskId });
+      case 'openSession':
+        return c.onOpenSession({ sessionId: message.sessionId });
+      default:
+        return assertNever(message);
+    }
+  }
+
+  private send(message: HostMessage): void {
+    try {
+      const result = this.post(message);
+      // webview.postMessage returns a Thenable; a rejected post means the webview is gone.
+      if (result && typeof (result as PromiseLike<unknown>).then === 'function') {
+        (result as PromiseLike<unknown>).then(undefined, (error: unknown) => this.logger.debug(`post to webview failed: ${String(error)}`));
+      }
+    } catch (error) {
+      this.logger.debug(`post to webview failed: ${String(error)}`);
+    }
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled webview message: ${JSON.stringify(value)}`);
+}

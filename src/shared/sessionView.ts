@@ -1,0 +1,131 @@
+// The session view model: plain serializable data the extension host fills and the webview renders.
+// Shapes follow ACP where ACP has one (tool calls, plans); everything else is Vigil's own.
+
+export type TurnPhase = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'awaitingApproval';
+
+export interface SessionMetaView {
+  id: string;
+  title: string;
+  agent?: string;
+  model?: string;
+  cwd?: string;
+  createdAt?: number;
+}
+
+/** ACP `ToolKind`. */
+export type ToolKindView = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other';
+/** ACP `ToolCallStatus`, plus `cancelled` for calls an abort left unfinished. */
+export type ToolStatusView = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export type ToolContentView =
+  | { type: 'text'; text: string }
+  | { type: 'diff'; path: string; oldText?: string | null; newText: string }
+  | { type: 'terminal'; terminalId: string };
+
+export interface ToolCallView {
+  toolCallId: string;
+  title: string;
+  kind: ToolKindView;
+  status: ToolStatusView;
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  content: ToolContentView[];
+  locations?: { path: string; line?: number }[];
+  /** Epoch ms; the card shows the duration from these. */
+  startedAt?: number;
+  endedAt?: number;
+}
+
+export interface PlanItemView {
+  content: string;
+  priority: 'high' | 'medium' | 'low';
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+export type NoticeKind = 'quiet' | 'stall' | 'abort' | 'interrupted' | 'error' | 'info';
+
+export interface NoticeView {
+  id: string;
+  kind: NoticeKind;
+  /** Shown verbatim; the supervisor owns the wording (turn-supervisor.md). */
+  text: string;
+  /** Offers a Resume button while the session is aborted or interrupted. */
+  resumable: boolean;
+  at: number;
+}
+
+export type EntryView =
+  | { kind: 'user'; id: string; text: string; at: number; source?: 'user' | 'wakeup' | 'resume' }
+  | { kind: 'agent'; id: string; markdown: string; streaming: boolean; at: number }
+  | { kind: 'thought'; id: string; text: string; streaming: boolean; at: number }
+  | { kind: 'toolCall'; id: string; at: number; toolCall: ToolCallView }
+  | { kind: 'plan'; id: string; at: number; items: PlanItemView[] }
+  | { kind: 'notice'; id: string; at: number; notice: NoticeView }
+  | { kind: 'wakeup'; id: string; at: number; text: string; taskIds: string[] };
+
+export type EntryKind = EntryView['kind'];
+
+export interface TurnStatusView {
+  phase: TurnPhase;
+  turnId?: string;
+  /** Epoch ms of turn start and of the last activity, so the view can tick between updates. */
+  startedAt?: number;
+  lastActivityAt?: number;
+  silenceSeconds: number;
+  /** e.g. "model", "tool run_command npm test", "your approval". */
+  waitingOn?: string;
+}
+
+export type TaskStatusView = 'running' | 'exited' | 'killed' | 'lost';
+
+export interface TaskView {
+  id: string;
+  command: string;
+  status: TaskStatusView;
+  startedAt: number;
+  endedAt?: number;
+  exitCode?: number | null;
+  signal?: string | null;
+}
+
+export type ApprovalDecision = 'allowOnce' | 'allowAlways' | 'reject';
+
+export interface ApprovalView {
+  requestId: string;
+  toolCallId?: string;
+  title: string;
+  kind?: ToolKindView;
+  rawInput?: unknown;
+  at: number;
+}
+
+export interface SessionSnapshot {
+  /** Null while no session is open: the view shows an empty state. */
+  session: SessionMetaView | null;
+  entries: EntryView[];
+  turn: TurnStatusView;
+  /** Pinned above the input: the live quiet/stall banner and a resumable abort/interrupted notice. */
+  notices: NoticeView[];
+  tasks: TaskView[];
+  approvals: ApprovalView[];
+}
+
+export type ToolCallPatch = Partial<Omit<ToolCallView, 'toolCallId'>>;
+
+/** Incremental changes; `applyHostEvent` folds them into a snapshot. */
+export type HostEvent =
+  | { type: 'entryAppended'; entry: EntryView }
+  | { type: 'chunkAppended'; entryId: string; entryKind: 'agent' | 'thought'; text: string; at: number }
+  | { type: 'streamEnded'; entryId: string }
+  | { type: 'toolCallCreated'; toolCall: ToolCallView; at: number }
+  | { type: 'toolCallUpdated'; toolCallId: string; patch: ToolCallPatch }
+  | { type: 'planUpdated'; entryId: string; items: PlanItemView[]; at: number }
+  | { type: 'turnStatusChanged'; turn: TurnStatusView; notice?: NoticeView }
+  | { type: 'taskChanged'; task: TaskView }
+  | { type: 'approvalRequested'; approval: ApprovalView }
+  | { type: 'approvalResolved'; requestId: string }
+  | { type: 'sessionMetaChanged'; session: SessionMetaView };
+
+export function emptySnapshot(): SessionSnapshot {
+  return { session: null, entries: [], turn: { phase: 'idle', silenceSeconds: 0 }, notices: [], tasks: [], approvals: [] };
+}

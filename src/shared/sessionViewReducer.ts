@@ -1,0 +1,150 @@
+// Folds host events into a session snapshot. Pure and immutable: the webview renders by identity,
+// and the host may reuse it to keep the snapshot it answers `ready` with.
+
+import type { EntryView, HostEvent, NoticeView, SessionSnapshot, ToolCallView, TurnPhase } from './sessionView';
+
+/** Tool call entries are keyed apart from message ids, which come from a different namespace. */
+export function toolEntryId(toolCallId: string): string {
+  return `tool:${toolCallId}`;
+}
+
+export function noticeEntryId(noticeId: string): string {
+  return `notice:${noticeId}`;
+}
+
+/** Phases in which a turn is live: Stop applies and Send is refused. */
+export function isTurnLive(phase: TurnPhase): boolean {
+  return phase === 'running' || phase === 'quiet' || phase === 'stalled' || phase === 'awaitingApproval';
+}
+
+/** Notices that belong in the transcript history, not only in the pinned banner. */
+const historicNotices = new Set<NoticeView['kind']>(['abort', 'interrupted', 'error']);
+
+/** How far back a settled turn looks for entries still marked streaming (they are always near the tail). */
+const streamingScanDepth = 500;
+
+export function applyHostEvent(state: SessionSnapshot, event: HostEvent): SessionSnapshot {
+  switch (event.type) {
+    case 'entryAppended':
+      return { ...state, entries: upsertEntry(state.entries, event.entry) };
+    case 'chunkAppended':
+      return { ...state, entries: appendChunk(state.entries, event) };
+    case 'streamEnded': {
+      const i = findEntry(state.entries, event.entryId);
+      const entry = state.entries[i];
+      if (!entry || (entry.kind !== 'agent' && entry.kind !== 'thought') || !entry.streaming) return state;
+      return { ...state, entries: replaceAt(state.entries, i, { ...entry, streaming: false }) };
+    }
+    case 'toolCallCreated':
+      return {
+        ...state,
+        entries: upsertEntry(state.entries, { kind: 'toolCall', id: toolEntryId(event.toolCall.toolCallId), at: event.at, toolCall: event.toolCall }),
+      };
+    case 'toolCallUpdated': {
+      const id = toolEntryId(event.toolCallId);
+      const i = findEntry(state.entries, id);
+      const entry = state.entries[i];
+      if (entry?.kind === 'toolCall') {
+        return { ...state, entries: replaceAt(state.entries, i, { ...entry, toolCall: { ...entry.toolCall, ...event.patch } }) };
+      }
+      // ACP lets an update arrive for a call we never saw (e.g. after a reload); show it rather than drop it.
+      const toolCall: ToolCallView = { title: event.toolCallId, kind: 'other', status: 'pending', content: [], ...event.patch, toolCallId: event.toolCallId };
+      return { ...state, entries: [...state.entries, { kind: 'toolCall', id, at: event.patch.startedAt ?? 0, toolCall }] };
+    }
+    case 'planUpdated':
+      return { ...state, entries: upsertEntry(state.entries, { kind: 'plan', id: event.entryId, at: event.at, items: event.items }) };
+    case 'turnStatusChanged':
+      return applyTurnStatus(state, event);
+    case 'taskChanged': {
+      const i = state.tasks.findIndex((t) => t.id === event.task.id);
+      return { ...state, tasks: i < 0 ? [...state.tasks, event.task] : replaceAt(state.tasks, i, event.task) };
+    }
+    case 'approvalRequested': {
+      const rest = state.approvals.filter((a) => a.requestId !== event.approval.requestId);
+      return { ...state, approvals: [...rest, event.approval] };
+    }
+    case 'approvalResolved':
+      return { ...state, approvals: state.approvals.filter((a) => a.requestId !== event.requestId) };
+    case 'sessionMetaChanged':
+      return { ...state, session: event.session };
+    default:
+      return assertNever(event);
+  }
+}
+
+function applyTurnStatus(state: SessionSnapshot, event: Extract<HostEvent, { type: 'turnStatusChanged' }>): SessionSnapshot {
+  const { turn, notice } = event;
+  const newTurn = turn.phase === 'running' && turn.turnId !== undefined && turn.turnId !== state.turn.turnId;
+  const settled = !isTurnLive(turn.phase);
+  const resumable = turn.phase === 'aborted' || turn.phase === 'interrupted';
+  // Lifecycle: quiet/stall banners live only until the next status; abort/interrupted stay while
+  // the session is resumable; a new turn starts with a clean banner area.
+  let notices = newTurn
+    ? []
+    : state.notices.filter((n) => {
+        if (n.kind === 'quiet' || n.kind === 'stall') return false;
+        if (n.kind === 'abort' || n.kind === 'interrupted') return resumable;
+        return true;
+      });
+  let entries = state.entries;
+  if (notice) {
+    notices = [...notices.filter((n) => n.id !== notice.id), notice];
+    if (historicNotices.has(notice.kind)) {
+      entries = upsertEntry(entries, { kind: 'notice', id: noticeEntryId(notice.id), at: notice.at, notice });
+    }
+  }
+  if (settled) entries = endStreaming(entries);
+  // Open permission requests are answered `cancelled` by the supervisor when a turn settles.
+  const approvals = settled ? [] : state.approvals;
+  return { ...state, turn, notices, entries, approvals };
+}
+
+function appendChunk(entries: EntryView[], event: Extract<HostEvent, { type: 'chunkAppended' }>): EntryView[] {
+  const i = findEntry(entries, event.entryId);
+  const entry = entries[i];
+  if (entry?.kind === 'agent') return replaceAt(entries, i, { ...entry, markdown: entry.markdown + event.text, streaming: true });
+  if (entry?.kind === 'thought') return replaceAt(entries, i, { ...entry, text: entry.text + event.text, streaming: true });
+  // A first chunk opens its entry; a chunk for an entry of another kind starts a fresh one.
+  const id = entry ? `${event.entryId}:${event.entryKind}` : event.entryId;
+  const created: EntryView =
+    event.entryKind === 'agent'
+      ? { kind: 'agent', id, markdown: event.text, streaming: true, at: event.at }
+      : { kind: 'thought', id, text: event.text, streaming: true, at: event.at };
+  return [...entries, created];
+}
+
+function endStreaming(entries: EntryView[]): EntryView[] {
+  let out = entries;
+  const stop = Math.max(0, entries.length - streamingScanDepth);
+  for (let i = entries.length - 1; i >= stop; i--) {
+    const e = entries[i];
+    if ((e.kind === 'agent' || e.kind === 'thought') && e.streaming) {
+      if (out === entries) out = entries.slice();
+      out[i] = { ...e, streaming: false };
+    }
+  }
+  return out;
+}
+
+function upsertEntry(entries: EntryView[], entry: EntryView): EntryView[] {
+  const i = findEntry(entries, entry.id);
+  return i < 0 ? [...entries, entry] : replaceAt(entries, i, entry);
+}
+
+/** Searches from the tail: the entries that change are almost always the newest. */
+export function findEntry(entries: readonly EntryView[], id: string): number {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i].id === id) return i;
+  }
+  return -1;
+}
+
+function replaceAt<T>(items: readonly T[], index: number, item: T): T[] {
+  const out = items.slice();
+  out[index] = item;
+  return out;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled host event: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,129 @@
+// zod schemas of the session view model, so the webview validates every snapshot and event it is sent.
+// Typed against sessionView.ts: a drift between the two is a compile error.
+
+import { z } from 'zod';
+import type {
+  ApprovalView, EntryView, HostEvent, NoticeView, PlanItemView, SessionMetaView, SessionSnapshot,
+  TaskView, ToolCallPatch, ToolCallView, ToolContentView, TurnStatusView,
+} from './sessionView';
+
+/** Bounds that keep one bad value from freezing the view; generous for real transcripts. */
+export const viewLimits = {
+  id: 256,
+  title: 4_000,
+  text: 2_000_000,
+} as const;
+
+const id = z.string().min(1).max(viewLimits.id);
+const title = z.string().max(viewLimits.title);
+const text = z.string().max(viewLimits.text);
+const epochMs = z.number().finite().nonnegative();
+const json = z.unknown();
+
+const toolKind = z.enum(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
+const toolStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
+
+const toolContent: z.ZodType<ToolContentView> = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('text'), text }),
+  z.strictObject({ type: z.literal('diff'), path: title, oldText: text.nullable().optional(), newText: text }),
+  z.strictObject({ type: z.literal('terminal'), terminalId: id }),
+]);
+
+const toolCallFields = {
+  title,
+  kind: toolKind,
+  status: toolStatus,
+  rawInput: json.optional(),
+  rawOutput: json.optional(),
+  content: z.array(toolContent).max(1_000),
+  locations: z.array(z.strictObject({ path: title, line: z.number().int().nonnegative().optional() })).max(1_000).optional(),
+  startedAt: epochMs.optional(),
+  endedAt: epochMs.optional(),
+};
+
+export const toolCallSchema: z.ZodType<ToolCallView> = z.strictObject({ toolCallId: id, ...toolCallFields });
+const toolCallPatchSchema: z.ZodType<ToolCallPatch> = z.strictObject(toolCallFields).partial();
+
+const planItem: z.ZodType<PlanItemView> = z.strictObject({
+  content: text,
+  priority: z.enum(['high', 'medium', 'low']),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+});
+
+export const noticeSchema: z.ZodType<NoticeView> = z.strictObject({
+  id,
+  kind: z.enum(['quiet', 'stall', 'abort', 'interrupted', 'error', 'info']),
+  text: z.string().max(20_000),
+  resumable: z.boolean(),
+  at: epochMs,
+});
+
+export const entrySchema: z.ZodType<EntryView> = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('user'), id, text, at: epochMs, source: z.enum(['user', 'wakeup', 'resume']).optional() }),
+  z.strictObject({ kind: z.literal('agent'), id, markdown: text, streaming: z.boolean(), at: epochMs }),
+  z.strictObject({ kind: z.literal('thought'), id, text, streaming: z.boolean(), at: epochMs }),
+  z.strictObject({ kind: z.literal('toolCall'), id, at: epochMs, toolCall: toolCallSchema }),
+  z.strictObject({ kind: z.literal('plan'), id, at: epochMs, items: z.array(planItem).max(1_000) }),
+  z.strictObject({ kind: z.literal('notice'), id, at: epochMs, notice: noticeSchema }),
+  z.strictObject({ kind: z.literal('wakeup'), id, at: epochMs, text, taskIds: z.array(id).max(1_000) }),
+]);
+
+const turnStatus: z.ZodType<TurnStatusView> = z.strictObject({
+  phase: z.enum(['idle', 'running', 'quiet', 'stalled', 'aborted', 'interrupted', 'awaitingApproval']),
+  turnId: id.optional(),
+  startedAt: epochMs.optional(),
+  lastActivityAt: epochMs.optional(),
+  silenceSeconds: z.number().finite().nonnegative(),
+  waitingOn: title.optional(),
+});
+
+const task: z.ZodType<TaskView> = z.strictObject({
+  id,
+  command: z.string().max(20_000),
+  status: z.enum(['running', 'exited', 'killed', 'lost']),
+  startedAt: epochMs,
+  endedAt: epochMs.optional(),
+  exitCode: z.number().int().nullable().optional(),
+  signal: z.string().max(64).nullable().optional(),
+});
+
+const approval: z.ZodType<ApprovalView> = z.strictObject({
+  requestId: id,
+  toolCallId: id.optional(),
+  title,
+  kind: toolKind.optional(),
+  rawInput: json.optional(),
+  at: epochMs,
+});
+
+const sessionMeta: z.ZodType<SessionMetaView> = z.strictObject({
+  id,
+  title,
+  agent: title.optional(),
+  model: title.optional(),
+  cwd: title.optional(),
+  createdAt: epochMs.optional(),
+});
+
+export const snapshotSchema: z.ZodType<SessionSnapshot> = z.strictObject({
+  session: sessionMeta.nullable(),
+  entries: z.array(entrySchema).max(1_000_000),
+  turn: turnStatus,
+  notices: z.array(noticeSchema).max(100),
+  tasks: z.array(task).max(10_000),
+  approvals: z.array(approval).max(1_000),
+});
+
+export const hostEventSchema: z.ZodType<HostEvent> = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('entryAppended'), entry: entrySchema }),
+  z.strictObject({ type: z.literal('chunkAppended'), entryId: id, entryKind: z.enum(['agent', 'thought']), text, at: epochMs }),
+  z.strictObject({ type: z.literal('streamEnded'), entryId: id }),
+  z.strictObject({ type: z.literal('toolCallCreated'), toolCall: toolCallSchema, at: epochMs }),
+  z.strictObject({ type: z.literal('toolCallUpdated'), toolCallId: id, patch: toolCallPatchSchema }),
+  z.strictObject({ type: z.literal('planUpdated'), entryId: id, items: z.array(planItem).max(1_000), at: epochMs }),
+  z.strictObject({ type: z.literal('turnStatusChanged'), turn: turnStatus, notice: noticeSchema.optional() }),
+  z.strictObject({ type: z.literal('taskChanged'), task }),
+  z.strictObject({ type: z.literal('approvalRequested'), approval }),
+  z.strictObject({ type: z.literal('approvalResolved'), requestId: id }),
+  z.strictObject({ type: z.literal('sessionMetaChanged'), session: sessionMeta }),
+]);

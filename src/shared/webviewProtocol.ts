@@ -1,0 +1,101 @@
+// The one protocol module of the webview ↔ extension host boundary: every message both ways, its
+// zod schema, and the parse functions each side runs on everything it receives.
+// Handshake: the webview posts `ready`; only then does the host post a `snapshot`, then `event`s.
+
+import { z } from 'zod';
+import { checkJsonShape, type JsonGuardLimits } from './jsonGuard';
+import type { ApprovalDecision, HostEvent, SessionSnapshot } from './sessionView';
+import { hostEventSchema, snapshotSchema } from './sessionViewSchema';
+
+/** Request ids are chosen by the webview and echoed by the host (pong, error). */
+export type RequestId = string;
+
+export type WebviewMessage =
+  | { type: 'ready'; id: RequestId }
+  | { type: 'prompt'; id: RequestId; sessionId?: string; text: string }
+  | { type: 'stop'; id: RequestId; sessionId?: string }
+  | { type: 'resume'; id: RequestId; sessionId?: string }
+  | { type: 'approval'; id: RequestId; sessionId?: string; requestId: string; decision: ApprovalDecision }
+  | { type: 'showTaskOutput'; id: RequestId; taskId: string }
+  | { type: 'killTask'; id: RequestId; taskId: string }
+  | { type: 'openSession'; id: RequestId; sessionId?: string }
+  | { type: 'ping'; id: RequestId }
+  /** The webview reports a host message it dropped, so the host can log it. */
+  | { type: 'error'; id: RequestId; message: string };
+
+export type HostMessage =
+  /** `seq` numbers snapshot and events in order; a gap tells the webview to ask again with `ready`. */
+  | { type: 'snapshot'; seq: number; snapshot: SessionSnapshot }
+  | { type: 'event'; seq: number; event: HostEvent }
+  | { type: 'pong'; id: RequestId }
+  | { type: 'error'; requestId?: RequestId; message: string };
+
+export const webviewLimits = {
+  promptChars: 100_000,
+  errorChars: 4_000,
+  messageChars: 110_000,
+} as const;
+
+const webviewGuard: JsonGuardLimits = { maxDepth: 4, maxNodes: 32, maxChars: webviewLimits.messageChars };
+/** Snapshots of long sessions are big; the bounds only stop pathological data. */
+const hostGuard: JsonGuardLimits = { maxDepth: 64, maxNodes: 5_000_000, maxChars: 200_000_000 };
+
+const requestId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'request id has characters outside [A-Za-z0-9_.:-]');
+const refId = z.string().min(1).max(256);
+const sessionId = refId.optional();
+
+export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ready'), id: requestId }),
+  z.strictObject({ type: z.literal('prompt'), id: requestId, sessionId, text: z.string().min(1).max(webviewLimits.promptChars) }),
+  z.strictObject({ type: z.literal('stop'), id: requestId, sessionId }),
+  z.strictObject({ type: z.literal('resume'), id: requestId, sessionId }),
+  z.strictObject({
+    type: z.literal('approval'), id: requestId, sessionId, requestId: refId,
+    decision: z.enum(['allowOnce', 'allowAlways', 'reject']),
+  }),
+  z.strictObject({ type: z.literal('showTaskOutput'), id: requestId, taskId: refId }),
+  z.strictObject({ type: z.literal('killTask'), id: requestId, taskId: refId }),
+  z.strictObject({ type: z.literal('openSession'), id: requestId, sessionId }),
+  z.strictObject({ type: z.literal('ping'), id: requestId }),
+  z.strictObject({ type: z.literal('error'), id: requestId, message: z.string().max(webviewLimits.errorChars) }),
+]);
+
+export const hostMessageSchema: z.ZodType<HostMessage> = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('snapshot'), seq: z.number().int().nonnegative(), snapshot: snapshotSchema }),
+  z.strictObject({ type: z.literal('event'), seq: z.number().int().nonnegative(), event: hostEventSchema }),
+  z.strictObject({ type: z.literal('pong'), id: requestId }),
+  z.strictObject({ type: z.literal('error'), requestId: requestId.optional(), message: z.string().max(20_000) }),
+]);
+
+export type ParseResult<T> = { ok: true; message: T } | { ok: false; reason: string };
+
+/** Validates a message from the webview. Never throws; the reason is safe to log. */
+export function parseWebviewMessage(raw: unknown): ParseResult<WebviewMessage> {
+  return parseWith(webviewMessageSchema, webviewGuard, raw);
+}
+
+/** Validates a message from the extension host. Never throws. */
+export function parseHostMessage(raw: unknown): ParseResult<HostMessage> {
+  return parseWith(hostMessageSchema, hostGuard, raw);
+}
+
+function parseWith<T>(schema: z.ZodType<T>, guard: JsonGuardLimits, raw: unknown): ParseResult<T> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, reason: 'message is not an object' };
+  const shape = checkJsonShape(raw, guard);
+  if (shape) return { ok: false, reason: `${describe(raw)}: ${shape}` };
+  const result = schema.safeParse(raw);
+  if (result.success) return { ok: true, message: result.data };
+  return { ok: false, reason: `${describe(raw)}: ${formatIssues(result.error)}` };
+}
+
+function describe(raw: object): string {
+  const type = (raw as { type?: unknown }).type;
+  return typeof type === 'string' ? `message "${type.slice(0, 40)}"` : 'message without a type';
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,48 @@
+// One template per transcript entry kind. Each entry carries `.entry.<kind>` and data-entry-id.
+
+import { html, nothing, type TemplateResult } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import type { EntryView, PlanItemView } from '../shared/sessionView';
+import { renderMarkdown } from './markdown';
+import { toolCallCard } from './toolCallCard';
+import type { ViewActions } from './viewActions';
+
+const planIcon: Record<PlanItemView['status'], string> = { pending: 'circle-outline', in_progress: 'arrow-right', completed: 'pass-filled' };
+
+export function renderEntry(entry: EntryView, actions: ViewActions): TemplateResult {
+  switch (entry.kind) {
+    case 'user':
+      return html`<div class="entry user" data-entry-id=${entry.id} data-source=${entry.source ?? 'user'}>
+        <div class="who"><span class="codicon codicon-account"></span> You${entry.source === 'resume' ? ' (resume)' : ''}</div>
+        <div class="text">${entry.text}</div>
+      </div>`;
+    case 'agent':
+      return html`<div class="entry agent ${entry.streaming ? 'streaming' : ''}" data-entry-id=${entry.id}>
+        <div class="markdown">${unsafeHTML(renderMarkdown(entry.id, entry.markdown))}</div>
+      </div>`;
+    case 'thought':
+      return html`<details class="entry thought ${entry.streaming ? 'streaming' : ''}" data-entry-id=${entry.id}>
+        <summary><span class="codicon codicon-lightbulb"></span> Thinking${entry.streaming ? '…' : ''}</summary>
+        <div class="text">${entry.text}</div>
+      </details>`;
+    case 'toolCall':
+      return html`<div class="entry tool-call" data-entry-id=${entry.id} data-tool-call-id=${entry.toolCall.toolCallId} data-status=${entry.toolCall.status}>
+        ${toolCallCard(entry.toolCall, actions)}
+      </div>`;
+    case 'plan':
+      return html`<div class="entry plan" data-entry-id=${entry.id}>
+        <div class="label"><span class="codicon codicon-checklist"></span> Plan</div>
+        <ul>${entry.items.map((item) => html`<li class="plan-item ${item.status}" data-priority=${item.priority}>
+          <span class="codicon codicon-${planIcon[item.status]}"></span> ${item.content}</li>`)}</ul>
+      </div>`;
+    case 'notice':
+      return html`<div class="entry notice notice-${entry.notice.kind}" data-entry-id=${entry.id}>
+        <span class="codicon codicon-${entry.notice.kind === 'error' ? 'error' : 'warning'}"></span> ${entry.notice.text}
+      </div>`;
+    case 'wakeup':
+      return html`<div class="entry wakeup" data-entry-id=${entry.id}>
+        <div class="who"><span class="codicon codicon-bell"></span> Background ${entry.taskIds.length === 1 ? 'task' : 'tasks'} ${entry.taskIds.join(', ')} woke the agent</div>
+        ${entry.text ? html`<details><summary>Details</summary><pre>${entry.text}</pre></details>` : nothing}
+      </div>`;
+  }
+}

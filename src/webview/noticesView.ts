@@ -1,0 +1,26 @@
+// Pinned notices above the input: quiet indicator, stall banner, abort and interrupted notices with
+// Resume, errors. Texts come from the supervisor verbatim.
+
+import { html, nothing, type TemplateResult } from 'lit';
+import type { NoticeView, TurnStatusView } from '../shared/sessionView';
+import type { ViewActions } from './viewActions';
+
+const noticeClass: Record<NoticeView['kind'], string> = {
+  quiet: 'quiet-banner', stall: 'stall-banner', abort: 'abort-notice', interrupted: 'interrupted-notice', error: 'error-notice', info: 'info-notice',
+};
+
+const noticeIcon: Record<NoticeView['kind'], string> = {
+  quiet: 'watch', stall: 'warning', abort: 'error', interrupted: 'debug-disconnect', error: 'error', info: 'info',
+};
+
+export function noticesView(notices: NoticeView[], turn: TurnStatusView, actions: ViewActions): TemplateResult {
+  if (notices.length === 0) return html`<div id="notices"></div>`;
+  const resumable = turn.phase === 'aborted' || turn.phase === 'interrupted';
+  return html`<div id="notices">${notices.map((n) => html`<div class="notice-banner ${noticeClass[n.kind]}" data-notice-id=${n.id} role=${n.kind === 'stall' || n.kind === 'abort' ? 'alert' : 'status'}>
+    <span class="codicon codicon-${noticeIcon[n.kind]}"></span>
+    <span class="notice-text">${n.text}</span>
+    ${n.resumable && resumable
+      ? html`<vscode-button class="resume" icon="debug-continue" @click=${() => actions.post({ type: 'resume', sessionId: actions.sessionId() })}>Resume</vscode-button>`
+      : nothing}
+  </div>`)}</div>`;
+}

@@ -1,0 +1,295 @@
+// The session view: holds the last snapshot the host sent (folded with its events), renders it with
+// lit, and keeps only a window of the transcript in the DOM. Nothing here outlives a reload except
+// the draft and the scroll position, which VS Code keeps for us.
+
+import { html, nothing, render, type TemplateResult } from 'lit';
+import { guard } from 'lit/directives/guard.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { emptySnapshot, type SessionSnapshot } from '../shared/sessionView';
+import { applyHostEvent, findEntry, isTurnLive } from '../shared/sessionViewReducer';
+import type { HostMessage } from '../shared/webviewProtocol';
+import { approvalsView } from './approvalsView';
+import { composer } from './composer';
+import { renderEntry } from './entryTemplates';
+import type { HostBridge, Intent, ViewState } from './hostBridge';
+import { noticesView } from './noticesView';
+import { statusLine } from './statusLine';
+import { taskStrip } from './taskStrip';
+import { TranscriptWindow } from './transcriptWindow';
+import type { ViewActions } from './viewActions';
+
+/** Distance in px from an edge of the rendered slice at which the next slice is rendered. */
+const edgePx = 800;
+
+export class SessionApp {
+  private state: SessionSnapshot = emptySnapshot();
+  /** Sequence number of the last applied host message; -1 until the first snapshot. */
+  private seq = -1;
+  private readonly window = new TranscriptWindow();
+  private draft: string;
+  private hostError: string | undefined;
+  private renderQueued = false;
+  private edgeCheckQueued = false;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private paintMarkPending = false;
+  /** Scroll position to restore after a webview reload; used by the first snapshot only. */
+  private restore: ViewState | undefined;
+  /** Keeps an entry at the same place on screen across a change of the rendered slice. */
+  private anchor: { id: string; offset: number } | undefined;
+  private readonly pendingPrompts = new Map<string, string>();
+  private readonly actions: ViewActions;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly bridge: HostBridge,
+  ) {
+    const saved = bridge.viewState;
+    this.draft = saved.draft ?? '';
+    this.restore = saved;
+    this.actions = { post: (intent) => this.post(intent), sessionId: () => this.state.session?.id };
+  }
+
+  start(): void {
+    this.bridge.listen((message) => this.onHostMessage(message));
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && isTurnLive(this.state.turn.phase)) {
+        e.preventDefault();
+        this.stop();
+      }
+    });
+    this.renderNow();
+    // Handshake: the host posts nothing before this, and answers it with a full snapshot.
+    this.bridge.post({ type: 'ready' });
+  }
+
+  private onHostMessage(message: HostMessage): void {
+    switch (message.type) {
+      case 'snapshot':
+        this.applySnapshot(message.seq, message.snapshot);
+        return;
+      case 'event': {
+        if (this.seq < 0 || message.seq <= this.seq) return;
+        if (message.seq !== this.seq + 1) {
+          // A gap means a lost message: the only safe state is a fresh snapshot.
+          this.seq = -1;
+          this.bridge.post({ type: 'ready' });
+          return;
+        }
+        const before = this.state.entries.length;
+        this.state = applyHostEvent(this.state, message.event);
+        this.seq = message.seq;
+        this.window.grow(before, this.state.entries.length);
+        this.scheduleRender();
+        return;
+      }
+      case 'pong':
+        return;
+      case 'error': {
+        this.hostError = message.message;
+        const draft = message.requestId !== undefined ? this.pendingPrompts.get(message.requestId) : undefined;
+        if (draft !== undefined && this.draft === '') this.draft = draft;
+        this.scheduleRender();
+        return;
+      }
+    }
+  }
+
+  private applySnapshot(seq: number, snapshot: SessionSnapshot): void {
+    const sameSession = this.seq >= 0 && snapshot.session?.id === this.state.session?.id;
+    this.seq = seq;
+    this.state = snapshot;
+    this.hostError = undefined;
+    const restore = this.restore;
+    this.restore = undefined;
+    const anchorIndex = restore?.followTail === false && restore.anchorEntryId ? findEntry(snapshot.entries, restore.anchorEntryId) : -1;
+    if (anchorIndex >= 0) {
+      this.window.reset(snapshot.entries.length, anchorIndex);
+      this.anchor = { id: restore!.anchorEntryId!, offset: restore!.anchorOffset ?? 0 };
+    } else if (!sameSession || this.window.followTail) {
+      this.window.reset(snapshot.entries.length);
+    } else {
+      // A resync of the session on screen: keep the reader where they are.
+      this.captureAnchor();
+      this.window.grow(this.window.end, snapshot.entries.length);
+    }
+    this.paintMarkPending = true;
+    this.renderNow();
+  }
+
+  private post(intent: Intent): string {
+    return this.bridge.post(intent);
+  }
+
+  private send(): void {
+    const text = this.draft.trim();
+    if (text === '' || isTurnLive(this.state.turn.phase)) return;
+    const id = this.post({ type: 'prompt', sessionId: this.state.session?.id, text });
+    this.pendingPrompts.set(id, this.draft);
+    if (this.pendingPrompts.size > 20) this.pendingPrompts.delete(this.pendingPrompts.keys().next().value as string);
+    this.draft = '';
+    this.hostError = undefined;
+    this.bridge.saveViewState({ draft: '' });
+    this.window.followTail = true;
+    this.scheduleRender();
+  }
+
+  private stop(): void {
+    this.post({ type: 'stop', sessionId: this.state.session?.id });
+  }
+
+  private scheduleRender(): void {
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    // One render per frame however many chunks arrived: streaming stays smooth.
+    requestAnimationFrame(() => {
+      this.renderQueued = false;
+      this.renderNow();
+    });
+  }
+
+  private renderNow(): void {
+    render(this.template(), this.root);
+    this.afterRender();
+    if (this.paintMarkPending) {
+      this.paintMarkPending = false;
+      const seq = this.seq;
+      // After the next frame has been produced: what the person sees, not just what is in the DOM.
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          performance.mark('vigil:tail-painted');
+          this.root.dataset.paintedSeq = String(seq);
+        }, 0),
+      );
+    }
+  }
+
+  private template(): TemplateResult {
+    const s = this.state;
+    const live = isTurnLive(s.turn.phase);
+    const { start, end } = this.window;
+    const slice = s.entries.slice(start, end);
+    this.root.dataset.phase = s.turn.phase;
+    this.root.dataset.sessionId = s.session?.id ?? '';
+    return html`
+      <header id="session-header">
+        <span class="codicon codicon-hubot"></span>
+        <span id="session-title">${s.session ? s.session.title : 'No session'}</span>
+        ${s.session?.model ? html`<span class="session-model">${s.session.model}</span>` : nothing}
+        <vscode-button id="open-session" secondary icon="folder-opened" title="Open session…"
+          @click=${() => this.post({ type: 'openSession' })}>Open…</vscode-button>
+      </header>
+      <div id="transcript" role="log" aria-label="Transcript" @scroll=${() => this.onScroll()}>
+        ${s.session === null && s.entries.length === 0
+          ? html`<div id="empty-state">No session is open. Send a message to start one, or open an earlier session.</div>`
+          : nothing}
+        ${start > 0 ? html`<div id="older-edge" class="edge">${start} earlier ${start === 1 ? 'entry' : 'entries'}</div>` : nothing}
+        ${repeat(slice, (e) => e.id, (e) => guard([e], () => renderEntry(e, this.actions)))}
+        ${end < s.entries.length ? html`<div id="newer-edge" class="edge">${s.entries.length - end} newer</div>` : nothing}
+      </div>
+      ${!this.window.followTail
+        ? html`<vscode-button id="jump-to-latest" secondary icon="arrow-down" @click=${() => this.jumpToLatest()}>Latest</vscode-button>`
+        : nothing}
+      ${statusLine(s.turn)}
+      ${noticesView(s.notices, s.turn, this.actions)}
+      ${this.hostError
+        ? html`<div class="notice-banner error-notice host-error" role="alert"><span class="codicon codicon-error"></span>
+            <span class="notice-text">${this.hostError}</span>
+            <vscode-button secondary class="dismiss" @click=${() => { this.hostError = undefined; this.scheduleRender(); }}>Dismiss</vscode-button></div>`
+        : nothing}
+      ${approvalsView(s.approvals, this.actions)}
+      ${taskStrip(s.tasks, this.actions)}
+      ${composer({
+        live,
+        draft: this.draft,
+        onInput: (text) => {
+          const wasEmpty = this.draft.trim() === '';
+          this.draft = text;
+          this.saveSoon();
+          // Only Send's enabled state depends on the draft.
+          if (wasEmpty !== (text.trim() === '')) this.scheduleRender();
+        },
+        onSend: () => this.send(),
+        onStop: () => this.stop(),
+      })}`;
+  }
+
+  private transcript(): HTMLElement | null {
+    return this.root.querySelector<HTMLElement>('#transcript');
+  }
+
+  private afterRender(): void {
+    const t = this.transcript();
+    if (!t) return;
+    if (this.window.followTail) {
+      t.scrollTop = t.scrollHeight;
+    } else if (this.anchor) {
+      const el = t.querySelector<HTMLElement>(`[data-entry-id="${CSS.escape(this.anchor.id)}"]`);
+      if (el) t.scrollTop = el.offsetTop - this.anchor.offset;
+    }
+    this.anchor = undefined;
+    this.queueEdgeCheck();
+  }
+
+  private onScroll(): void {
+    const t = this.transcript();
+    if (!t) return;
+    const atBottom = t.scrollHeight - t.scrollTop - t.clientHeight < 24;
+    const follow = atBottom && this.window.end === this.state.entries.length;
+    if (follow !== this.window.followTail) {
+      this.window.followTail = follow;
+      this.scheduleRender();
+    }
+    this.queueEdgeCheck();
+    this.saveSoon();
+  }
+
+  /** Renders the next slice when the reader nears an edge of what is in the DOM. */
+  private queueEdgeCheck(): void {
+    if (this.edgeCheckQueued) return;
+    this.edgeCheckQueued = true;
+    requestAnimationFrame(() => {
+      this.edgeCheckQueued = false;
+      const t = this.transcript();
+      if (!t) return;
+      const n = this.state.entries.length;
+      if (t.scrollTop < edgePx && this.window.start > 0) {
+        this.captureAnchor();
+        if (this.window.older()) this.scheduleRender();
+      } else if (t.scrollHeight - t.scrollTop - t.clientHeight < edgePx && this.window.end < n) {
+        this.captureAnchor();
+        if (this.window.newer(n)) this.scheduleRender();
+      }
+    });
+  }
+
+  /** Remembers the first entry on screen and its offset from the top of the viewport. */
+  private captureAnchor(): void {
+    const t = this.transcript();
+    if (!t || this.window.followTail) return;
+    for (const el of t.querySelectorAll<HTMLElement>('[data-entry-id]')) {
+      if (el.offsetTop + el.offsetHeight > t.scrollTop) {
+        this.anchor = { id: el.dataset.entryId!, offset: el.offsetTop - t.scrollTop };
+        return;
+      }
+    }
+  }
+
+  private jumpToLatest(): void {
+    this.window.jumpToTail(this.state.entries.length);
+    this.scheduleRender();
+  }
+
+  private saveSoon(): void {
+    if (this.saveTimer !== undefined) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      const t = this.transcript();
+      let anchor: { id: string; offset: number } | undefined;
+      if (t && !this.window.followTail) {
+        const el = [...t.querySelectorAll<HTMLElement>('[data-entry-id]')].find((e) => e.offsetTop + e.offsetHeight > t.scrollTop);
+        if (el) anchor = { id: el.dataset.entryId!, offset: el.offsetTop - t.scrollTop };
+      }
+      this.bridge.saveViewState({ draft: this.draft, followTail: this.window.followTail, anchorEntryId: anchor?.id, anchorOffset: anchor?.offset });
+    }, 300);
+  }
+}

@@ -1,0 +1,106 @@
+// The view's stylesheet, adopted by the document (no inline <style>, so the CSP needs no
+// 'unsafe-inline'). Colours and fonts come only from VS Code's theme variables.
+
+import { css } from 'lit';
+
+export const sessionStyles = css`
+  html, body { height: 100%; margin: 0; padding: 0; }
+  body {
+    color: var(--vscode-foreground);
+    background: var(--vscode-sideBar-background, var(--vscode-editor-background));
+    font-family: var(--vscode-font-family);
+    font-size: var(--vscode-font-size);
+  }
+  #app { display: flex; flex-direction: column; height: 100vh; box-sizing: border-box; }
+  #session-header {
+    display: flex; align-items: center; gap: 6px; padding: 4px 8px;
+    border-bottom: 1px solid var(--vscode-panel-border, transparent);
+  }
+  #session-title { flex: 1; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .session-model { color: var(--vscode-descriptionForeground); font-size: 0.9em; }
+  #transcript { position: relative; flex: 1; overflow-y: auto; overflow-anchor: none; padding: 8px; }
+  #empty-state { color: var(--vscode-descriptionForeground); padding: 16px 4px; }
+  .edge { color: var(--vscode-descriptionForeground); text-align: center; font-size: 0.9em; padding: 6px; }
+  .entry { margin: 0 0 10px 0; line-height: 1.45; overflow-wrap: anywhere; }
+  .entry .who { color: var(--vscode-descriptionForeground); font-size: 0.9em; margin-bottom: 2px; }
+  .entry.user .text {
+    white-space: pre-wrap; padding: 6px 8px; border-radius: 4px;
+    background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent);
+  }
+  .entry.agent .markdown > :first-child { margin-top: 0; }
+  .entry.agent .markdown > :last-child { margin-bottom: 0; }
+  .entry.agent.streaming .markdown > :last-child::after { content: '▍'; opacity: 0.6; }
+  .markdown pre, .tool-section pre, .approval-input, .wakeup pre {
+    background: var(--vscode-textCodeBlock-background); padding: 6px 8px; border-radius: 3px;
+    overflow-x: auto; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); margin: 4px 0;
+    white-space: pre-wrap;
+  }
+  .markdown code, code { font-family: var(--vscode-editor-font-family); }
+  .markdown a { color: var(--vscode-textLink-foreground); }
+  .markdown blockquote { border-left: 3px solid var(--vscode-textBlockQuote-border); margin: 4px 0; padding: 0 8px; background: var(--vscode-textBlockQuote-background); }
+  .markdown table { border-collapse: collapse; }
+  .markdown th, .markdown td { border: 1px solid var(--vscode-panel-border, var(--vscode-widget-border)); padding: 2px 6px; }
+  details.thought summary, details.tool-card summary, .wakeup summary { cursor: pointer; }
+  .entry.thought { color: var(--vscode-descriptionForeground); font-style: italic; }
+  .entry.thought .text { white-space: pre-wrap; padding: 4px 0 0 18px; }
+  .entry.tool-call details.tool-card {
+    border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border)); border-radius: 4px;
+    background: var(--vscode-editorWidget-background); padding: 4px 8px;
+  }
+  .tool-card summary { display: flex; align-items: center; gap: 6px; list-style: none; }
+  .tool-card summary::-webkit-details-marker { display: none; }
+  .tool-title { flex: 1; font-family: var(--vscode-editor-font-family); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .tool-status { font-size: 0.9em; color: var(--vscode-descriptionForeground); display: inline-flex; align-items: center; gap: 3px; }
+  .tool-status.status-completed { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
+  .tool-status.status-failed { color: var(--vscode-errorForeground); }
+  .tool-status.status-cancelled { color: var(--vscode-disabledForeground); }
+  .tool-duration { font-size: 0.9em; color: var(--vscode-descriptionForeground); min-width: 3ch; text-align: right; }
+  .tool-section { margin-top: 6px; }
+  .label { font-size: 0.85em; color: var(--vscode-descriptionForeground); text-transform: uppercase; letter-spacing: 0.03em; }
+  .diff .diff-line { white-space: pre-wrap; }
+  .diff .diff-add { background: var(--vscode-diffEditor-insertedLineBackground, rgba(155, 185, 85, 0.2)); }
+  .diff .diff-del { background: var(--vscode-diffEditor-removedLineBackground, rgba(255, 0, 0, 0.2)); }
+  .diff .diff-skip { color: var(--vscode-descriptionForeground); font-style: italic; }
+  .entry.plan ul { list-style: none; padding-left: 4px; margin: 4px 0; }
+  .plan-item.completed { color: var(--vscode-descriptionForeground); text-decoration: line-through; }
+  .plan-item.in_progress { font-weight: 600; }
+  .entry.notice { padding: 4px 8px; border-left: 3px solid var(--vscode-editorWarning-foreground); color: var(--vscode-descriptionForeground); }
+  .entry.notice.notice-error { border-left-color: var(--vscode-errorForeground); }
+  .entry.wakeup { color: var(--vscode-descriptionForeground); border-top: 1px dashed var(--vscode-panel-border, var(--vscode-widget-border)); padding-top: 4px; }
+  #jump-to-latest { align-self: center; margin: -36px 0 8px; z-index: 1; }
+  #turn-status {
+    display: flex; gap: 6px; align-items: center; padding: 2px 8px; font-size: 0.9em;
+    color: var(--vscode-descriptionForeground); border-top: 1px solid var(--vscode-panel-border, transparent);
+  }
+  #turn-status[data-phase='quiet'] { color: var(--vscode-editorWarning-foreground); }
+  #turn-status[data-phase='stalled'], #turn-status[data-phase='aborted'], #turn-status[data-phase='interrupted'] { color: var(--vscode-errorForeground); }
+  .notice-banner { display: flex; align-items: center; gap: 8px; padding: 6px 8px; margin: 4px 8px; border-radius: 4px; }
+  .notice-banner .notice-text { flex: 1; }
+  .quiet-banner { background: var(--vscode-inputValidation-infoBackground); border: 1px solid var(--vscode-inputValidation-infoBorder); }
+  .stall-banner { background: var(--vscode-inputValidation-warningBackground); border: 1px solid var(--vscode-inputValidation-warningBorder); }
+  .abort-notice, .interrupted-notice, .error-notice {
+    background: var(--vscode-inputValidation-errorBackground); border: 1px solid var(--vscode-inputValidation-errorBorder);
+  }
+  .info-notice { background: var(--vscode-editorWidget-background); border: 1px solid var(--vscode-widget-border, transparent); }
+  .approval {
+    margin: 4px 8px; padding: 6px 8px; border-radius: 4px;
+    border: 1px solid var(--vscode-focusBorder); background: var(--vscode-editorWidget-background);
+  }
+  .approval-buttons { display: flex; gap: 6px; margin-top: 6px; flex-wrap: wrap; }
+  .task-strip { display: flex; flex-direction: column; gap: 2px; padding: 2px 8px; }
+  .task-strip.empty { display: none; }
+  .task { display: flex; align-items: center; gap: 6px; font-size: 0.9em; }
+  .task .task-command { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .task .task-id, .task .task-status, .task .task-elapsed { color: var(--vscode-descriptionForeground); }
+  .task.failed .task-exit { color: var(--vscode-errorForeground); }
+  #composer { display: flex; flex-direction: column; gap: 4px; padding: 6px 8px 8px; }
+  #prompt-input {
+    resize: vertical; min-height: 3em; max-height: 40vh; box-sizing: border-box; width: 100%;
+    color: var(--vscode-input-foreground); background: var(--vscode-input-background);
+    border: 1px solid var(--vscode-input-border, transparent); border-radius: 2px; padding: 4px 6px;
+    font-family: var(--vscode-font-family); font-size: var(--vscode-font-size);
+  }
+  #prompt-input:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+  #prompt-input::placeholder { color: var(--vscode-input-placeholderForeground); }
+  .composer-buttons { display: flex; gap: 6px; justify-content: flex-end; }
+`;
