@@ -1,0 +1,57 @@
+// The built-in agent's configuration, handed over by the extension host at spawn through the environment.
+
+import { z } from 'zod';
+
+/** Environment variable carrying the JSON configuration (no secrets in it). */
+export const configEnvVar = 'VIGIL_AGENT_CONFIG';
+/** Environment variable carrying the provider's API key (from SecretStorage; never logged). */
+export const apiKeyEnvVar = 'VIGIL_API_KEY';
+
+export const providerKinds = ['auto', 'vscode-lm', 'openai-compatible', 'anthropic', 'demo'] as const;
+export type ProviderKind = (typeof providerKinds)[number];
+
+const configSchema = z.object({
+  provider: z.enum(providerKinds).default('demo'),
+  baseUrl: z.string().optional(),
+  model: z.string().optional(),
+  /** Demo provider only: a JSON file that dictates each model response (tests). */
+  scriptPath: z.string().optional(),
+  /** No first content event within this long after the request → timeout. */
+  firstTokenTimeoutMs: z.number().positive().default(60_000),
+  /** No content event for this long in the middle of a stream → timeout (keep-alives do not count). */
+  idleTimeoutMs: z.number().positive().default(60_000),
+  /** All model calls of one prompt turn together may take no longer than this. */
+  turnTimeoutMs: z.number().positive().default(1_800_000),
+  /** Model calls per prompt before the turn ends with `max_turn_requests`. */
+  maxSteps: z.number().int().positive().default(25),
+  /** A foreground command is killed after this long. */
+  commandTimeoutMs: z.number().positive().default(120_000),
+  maxTokens: z.number().int().positive().default(4096),
+  /** How long the demo's background "build" runs. */
+  demoBuildSeconds: z.number().nonnegative().default(3),
+});
+
+export type AgentConfig = z.infer<typeof configSchema> & { apiKey?: string };
+
+/** Reads the configuration; an invalid value is reported on stderr and replaced by its default, never fatal. */
+export function readConfig(env: NodeJS.ProcessEnv, warn: (message: string) => void): AgentConfig {
+  let raw: unknown = {};
+  const text = env[configEnvVar];
+  if (text) {
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      warn(`${configEnvVar} is not valid JSON (${(error as Error).message}); using defaults`);
+    }
+  }
+  const parsed = configSchema.safeParse(raw);
+  let config: z.infer<typeof configSchema>;
+  if (parsed.success) {
+    config = parsed.data;
+  } else {
+    warn(`invalid agent configuration (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}); using defaults`);
+    config = configSchema.parse({});
+  }
+  const apiKey = env[apiKeyEnvVar] || undefined;
+  return { ...config, apiKey };
+}

@@ -1,0 +1,9 @@
+// What the agent may ask of the host beyond ACP's own client methods: `_vigil/…` requests and the LM chunk stream.
+
+import type { LmChunkParams } from './vigilProtocol';
+
+export interface HostChannel {
+  request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T>;
+  /** Subscribes to the `_vigil/lm/chunk` events of one stream; returns the unsubscribe. */
+  onLmChunk(streamId: string, listener: (event: LmChunkParams['event']) => void): () => void;
+}

@@ -1,0 +1,111 @@
+// Anthropic Messages API via `@anthropic-ai/sdk`, streamed, with tool use and thinking deltas.
+
+import Anthropic from '@anthropic-ai/sdk';
+import { ProviderError, fromHttpStatus } from './providerError';
+import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest } from './types';
+
+export interface AnthropicOptions {
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  maxTokens: number;
+}
+
+export class AnthropicProvider implements ModelProvider {
+  readonly label: string;
+  private readonly client: Anthropic;
+  private readonly model: string;
+
+  constructor(private readonly options: AnthropicOptions) {
+    if (!options.apiKey) {
+      throw new ProviderError('PROVIDER_AUTH', 'No Anthropic API key is set: run "Vigil: Set API Key" (stored in VS Code SecretStorage).', 'vigil.model.apiKey');
+    }
+    this.model = options.model || 'claude-sonnet-4-5';
+    this.label = `anthropic ${this.model}`;
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    const blocks = new Map<number, { id: string; name: string; json: string }>();
+    let stopReason: string | null = null;
+    try {
+      const stream = await this.client.messages.create(
+        {
+          model: this.model,
+          max_tokens: this.options.maxTokens,
+          system: request.system,
+          stream: true,
+          messages: toAnthropicMessages(request.messages),
+          tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema })),
+        },
+        { signal },
+      );
+      for await (const event of stream) {
+        switch (event.type) {
+          case 'content_block_start':
+            if (event.content_block.type === 'tool_use') {
+              blocks.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
+            }
+            break;
+          case 'content_block_delta':
+            if (event.delta.type === 'text_delta') yield { kind: 'text', text: event.delta.text };
+            else if (event.delta.type === 'thinking_delta') yield { kind: 'thought', text: event.delta.thinking };
+            else if (event.delta.type === 'input_json_delta') {
+              const block = blocks.get(event.index);
+              if (block) block.json += event.delta.partial_json;
+            }
+            break;
+          case 'message_delta':
+            stopReason = event.delta.stop_reason ?? stopReason;
+            break;
+          default:
+            break;
+        }
+      }
+    } catch (error) {
+      throw mapError(error, signal);
+    }
+    const calls = [...blocks.values()].map((b) => ({ id: b.id, name: b.name, arguments: b.json || '{}' }));
+    for (const call of calls) yield { kind: 'toolCall', call };
+    if (stopReason === null) throw new ProviderError('PROVIDER_FAILED', 'The Anthropic stream ended before the model finished (connection dropped).');
+    yield { kind: 'end', reason: calls.length > 0 ? 'tool_calls' : stopReason === 'max_tokens' ? 'max_tokens' : stopReason === 'refusal' ? 'refusal' : 'stop' };
+  }
+}
+
+function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] {
+  const out: Anthropic.MessageParam[] = [];
+  for (const m of messages) {
+    if (m.role === 'user') {
+      out.push({ role: 'user', content: m.text });
+    } else if (m.role === 'assistant') {
+      const content: Anthropic.ContentBlockParam[] = [];
+      if (m.text) content.push({ type: 'text', text: m.text });
+      for (const c of m.toolCalls ?? []) content.push({ type: 'tool_use', id: c.id, name: c.name, input: safeJson(c.arguments) });
+      out.push({ role: 'assistant', content: content.length ? content : '' });
+    } else {
+      // Anthropic wants tool results as user content blocks; consecutive results share one message.
+      const last = out[out.length - 1];
+      const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content };
+      if (last?.role === 'user' && Array.isArray(last.content)) last.content.push(block);
+      else out.push({ role: 'user', content: [block] });
+    }
+  }
+  return out;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Invalid arguments were already reported to the model as a tool error; keep the history well-formed.
+    return {};
+  }
+}
+
+function mapError(error: unknown, signal: AbortSignal): Error {
+  if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+  if (error instanceof ProviderError) return error;
+  if (error instanceof Anthropic.APIError) return fromHttpStatus(error.status, 'Anthropic', error.message, error);
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError('PROVIDER_FAILED', `Anthropic could not be reached or failed mid-stream: ${message}`, 'vigil.model.baseUrl', { cause: error });
+}

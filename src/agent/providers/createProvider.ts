@@ -1,0 +1,50 @@
+// Chooses the model provider from the configuration (`vigil.model.*`), resolving `auto` in a fixed, explainable order.
+
+import type { AgentConfig } from '../config';
+import type { HostChannel } from '../hostChannel';
+import { log } from '../log';
+import { AnthropicProvider } from './anthropicProvider';
+import { DemoProvider } from './demoProvider';
+import { OpenAiProvider } from './openaiProvider';
+import { ProviderError } from './providerError';
+import { ScriptProvider } from './scriptProvider';
+import type { ModelProvider } from './types';
+import { VscodeLmProvider } from './vscodeLmProvider';
+
+/**
+ * `auto`: an explicit base URL → openai-compatible; else an API key with an Anthropic model name
+ * → anthropic; else a VS Code language model if the host offers one; else the demo.
+ */
+export async function createProvider(config: AgentConfig, host: HostChannel): Promise<ModelProvider> {
+  const common = { baseUrl: config.baseUrl, model: config.model, apiKey: config.apiKey, maxTokens: config.maxTokens };
+  switch (config.provider) {
+    case 'demo':
+      return config.scriptPath ? new ScriptProvider(config.scriptPath) : new DemoProvider(config.demoBuildSeconds);
+    case 'openai-compatible':
+      return new OpenAiProvider(common);
+    case 'anthropic':
+      return new AnthropicProvider(common);
+    case 'vscode-lm': {
+      const models = await VscodeLmProvider.available(host);
+      if (models.length === 0) {
+        throw new ProviderError(
+          'PROVIDER_UNAVAILABLE',
+          'This VS Code offers no language model (none is installed or signed in, e.g. GitHub Copilot Chat). Choose another provider in vigil.model.provider.',
+          'vigil.model.provider',
+        );
+      }
+      return new VscodeLmProvider(host, config.model ?? models[0].id);
+    }
+    case 'auto': {
+      if (config.baseUrl) return new OpenAiProvider(common);
+      if (config.apiKey && config.model?.startsWith('claude')) return new AnthropicProvider(common);
+      try {
+        const models = await VscodeLmProvider.available(host);
+        if (models.length > 0) return new VscodeLmProvider(host, config.model ?? models[0].id);
+      } catch (error) {
+        log('warn', `auto provider: the host's language models are unavailable (${(error as Error).message}); using the demo`);
+      }
+      return new DemoProvider(config.demoBuildSeconds);
+    }
+  }
+}

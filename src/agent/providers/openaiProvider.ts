@@ -1,0 +1,115 @@
+// OpenAI-compatible chat completions (OpenAI, OpenRouter, Ollama, LM Studio, vLLM) via the `openai` SDK, streamed with tool calls.
+
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { ProviderError, fromHttpStatus } from './providerError';
+import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest } from './types';
+
+export interface OpenAiOptions {
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  maxTokens: number;
+}
+
+export class OpenAiProvider implements ModelProvider {
+  readonly label: string;
+  private readonly client: OpenAI;
+  private readonly model: string;
+
+  constructor(private readonly options: OpenAiOptions) {
+    if (!options.model) {
+      throw new ProviderError('PROVIDER_UNAVAILABLE', 'No model name is set for the OpenAI-compatible provider: set vigil.model.name.', 'vigil.model.name');
+    }
+    this.model = options.model;
+    this.label = `openai-compatible ${options.model}`;
+    // Local servers (Ollama, LM Studio) need no key, but the SDK insists on one.
+    this.client = new OpenAI({ apiKey: options.apiKey ?? 'not-needed', baseURL: options.baseUrl, maxRetries: 0 });
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    let stream;
+    try {
+      stream = await this.client.chat.completions.create(
+        {
+          model: this.model,
+          stream: true,
+          max_tokens: this.options.maxTokens,
+          messages: toOpenAiMessages(request.system, request.messages),
+          tools: request.tools.length > 0 ? request.tools.map(toOpenAiTool) : undefined,
+        },
+        { signal },
+      );
+    } catch (error) {
+      throw mapError(error, signal);
+    }
+    const pending = new Map<number, { id: string; name: string; arguments: string }>();
+    let finish: string | null = null;
+    try {
+      for await (const chunk of stream) {
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = choice.delta as { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> };
+        const thought = delta.reasoning_content ?? delta.reasoning;
+        if (thought) yield { kind: 'thought', text: thought };
+        if (delta.content) yield { kind: 'text', text: delta.content };
+        for (const part of delta.tool_calls ?? []) {
+          const slot = pending.get(part.index) ?? { id: '', name: '', arguments: '' };
+          if (part.id) slot.id = part.id;
+          if (part.function?.name) slot.name += part.function.name;
+          if (part.function?.arguments) slot.arguments += part.function.arguments;
+          pending.set(part.index, slot);
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
+      }
+    } catch (error) {
+      throw mapError(error, signal);
+    }
+    const calls = [...pending.entries()].sort((a, b) => a[0] - b[0]).map(([index, c]) => ({ ...c, id: c.id || `call_${index}` }));
+    for (const call of calls) yield { kind: 'toolCall', call };
+    if (finish === null) {
+      // The server closed the stream without a finish reason: a dropped connection, not an answer.
+      throw new ProviderError('PROVIDER_FAILED', 'The model stream ended before the model finished (connection dropped).');
+    }
+    yield { kind: 'end', reason: calls.length > 0 ? 'tool_calls' : finish === 'length' ? 'max_tokens' : finish === 'content_filter' ? 'refusal' : 'stop' };
+  }
+}
+
+function toOpenAiTool(tool: ModelRequest['tools'][number]): ChatCompletionTool {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+}
+
+function toOpenAiMessages(system: string, messages: ChatMessage[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [{ role: 'system', content: system }];
+  for (const m of messages) {
+    switch (m.role) {
+      case 'user':
+        out.push({ role: 'user', content: m.text });
+        break;
+      case 'assistant':
+        out.push({
+          role: 'assistant',
+          content: m.text || null,
+          tool_calls: m.toolCalls?.length
+            ? m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }))
+            : undefined,
+        });
+        break;
+      case 'tool':
+        out.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.content });
+        break;
+    }
+  }
+  return out;
+}
+
+function mapError(error: unknown, signal: AbortSignal): Error {
+  if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
+  if (error instanceof ProviderError) return error;
+  if (error instanceof OpenAI.APIError) {
+    const detail = error.message || 'no detail';
+    return fromHttpStatus(error.status, 'The OpenAI-compatible server', detail, error);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError('PROVIDER_FAILED', `The OpenAI-compatible server could not be reached or failed mid-stream: ${message}`, 'vigil.model.baseUrl', { cause: error });
+}
