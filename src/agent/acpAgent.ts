@@ -1,0 +1,156 @@
+// The built-in agent as an ACP agent app: initialize, session/new|load (history from the host), prompt, cancel.
+
+import { randomUUID } from 'node:crypto';
+import { agent, RequestError, type AgentApp, type AgentContext, type ContentBlock, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { runAgentLoop } from './agentLoop';
+import { clientPortFor } from './clientPort';
+import type { AgentConfig } from './config';
+import type { HostChannel } from './hostChannel';
+import { log } from './log';
+import { createProvider } from './providers/createProvider';
+import { demoLabel } from './providers/demoProvider';
+import { ProviderError } from './providers/providerError';
+import type { ChatMessage, ModelProvider } from './providers/types';
+import { AgentSession } from './session';
+import { lmChunkParams, sessionMeta, vigilMethods, type LmChunkParams } from './vigilProtocol';
+
+const systemPrompt = (cwd: string) =>
+  `You are Vigil's built-in coding agent working in the workspace folder ${cwd}. Use the tools to read, search, edit and run. ` +
+  'For long commands (builds, test suites, servers) use run_command with background=true, then end your turn saying you will continue; ' +
+  'a message starting with "[IMPORTANT: Background task" brings you the result. Be concise.';
+
+/** JSON-RPC error code for a provider failure; `data.vigil.code` says which. */
+export const providerErrorCode = -32050;
+
+export function createAgentApp(config: AgentConfig): AgentApp {
+  const sessions = new Map<string, AgentSession>();
+  const lmListeners = new Map<string, (event: LmChunkParams['event']) => void>();
+  let provider: Promise<ModelProvider> | undefined;
+
+  const hostFor = (client: AgentContext): HostChannel => ({
+    request: (method, params, signal) => client.request(method, params, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined),
+    onLmChunk(streamId, listener) {
+      lmListeners.set(streamId, listener);
+      return () => lmListeners.delete(streamId);
+    },
+  });
+
+  const app = agent({ name: 'vigil-agent' });
+  app.onRequest('initialize', () => ({
+    protocolVersion: 1,
+    agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+    agentInfo: { name: 'vigil-agent', title: config.provider === 'demo' && !config.scriptPath ? demoLabel : 'Vigil agent', version: '0.1.0' },
+    authMethods: [],
+  }));
+  app.onRequest('session/new', ({ params }) => {
+    const id = randomUUID();
+    sessions.set(id, new AgentSession(id, params.cwd, historyFromMeta(params._meta)));
+    return { sessionId: id };
+  });
+  app.onRequest('session/load', async ({ params, client }) => {
+    const session = new AgentSession(params.sessionId, params.cwd, historyFromMeta(params._meta));
+    sessions.set(session.id, session);
+    for (const update of replay(session.history)) {
+      await client.notify('session/update', { sessionId: session.id, update });
+    }
+    return {};
+  });
+  app.onNotification('session/cancel', ({ params }) => {
+    const session = sessions.get(params.sessionId);
+    session?.turn?.abort(new Error('cancelled by the client'));
+  });
+  app.onNotification(vigilMethods.lmChunk, (p: unknown) => lmChunkParams.parse(p), ({ params }) => {
+    lmListeners.get(params.streamId)?.(params.event);
+  });
+  app.onRequest('session/prompt', async ({ params, client }) => {
+    const session = sessions.get(params.sessionId);
+    if (!session) throw RequestError.invalidParams(undefined, `unknown session ${params.sessionId}`);
+    if (session.turn) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session');
+    const turn = new AbortController();
+    session.turn = turn;
+    session.history.push({ role: 'user', text: promptText(params.prompt) });
+    const emit = (update: SessionUpdate) => client.notify('session/update', { sessionId: session.id, update });
+    try {
+      provider ??= createProvider(config, hostFor(client));
+      const model = await provider.catch((error: unknown) => {
+        provider = undefined; // a later prompt retries (e.g. after the person fixed the setting)
+        throw error;
+      });
+      const stopReason = await runAgentLoop({
+        provider: model,
+        system: systemPrompt(session.cwd),
+        history: session.history,
+        maxSteps: config.maxSteps,
+        timeouts: { firstTokenMs: config.firstTokenTimeoutMs, idleMs: config.idleTimeoutMs, turnMs: config.turnTimeoutMs },
+        emit,
+        tool: {
+          sessionId: session.id,
+          cwd: session.cwd,
+          client: clientPortFor(client, session.id),
+          signal: turn.signal,
+          commandTimeoutMs: config.commandTimeoutMs,
+          allowedAlways: session.allowedAlways,
+          publishPlan: (entries) => emit({ sessionUpdate: 'plan', entries: entries.map((e) => ({ ...e, priority: 'medium' as const })) }),
+        },
+      });
+      return { stopReason };
+    } catch (error) {
+      if (turn.signal.aborted) return { stopReason: 'cancelled' as const };
+      if (error instanceof ProviderError) {
+        log('error', `prompt failed: ${error.code}: ${error.message}`);
+        throw new RequestError(providerErrorCode, error.message, { vigil: { code: error.code, setting: error.setting } });
+      }
+      log('error', `prompt failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      throw error;
+    } finally {
+      session.turn = undefined;
+    }
+  });
+  return app;
+}
+
+function historyFromMeta(meta: unknown): ChatMessage[] {
+  const vigil = (meta as { vigil?: unknown } | null | undefined)?.vigil;
+  if (vigil === undefined) return [];
+  const parsed = sessionMeta.safeParse(vigil);
+  if (!parsed.success) {
+    log('warn', `ignoring malformed _meta.vigil history: ${parsed.error.message}`);
+    return [];
+  }
+  return parsed.data.history ?? [];
+}
+
+function promptText(blocks: ContentBlock[]): string {
+  return blocks
+    .map((b) => {
+      switch (b.type) {
+        case 'text':
+          return b.text;
+        case 'resource_link':
+          return `[file: ${b.uri}]`;
+        case 'resource':
+          return 'text' in b.resource ? `[file ${b.resource.uri}]\n${b.resource.text}` : `[file: ${b.resource.uri}]`;
+        default:
+          return `[${b.type} omitted]`;
+      }
+    })
+    .join('\n');
+}
+
+/** session/load replays the history as updates, so a client without its own transcript still sees it. */
+function* replay(history: ChatMessage[]): Generator<SessionUpdate> {
+  for (const m of history) {
+    if (m.role === 'user') yield { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: m.text } };
+    else if (m.role === 'assistant') {
+      if (m.text) yield { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: m.text } };
+    } else {
+      yield {
+        sessionUpdate: 'tool_call',
+        toolCallId: m.toolCallId,
+        title: m.name,
+        status: m.content.startsWith('Error:') ? 'failed' : 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: m.content } }],
+      };
+    }
+  }
+}

@@ -1,0 +1,125 @@
+// The agent loop of one prompt: model call (streamed) → tool calls → results → … until the model ends its turn or the step cap.
+
+import type { SessionUpdate, StopReason, ToolCallContent } from '@agentclientprotocol/sdk';
+import { withTimeouts } from './providers/timeouts';
+import type { ChatMessage, ModelProvider, ToolCallRequest } from './providers/types';
+import { runTool } from './tools/runTool';
+import type { ToolContext } from './tools/toolContext';
+import { toolKinds, toolSpecs, isToolName } from './tools/toolSpecs';
+
+export interface LoopOptions {
+  provider: ModelProvider;
+  system: string;
+  history: ChatMessage[];
+  tool: ToolContext;
+  maxSteps: number;
+  timeouts: { firstTokenMs: number; idleMs: number; turnMs: number };
+  emit(update: SessionUpdate): Promise<void>;
+}
+
+/** Runs until the model stops; throws the abort reason on cancel and provider errors as they are. History is updated as it goes. */
+export async function runAgentLoop(o: LoopOptions): Promise<StopReason> {
+  const tools = toolSpecs();
+  const turnDeadline = Date.now() + o.timeouts.turnMs;
+  for (let step = 0; step < o.maxSteps; step += 1) {
+    const callAbort = new AbortController();
+    const onTurnAbort = () => callAbort.abort(o.tool.signal.reason);
+    o.tool.signal.addEventListener('abort', onTurnAbort, { once: true });
+    let text = '';
+    const calls: ToolCallRequest[] = [];
+    let reason: 'stop' | 'tool_calls' | 'max_tokens' | 'refusal' = 'stop';
+    try {
+      const events = withTimeouts(
+        o.provider.stream({ system: o.system, messages: o.history, tools }, callAbort.signal),
+        { ...o.timeouts, turnDeadline },
+        (error) => callAbort.abort(error),
+        o.tool.signal,
+      );
+      for await (const event of events) {
+        switch (event.kind) {
+          case 'text':
+            text += event.text;
+            await o.emit({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } });
+            break;
+          case 'thought':
+            await o.emit({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.text } });
+            break;
+          case 'toolCall':
+            calls.push(event.call);
+            break;
+          case 'end':
+            reason = event.reason;
+            break;
+        }
+      }
+    } finally {
+      o.tool.signal.removeEventListener('abort', onTurnAbort);
+      // Partial text is kept even on cancel or failure, so the history matches what the person saw.
+      if (text || calls.length) o.history.push({ role: 'assistant', text, toolCalls: calls.length ? calls : undefined });
+    }
+    if (calls.length === 0) {
+      return reason === 'max_tokens' ? 'max_tokens' : reason === 'refusal' ? 'refusal' : 'end_turn';
+    }
+    for (const call of calls) {
+      await runOneCall(o, call);
+    }
+  }
+  await o.emit({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n(Stopped after ${o.maxSteps} model calls in one turn.)` } });
+  return 'max_turn_requests';
+}
+
+async function runOneCall(o: LoopOptions, call: ToolCallRequest): Promise<void> {
+  const kind = isToolName(call.name) ? toolKinds[call.name] : 'other';
+  const rawInput = safeParse(call.arguments);
+  const title = describeCall(call.name, rawInput);
+  await o.emit({ sessionUpdate: 'tool_call', toolCallId: call.id, title, kind, status: 'pending', rawInput });
+  await o.emit({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: 'in_progress' });
+  let recorded = false;
+  try {
+    const result = await raceAbort(runTool(o.tool, call.name, call.arguments, { toolCallId: call.id, title, kind, rawInput }), o.tool.signal);
+    const content: ToolCallContent[] = [{ type: 'content', content: { type: 'text', text: result.text } }];
+    if (result.terminalId) content.unshift({ type: 'terminal', terminalId: result.terminalId });
+    o.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.ok ? result.text : `Error: ${result.text}` });
+    recorded = true;
+    await o.emit({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: result.ok ? 'completed' : 'failed', content, rawOutput: { text: result.text } });
+  } finally {
+    if (!recorded) {
+      // Cancelled mid-tool: keep the history well-formed (every call has a result) and tell the client.
+      o.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: 'Error: cancelled before a result was produced.' });
+      void o.emit({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'Cancelled.' } }] }).catch(() => undefined);
+    }
+  }
+}
+
+/** Rejects with the abort reason as soon as the turn is cancelled, whatever the inner promise is waiting on. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { unparsed: text };
+  }
+}
+
+function describeCall(name: string, input: unknown): string {
+  const a = (input ?? {}) as Record<string, unknown>;
+  const detail = typeof a.command === 'string' ? a.command : typeof a.path === 'string' ? a.path : typeof a.query === 'string' ? a.query : '';
+  return detail ? `${name} ${String(detail).slice(0, 120)}` : name;
+}

@@ -1,0 +1,118 @@
+// Runs one tool call through the client: validates arguments, asks permission, and turns failures into clear tool errors.
+
+import { isAbsolute, resolve } from 'node:path';
+import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { vigilMethods, type FsListResult, type FsSearchResult } from '../vigilProtocol';
+import { ensurePermission } from './permission';
+import { ToolError, type ToolContext, type ToolResult } from './toolContext';
+import { isToolName, toolArgs, toolKinds, type ToolName } from './toolSpecs';
+
+const maxToolText = 30_000;
+
+export async function runTool(ctx: ToolContext, name: string, rawArguments: string, toolCall: ToolCallUpdate): Promise<ToolResult> {
+  if (!isToolName(name)) {
+    return { ok: false, text: `Unknown tool "${name}". Available tools: ${Object.keys(toolArgs).join(', ')}.` };
+  }
+  let json: unknown;
+  try {
+    json = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
+  } catch (error) {
+    return { ok: false, text: `Invalid arguments for ${name}: not valid JSON (${(error as Error).message}). Send a JSON object.` };
+  }
+  const parsed = toolArgs[name].safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    return { ok: false, text: `Invalid arguments for ${name}: ${issues}.` };
+  }
+  try {
+    const kind = toolKinds[name];
+    if (kind === 'edit' || kind === 'execute') await ensurePermission(ctx, kind, toolCall);
+    return await execute(ctx, name, parsed.data);
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, text: error instanceof ToolError ? message : `${name} failed: ${message}` };
+  }
+}
+
+async function execute(ctx: ToolContext, name: ToolName, args: unknown): Promise<ToolResult> {
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(ctx.cwd, p));
+  switch (name) {
+    case 'read_file': {
+      const a = args as { path: string };
+      return { ok: true, text: clip(await ctx.client.readTextFile(abs(a.path), ctx.signal)) };
+    }
+    case 'write_file': {
+      const a = args as { path: string; content: string };
+      await ctx.client.writeTextFile(abs(a.path), a.content, ctx.signal);
+      return { ok: true, text: `Wrote ${a.content.length} characters to ${a.path}.` };
+    }
+    case 'edit_file': {
+      const a = args as { path: string; old_text: string; new_text: string };
+      const before = await ctx.client.readTextFile(abs(a.path), ctx.signal);
+      const first = before.indexOf(a.old_text);
+      if (first < 0) throw new ToolError(`edit_file: old text not found in ${a.path}. Read the file again and copy the exact text to replace.`);
+      if (before.indexOf(a.old_text, first + 1) >= 0) throw new ToolError(`edit_file: old text occurs more than once in ${a.path}; include more surrounding lines so it is unique.`);
+      const after = before.slice(0, first) + a.new_text + before.slice(first + a.old_text.length);
+      await ctx.client.writeTextFile(abs(a.path), after, ctx.signal);
+      return { ok: true, text: `Edited ${a.path}: replaced ${a.old_text.length} characters with ${a.new_text.length}.` };
+    }
+    case 'list_files': {
+      const a = args as { path: string };
+      const r = await ctx.client.hostRequest<FsListResult>(vigilMethods.fsList, { sessionId: ctx.sessionId, path: abs(a.path), maxEntries: 500 }, ctx.signal);
+      return { ok: true, text: r.entries.join('\n') + (r.truncated ? '\n(list truncated)' : '') || '(empty folder)' };
+    }
+    case 'search_text': {
+      const a = args as { query: string; path?: string };
+      const r = await ctx.client.hostRequest<FsSearchResult>(vigilMethods.fsSearch, { sessionId: ctx.sessionId, query: a.query, path: a.path ? abs(a.path) : ctx.cwd, maxResults: 200 }, ctx.signal);
+      if (r.matches.length === 0) return { ok: true, text: `No matches for "${a.query}".` };
+      return { ok: true, text: clip(r.matches.map((m) => `${m.path}:${m.line}: ${m.text}`).join('\n') + (r.truncated ? '\n(results truncated)' : '')) };
+    }
+    case 'run_command':
+      return runCommand(ctx, args as { command: string; background?: boolean; notify_pattern?: string; timeout_seconds?: number });
+    case 'update_plan': {
+      const a = args as { entries: Array<{ content: string; status: 'pending' | 'in_progress' | 'completed' }> };
+      await ctx.publishPlan(a.entries);
+      return { ok: true, text: 'Plan updated.' };
+    }
+  }
+}
+
+async function runCommand(ctx: ToolContext, a: { command: string; background?: boolean; notify_pattern?: string; timeout_seconds?: number }): Promise<ToolResult> {
+  const shell = process.platform === 'win32' ? { command: 'cmd.exe', args: ['/d', '/s', '/c', a.command] } : { command: 'sh', args: ['-c', a.command] };
+  const terminal = await ctx.client.createTerminal({ ...shell, cwd: ctx.cwd, background: a.background, notifyPattern: a.notify_pattern }, ctx.signal);
+  if (a.background) {
+    // Not released: releasing would kill it. The host's registry owns it now and wakes us on completion.
+    return {
+      ok: true,
+      terminalId: terminal.id,
+      text: `Started background task ${terminal.id}. You will be woken with its result when it ${a.notify_pattern ? `prints a line matching /${a.notify_pattern}/ or exits` : 'exits'}. End your turn now and say you will continue then.`,
+    };
+  }
+  const timeoutMs = a.timeout_seconds ? a.timeout_seconds * 1000 : ctx.commandTimeoutMs;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    terminal.kill().catch(() => undefined);
+  }, timeoutMs);
+  const onAbort = () => void terminal.kill().catch(() => undefined);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const exit = await terminal.waitForExit();
+    const out = await terminal.currentOutput();
+    const status = timedOut ? `killed after the ${Math.round(timeoutMs / 1000)} s timeout` : exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.exitCode ?? 'unknown'}`;
+    return {
+      ok: !timedOut && exit.exitCode === 0,
+      terminalId: terminal.id,
+      text: clip(`(${status})\n${out.truncated ? '(output truncated at the start)\n' : ''}${out.output}`),
+    };
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', onAbort);
+    terminal.release().catch(() => undefined);
+  }
+}
+
+function clip(text: string): string {
+  return text.length <= maxToolText ? text : `${text.slice(0, maxToolText)}\n(… ${text.length - maxToolText} more characters cut)`;
+}
