@@ -33,7 +33,11 @@ export interface TurnSnapshot {
   phase: TurnPhase;
   waitingOn: WaitingOn;
   lastActivity: string;
+  /** The activity generation (advances on every activity). */
+  generation: number;
   silenceMs: number;
+  /** False once an abort settled: the lease is left to lapse or be released. */
+  leaseRenewing: boolean;
   /** Wall-clock ms. */
   startedAt: number;
 }

@@ -57,7 +57,7 @@ export class TurnRun {
   private readonly watchdog: Watchdog;
   private readonly abort: AbortProtocol;
   private handle: AgentHandle | undefined;
-  private killRequested = false;
+  private killRequested: string | undefined;
   private resolveForced!: (result: PromptResult) => void;
   private readonly forced = new Promise<PromptResult>((resolve) => (this.resolveForced = resolve));
   private readonly tools = new ToolCallTracker();
@@ -176,7 +176,9 @@ export class TurnRun {
       phase: this.phase,
       waitingOn: this.waitingOn,
       lastActivity: d.activity.lastActivity,
+      generation: d.activity.generation,
       silenceMs: d.activity.silenceMs(),
+      leaseRenewing: !this.deactivated,
       startedAt: this.startedAt,
     };
   }
@@ -207,8 +209,8 @@ export class TurnRun {
   }
 
   private killAgent(reason: string): void {
-    if (this.killRequested || this.phase === 'ending') return;
-    this.killRequested = true;
+    if (this.killRequested !== undefined || this.phase === 'ending') return;
+    this.killRequested = reason;
     const { d } = this;
     d.logger.error(`Killing the agent process tree of session ${d.sessionId}: ${reason}`);
     d.emit({ type: 'escalated', sessionId: d.sessionId, turnId: d.turnId, message: `Killing the agent's process tree: ${reason}` });
@@ -271,6 +273,8 @@ export class TurnRun {
   private endOf(result: PromptResult): { reason: TurnEndReason; message?: string } {
     const published = this.interruptState;
     if (published) return { reason: published.cause === 'user' ? 'aborted' : 'interrupted', message: published.message };
+    // The prompt failing because we killed the agent is the kill's outcome, not an agent failure.
+    if (this.killRequested !== undefined && result.kind === 'error') return { reason: 'interrupted', message: this.killRequested };
     switch (result.kind) {
       case 'killed':
         return { reason: 'interrupted', message: result.reason };
