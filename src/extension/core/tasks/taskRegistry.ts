@@ -1,0 +1,310 @@
+// The background-task registry: serves ACP client terminals, keeps durable task records and re-attaches after a reload.
+
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import * as path from 'node:path';
+import { Disposable, toDisposable } from '../common/disposable';
+import { VigilError, errorMessage } from '../common/errors';
+import { EventHub, type Unsubscribe } from '../common/events';
+import { systemClock, type Clock, type TimerHandle } from '../ports/clock';
+import { silentLogger, tagged, type Logger } from '../ports/logger';
+import type { CreateTerminalRequest, TerminalExitStatus, TerminalHost, TerminalOutput } from '../ports/terminalHost';
+import { compilePattern } from './lineMatcher';
+import { readLogTail } from './logFollower';
+import { signalTree } from './processTree';
+import { shellInvocation } from './shellCommand';
+import { TaskRun } from './taskRun';
+import { loadTaskRecords, taskPaths, tasksDir } from './taskStore';
+import type { TaskCompletion, TaskEvent, TaskRecord, TaskSnapshot } from './taskTypes';
+import { WRAPPER_SOURCE, type WrapperConfig } from './wrapperScript';
+
+export interface TaskRegistryOptions {
+  storageRoot: string;
+  /** Durable sink for completions (the wakeup outbox). A task's end is final only once this resolved. */
+  onCompletion(completion: TaskCompletion): Promise<void>;
+  /** The session's workspace folder: the default cwd, and the base of a relative one. */
+  workspaceFolder?(sessionId: string): string | undefined;
+  clock?: Clock;
+  logger?: Logger;
+  /** The person's shell; default `$SHELL`, else `/bin/sh`. */
+  shell?: string;
+  /** Runs the wrapper; default `process.execPath` (VS Code's Electron, run as Node). */
+  nodePath?: string;
+  /** The person's environment; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  defaultOutputByteLimit?: number;
+  /** Bound of a task's log on disk (two rotating files of half this size). */
+  logByteCap?: number;
+  killGraceMs?: number;
+  /** Safety poll for missed file events and for the liveness of re-attached tasks. */
+  pollIntervalMs?: number;
+}
+
+const DEFAULTS = { defaultOutputByteLimit: 256 * 1024, logByteCap: 8 * 1024 * 1024, killGraceMs: 3_000, pollIntervalMs: 500 };
+
+export class TaskRegistry extends Disposable implements TerminalHost {
+  private readonly runs = new Map<string, TaskRun>();
+  /** Finished tasks of earlier windows: records only, output read from the log on demand. */
+  private readonly dormant = new Map<string, TaskRecord>();
+  /** Terminal ids the agent released: no longer served over ACP, still listed for the person. */
+  private readonly released = new Set<string>();
+  private readonly hub = new EventHub<TaskEvent>();
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly settings: typeof DEFAULTS;
+  private watcher: FSWatcher | undefined;
+  private pollTimer: TimerHandle | undefined;
+
+  private constructor(private readonly options: TaskRegistryOptions) {
+    super();
+    this.clock = options.clock ?? systemClock;
+    this.logger = tagged(options.logger ?? silentLogger, 'tasks');
+    this.settings = {
+      defaultOutputByteLimit: options.defaultOutputByteLimit ?? DEFAULTS.defaultOutputByteLimit,
+      logByteCap: options.logByteCap ?? DEFAULTS.logByteCap,
+      killGraceMs: options.killGraceMs ?? DEFAULTS.killGraceMs,
+      pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+    };
+  }
+
+  /** Opens the registry over `<storageRoot>/tasks/` and re-attaches every task a previous window left running. */
+  static async open(options: TaskRegistryOptions): Promise<TaskRegistry> {
+    const registry = new TaskRegistry(options);
+    await fs.mkdir(tasksDir(options.storageRoot), { recursive: true });
+    registry.startWatching();
+    for (const record of await loadTaskRecords(options.storageRoot, registry.logger)) {
+      if (record.status === 'running') await registry.attach(record);
+      else registry.dormant.set(record.id, record);
+    }
+    registry.schedulePoll();
+    return registry;
+  }
+
+  subscribe(listener: (event: TaskEvent) => void): Unsubscribe {
+    return this.hub.subscribe(listener);
+  }
+
+  list(filter: { sessionId?: string } = {}): TaskSnapshot[] {
+    const live = [...this.runs.values()].map((r) => r.snapshot());
+    const old = [...this.dormant.values()].map((r) => ({ ...r, output: '', truncated: false }));
+    return [...live, ...old].filter((t) => filter.sessionId === undefined || t.sessionId === filter.sessionId).sort((a, b) => a.startedAt - b.startedAt);
+  }
+
+  /** A task with its output (for a dormant task, the tail of its log). */
+  async get(taskId: string): Promise<TaskSnapshot | undefined> {
+    const run = this.runs.get(taskId);
+    if (run) return run.snapshot();
+    const record = this.dormant.get(taskId);
+    if (!record) return undefined;
+    const paths = taskPaths(this.options.storageRoot, taskId);
+    const size = await fs.stat(paths.log).then((s) => s.size, () => 0);
+    const tail = await readLogTail(paths.log, size, record.outputByteLimit);
+    return { ...record, output: tail.text, truncated: tail.truncated };
+  }
+
+  async create(request: CreateTerminalRequest): Promise<{ terminalId: string }> {
+    if (this.isDisposed) throw new VigilError('TASK_FAILED', 'the task registry is closed');
+    if (!request.command.trim()) throw new VigilError('INVALID_INPUT', 'terminal/create needs a command');
+    if (request.notify?.pattern !== undefined) {
+      try {
+        compilePattern(request.notify.pattern);
+      } catch (error) {
+        throw new VigilError('INVALID_INPUT', `notify.pattern is not a valid regular expression: ${errorMessage(error)}`, { cause: error });
+      }
+    }
+    const cwd = await this.resolveCwd(request);
+    const id = `t-${randomBytes(4).toString('hex')}`;
+    const paths = taskPaths(this.options.storageRoot, id);
+    const background = request.background === true;
+    const invocation = shellInvocation(request.command, request.args, this.options.shell, this.options.env ?? process.env);
+    const limit = request.outputByteLimit && request.outputByteLimit > 0 ? Math.floor(request.outputByteLimit) : this.settings.defaultOutputByteLimit;
+    const record: TaskRecord = {
+      v: 1,
+      id,
+      sessionId: request.sessionId,
+      command: invocation.display,
+      cwd,
+      pid: null,
+      background,
+      notify: background ? { onExit: request.notify?.onExit ?? true, ...(request.notify?.pattern !== undefined ? { pattern: request.notify.pattern } : {}) } : {},
+      outputByteLimit: limit,
+      startedAt: this.clock.wallNow(),
+      endedAt: null,
+      exitCode: null,
+      signal: null,
+      status: 'running',
+      patternMatchedAt: null,
+      killRequestedAt: null,
+    };
+    await fs.writeFile(paths.log, '', { flag: 'a' });
+    const run = this.newRun(record);
+    await run.save();
+    await run.followFromStart();
+    this.runs.set(id, run);
+
+    const baseEnv = this.options.env ?? process.env;
+    const config: WrapperConfig = {
+      taskId: id,
+      file: invocation.file,
+      args: invocation.args,
+      cwd,
+      log: paths.log,
+      exit: paths.exit,
+      half: Math.max(4096, Math.floor(this.settings.logByteCap / 2)),
+      keepElectronRunAsNode: baseEnv.ELECTRON_RUN_AS_NODE !== undefined,
+    };
+    const env: NodeJS.ProcessEnv = { ...baseEnv };
+    for (const { name, value } of request.env ?? []) env[name] = value;
+    Object.assign(env, { CI: '1', PAGER: 'cat', GIT_PAGER: 'cat', ELECTRON_RUN_AS_NODE: '1' });
+    try {
+      // detached: the wrapper leads a new process group (and session), so the whole tree is one kill away.
+      const child = spawn(this.options.nodePath ?? process.execPath, ['-e', WRAPPER_SOURCE, JSON.stringify(config)], { cwd, env, detached: true, stdio: 'ignore' });
+      child.on('error', (error) => void run.failToStart(`could not start the task wrapper: ${error.message}`).catch((e: unknown) => this.logger.error(`task ${id}`, e)));
+      child.on('exit', () => void run.check().catch((e: unknown) => this.logger.error(`task ${id}`, e)));
+      child.unref();
+      run.setPid(child.pid ?? null);
+      if (child.pid !== undefined) await run.save();
+    } catch (error) {
+      await run.failToStart(`could not start the task wrapper: ${errorMessage(error)}`);
+    }
+    this.hub.emit({ type: 'created', task: run.snapshot() }, (e) => this.logger.error('a task listener threw', e));
+    this.logger.info(`task ${id} started (${background ? 'background' : 'foreground'}) in ${cwd}: ${invocation.display}`);
+    return { terminalId: id };
+  }
+
+  async output(terminalId: string): Promise<TerminalOutput> {
+    const run = this.served(terminalId);
+    return { output: run.ring.toString(), truncated: run.ring.truncated, exitStatus: run.exit() };
+  }
+
+  waitForExit(terminalId: string, signal?: AbortSignal): Promise<TerminalExitStatus> {
+    try {
+      return this.served(terminalId).waitForExit(signal);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** ACP kill: ends the whole tree; the task stays readable. Also the UI's kill. */
+  async kill(terminalId: string): Promise<void> {
+    const run = this.runs.get(terminalId);
+    if (!run) {
+      if (this.dormant.has(terminalId)) return;
+      throw new VigilError('NOT_FOUND', `no task ${terminalId}`);
+    }
+    await run.kill();
+  }
+
+  /**
+   * ACP release: the agent is done with this terminal id. A foreground command is killed and
+   * forgotten; a background task keeps running (that is its point) and stays listed for the person.
+   */
+  async release(terminalId: string): Promise<void> {
+    const run = this.runs.get(terminalId);
+    if (!run || this.released.has(terminalId)) return;
+    this.released.add(terminalId);
+    if (run.record.background) return;
+    await run.kill();
+    await run.check();
+    await run.close();
+    this.runs.delete(terminalId);
+    this.dormant.set(terminalId, run.record);
+    this.hub.emit({ type: 'released', taskId: terminalId }, (e) => this.logger.error('a task listener threw', e));
+  }
+
+  onOutput(terminalId: string, listener: (chunk: string) => void): Unsubscribe {
+    return this.hub.subscribe((event) => {
+      if (event.type === 'output' && event.taskId === terminalId) listener(event.chunk);
+    });
+  }
+
+  /** Stops following (timers, watcher, log handles). Background tasks keep running for the next window. */
+  async close(): Promise<void> {
+    this.dispose();
+    await Promise.all([...this.runs.values()].map((r) => r.close().catch((e: unknown) => this.logger.warn(`closing ${r.id}`, e))));
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    this.pollTimer?.cancel();
+    this.watcher?.close();
+    for (const run of this.runs.values()) {
+      // A foreground command belongs to a turn of this window; it must not outlive it.
+      if (!run.record.background && !run.finished && run.record.pid !== null) signalTree(run.record.pid, [], 'SIGTERM');
+      run.close().catch((e: unknown) => this.logger.warn(`closing ${run.id}`, e));
+    }
+    this.hub.clear();
+    super.dispose();
+  }
+
+  private served(terminalId: string): TaskRun {
+    const run = this.runs.get(terminalId);
+    if (!run || this.released.has(terminalId)) throw new VigilError('NOT_FOUND', `no terminal ${terminalId} (unknown or released)`);
+    return run;
+  }
+
+  private newRun(record: TaskRecord): TaskRun {
+    return new TaskRun(record, {
+      paths: taskPaths(this.options.storageRoot, record.id),
+      clock: this.clock,
+      logger: this.logger,
+      killGraceMs: this.settings.killGraceMs,
+      emit: (event) => this.hub.emit(event, (e) => this.logger.error('a task listener threw', e)),
+      deliverCompletion: (completion) => this.options.onCompletion(completion),
+    });
+  }
+
+  private async attach(record: TaskRecord): Promise<void> {
+    const run = this.newRun(record);
+    const paths = taskPaths(this.options.storageRoot, record.id);
+    try {
+      await run.followFromEnd((size) => readLogTail(paths.log, size, record.outputByteLimit));
+    } catch (error) {
+      // No log at all: the task can still end (exit file) or be found lost; its output is gone.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      run.ring.markTruncated();
+    }
+    this.runs.set(record.id, run);
+    this.logger.info(`re-attached task ${record.id} (pid ${record.pid ?? 'unknown'})`);
+    await run.check();
+  }
+
+  private async resolveCwd(request: CreateTerminalRequest): Promise<string> {
+    const folder = this.options.workspaceFolder?.(request.sessionId);
+    let cwd: string;
+    if (request.cwd && path.isAbsolute(request.cwd)) cwd = request.cwd;
+    else if (folder) cwd = request.cwd ? path.resolve(folder, request.cwd) : folder;
+    else throw new VigilError('INVALID_INPUT', `session ${request.sessionId} has no workspace folder, so the command needs an absolute cwd`);
+    const stat = await fs.stat(cwd).catch((error: unknown) => {
+      throw new VigilError('INVALID_INPUT', `cwd ${cwd} does not exist`, { cause: error });
+    });
+    if (!stat.isDirectory()) throw new VigilError('INVALID_INPUT', `cwd ${cwd} is not a folder`);
+    return cwd;
+  }
+
+  private startWatching(): void {
+    try {
+      this.watcher = watch(tasksDir(this.options.storageRoot), (_event, filename) => {
+        if (!filename) return;
+        const name = filename.toString();
+        const run = this.runs.get(name.slice(0, name.indexOf('.')));
+        if (!run || !run.needsAttention) return;
+        if (name.endsWith('.exit')) run.check().catch((e: unknown) => this.logger.error(`task ${run.id}`, e));
+        else if (name.includes('.log')) run.pokeOutput();
+      });
+      this.watcher.on('error', (error) => this.logger.warn('watching task files failed; polling only', error));
+      this._register(toDisposable(() => this.watcher?.close()));
+    } catch (error) {
+      this.logger.warn('cannot watch task files; polling only', error);
+    }
+  }
+
+  private schedulePoll(): void {
+    if (this.isDisposed) return;
+    this.pollTimer = this.clock.setTimer(this.settings.pollIntervalMs, () => {
+      const checks = [...this.runs.values()].filter((r) => r.needsAttention).map((r) => r.check().catch((e: unknown) => this.logger.error(`task ${r.id}`, e)));
+      void Promise.all(checks).finally(() => this.schedulePoll());
+    });
+  }
+}

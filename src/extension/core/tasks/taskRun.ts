@@ -1,0 +1,269 @@
+// One task while the registry follows it: output, pattern, exit detection, tree kill and its completions.
+
+import { VigilError, errorMessage } from '../common/errors';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { TerminalExitStatus } from '../ports/terminalHost';
+import { LineMatcher, compilePattern } from './lineMatcher';
+import { LogFollower } from './logFollower';
+import { OutputRing } from './outputRing';
+import { isTaskWrapper, listDescendants, signalTree } from './processTree';
+import { RecordWriter, readExitFile, type ExitFile, type TaskPaths } from './taskStore';
+import { completionKey, type CompletionKind, type TaskCompletion, type TaskEvent, type TaskRecord, type TaskSnapshot } from './taskTypes';
+
+/** How much output a completion carries into the wakeup prompt. */
+export const COMPLETION_OUTPUT_CHARS = 4000;
+
+export interface TaskRunDeps {
+  paths: TaskPaths;
+  clock: Clock;
+  logger: Logger;
+  killGraceMs: number;
+  emit(event: TaskEvent): void;
+  /** The durable sink (the wakeup outbox); resolves once the completion is stored. */
+  deliverCompletion(completion: TaskCompletion): Promise<void>;
+}
+
+export class TaskRun {
+  readonly ring: OutputRing;
+  private readonly follower: LogFollower;
+  private readonly writer: RecordWriter;
+  private matcher: LineMatcher | undefined;
+  private exitStatus: TerminalExitStatus | undefined;
+  private readonly exitWaiters = new Set<(status: TerminalExitStatus) => void>();
+  private finalizing: Promise<void> | undefined;
+  private readonly sent = new Set<CompletionKind>();
+  private readonly sending = new Map<CompletionKind, Promise<void>>();
+  private unsettled = false;
+  private checking: Promise<void> | undefined;
+
+  constructor(
+    private current: TaskRecord,
+    private readonly deps: TaskRunDeps,
+  ) {
+    this.ring = new OutputRing(current.outputByteLimit);
+    this.writer = new RecordWriter(deps.paths.record);
+    this.follower = new LogFollower(deps.paths.log, (text) => this.onText(text));
+    if (current.notify.pattern && current.patternMatchedAt === null) {
+      this.matcher = new LineMatcher(compilePattern(current.notify.pattern));
+    }
+  }
+
+  get id(): string {
+    return this.current.id;
+  }
+
+  get record(): TaskRecord {
+    return this.current;
+  }
+
+  get finished(): boolean {
+    return this.exitStatus !== undefined;
+  }
+
+  /** True while something still has to be made durable (a completion or the final record). */
+  get needsAttention(): boolean {
+    return !this.finished || this.unsettled;
+  }
+
+  snapshot(): TaskSnapshot {
+    return { ...this.current, notify: { ...this.current.notify }, output: this.ring.toString(), truncated: this.ring.truncated };
+  }
+
+  exit(): TerminalExitStatus | null {
+    return this.exitStatus ?? null;
+  }
+
+  save(): Promise<void> {
+    return this.writer.save(this.current);
+  }
+
+  setPid(pid: number | null): void {
+    this.current = { ...this.current, pid };
+  }
+
+  /** Starts following a fresh log from its beginning. */
+  async followFromStart(): Promise<void> {
+    await this.follower.open('start');
+  }
+
+  /** Re-attach: loads the log's tail into the ring, then follows from its current end. */
+  async followFromEnd(tail: (logSize: number) => Promise<{ text: string; truncated: boolean }>): Promise<void> {
+    const { size } = await this.follower.open('end');
+    const { text, truncated } = await tail(size);
+    if (truncated) this.ring.markTruncated();
+    this.onText(text, false);
+  }
+
+  /** Something changed on disk (log written, exit recorded) or the poll ticked. Never runs twice at once. */
+  check(): Promise<void> {
+    this.checking ??= this.runCheck().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  pokeOutput(): void {
+    this.follower.poke().catch((error: unknown) => this.deps.logger.warn(`reading the log of ${this.id} failed`, error));
+  }
+
+  waitForExit(signal?: AbortSignal): Promise<TerminalExitStatus> {
+    if (this.exitStatus) return Promise.resolve(this.exitStatus);
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.exitWaiters.delete(done);
+        reject(new VigilError('CANCELLED', `stopped waiting for task ${this.id}`, { cause: signal?.reason }));
+      };
+      const done = (status: TerminalExitStatus) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(status);
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.exitWaiters.add(done);
+    });
+  }
+
+  /** Kills the whole tree: SIGTERM to the group and every descendant, SIGKILL to what is left after the grace. */
+  async kill(): Promise<void> {
+    const pid = this.current.pid;
+    if (this.finished || pid === null) return;
+    if (this.current.killRequestedAt === null) {
+      this.current = { ...this.current, killRequestedAt: this.deps.clock.wallNow() };
+      await this.save();
+    }
+    const known = new Set(await listDescendants(pid));
+    signalTree(pid, known, 'SIGTERM');
+    const exited = await this.exitWithin(this.deps.killGraceMs);
+    for (const p of await listDescendants(pid)) known.add(p);
+    // Whatever ignored SIGTERM (or outlived the command) goes now, grandchildren included.
+    signalTree(pid, known, 'SIGKILL');
+    if (!exited) {
+      // The wrapper died with the group before recording anything: we know why it ended.
+      await this.check();
+      if (!this.finished) await this.finalize({ exitCode: null, signal: 'SIGKILL', endedAt: this.deps.clock.wallNow() });
+    }
+  }
+
+  /** Records an end the registry itself observed (the wrapper could not be started). */
+  failToStart(message: string): Promise<void> {
+    this.onText(`vigil: ${message}\n`);
+    return this.finalize({ exitCode: 127, signal: null, endedAt: this.deps.clock.wallNow() });
+  }
+
+  async close(): Promise<void> {
+    await this.follower.close();
+  }
+
+  private async runCheck(): Promise<void> {
+    if (this.finished) {
+      if (this.unsettled) await this.settle();
+      return;
+    }
+    await this.follower.poke();
+    const exit = await readExitFile(this.deps.paths.exit);
+    if (exit) return this.finalize(exit);
+    const pid = this.current.pid;
+    if (pid !== null && isTaskWrapper(pid, this.id)) return;
+    // The wrapper is gone: it writes the exit file before it ends, so look once more before calling it lost.
+    const late = await readExitFile(this.deps.paths.exit);
+    if (late) return this.finalize(late);
+    if (pid === null && this.deps.clock.wallNow() - this.current.startedAt < 10_000) return;
+    return this.finalize(undefined);
+  }
+
+  private exitWithin(ms: number): Promise<boolean> {
+    if (this.finished) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = this.deps.clock.setTimer(ms, () => {
+        this.exitWaiters.delete(done);
+        resolve(false);
+      });
+      const done = () => {
+        timer.cancel();
+        resolve(true);
+      };
+      this.exitWaiters.add(done);
+    });
+  }
+
+  private finalize(exit: ExitFile | undefined): Promise<void> {
+    this.finalizing ??= this.doFinalize(exit);
+    return this.finalizing;
+  }
+
+  private async doFinalize(exit: ExitFile | undefined): Promise<void> {
+    try {
+      await this.follower.poke();
+    } catch (error) {
+      this.deps.logger.warn(`final read of the log of ${this.id} failed`, error);
+    }
+    this.follower.flush();
+    const status = this.current.killRequestedAt !== null ? 'killed' : exit ? 'exited' : 'lost';
+    if (status === 'lost') this.onText('\nvigil: the task disappeared without recording an exit status.\n');
+    this.current = {
+      ...this.current,
+      status,
+      endedAt: exit?.endedAt ?? this.deps.clock.wallNow(),
+      exitCode: exit?.exitCode ?? null,
+      signal: exit?.signal ?? null,
+    };
+    this.exitStatus = { exitCode: this.current.exitCode, signal: this.current.signal };
+    for (const waiter of [...this.exitWaiters]) waiter(this.exitStatus);
+    this.exitWaiters.clear();
+    this.deps.emit({ type: 'changed', task: this.snapshot() });
+    await this.follower.close().catch((error: unknown) => this.deps.logger.warn(`closing the log of ${this.id} failed`, error));
+    this.unsettled = true;
+    await this.settle();
+  }
+
+  /** Makes the end durable: completions first (the outbox), then the final record. Retried by the poll on failure. */
+  private async settle(): Promise<void> {
+    try {
+      await this.sending.get('pattern');
+      if (this.current.background && this.current.notify.onExit !== false) await this.sendCompletion('exit');
+      await this.save();
+      this.unsettled = false;
+    } catch (error) {
+      this.deps.logger.error(`task ${this.id} ended but its completion is not stored yet; retrying`, error);
+    }
+  }
+
+  private onText(text: string, live = true): void {
+    if (!text) return;
+    this.ring.push(text);
+    if (live) this.deps.emit({ type: 'output', taskId: this.id, sessionId: this.current.sessionId, chunk: text });
+    const line = this.matcher?.feed(text);
+    if (line === undefined) return;
+    this.matcher = undefined;
+    const send = this.sendCompletion('pattern', line)
+      .then(() => {
+        this.current = { ...this.current, patternMatchedAt: this.deps.clock.wallNow() };
+        return this.save();
+      })
+      .catch((error: unknown) => this.deps.logger.error(`pattern completion of ${this.id} not stored: ${errorMessage(error)}`, error));
+    this.sending.set('pattern', send);
+  }
+
+  private async sendCompletion(kind: CompletionKind, matchedLine?: string): Promise<void> {
+    if (this.sent.has(kind)) return;
+    const tail = this.ring.tail(COMPLETION_OUTPUT_CHARS);
+    const completion: TaskCompletion = {
+      key: completionKey(this.id, kind),
+      taskId: this.id,
+      sessionId: this.current.sessionId,
+      kind,
+      command: this.current.command,
+      status: kind === 'pattern' ? 'running' : this.current.status,
+      exitCode: kind === 'pattern' ? null : this.current.exitCode,
+      signal: kind === 'pattern' ? null : this.current.signal,
+      ...(kind === 'pattern' ? { pattern: this.current.notify.pattern, matchedLine } : {}),
+      output: tail.text,
+      outputTruncated: tail.truncated,
+      at: this.deps.clock.wallNow(),
+    };
+    await this.deps.deliverCompletion(completion);
+    this.sent.add(kind);
+    this.deps.emit({ type: 'completion', completion });
+  }
+}

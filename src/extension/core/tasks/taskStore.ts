@@ -1,0 +1,81 @@
+// Where a task's files live under `<storageRoot>/tasks/`, and the durable record's load and save.
+
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { readJson, writeJsonAtomic } from '../store/atomicFile';
+import type { Logger } from '../ports/logger';
+import { taskRecordSchema, type TaskRecord } from './taskTypes';
+
+export interface TaskPaths {
+  record: string;
+  log: string;
+  exit: string;
+}
+
+export function tasksDir(storageRoot: string): string {
+  return path.join(storageRoot, 'tasks');
+}
+
+export function taskPaths(storageRoot: string, taskId: string): TaskPaths {
+  const dir = tasksDir(storageRoot);
+  return { record: path.join(dir, `${taskId}.json`), log: path.join(dir, `${taskId}.log`), exit: path.join(dir, `${taskId}.exit`) };
+}
+
+/** What the wrapper writes when the command ends. */
+export interface ExitFile {
+  exitCode: number | null;
+  signal: string | null;
+  endedAt: number;
+}
+
+export async function readExitFile(file: string): Promise<ExitFile | undefined> {
+  const value = await readJson<Partial<ExitFile>>(file);
+  if (!value) return undefined;
+  return {
+    exitCode: typeof value.exitCode === 'number' ? value.exitCode : null,
+    signal: typeof value.signal === 'string' ? value.signal : null,
+    endedAt: typeof value.endedAt === 'number' ? value.endedAt : Date.now(),
+  };
+}
+
+/** Saves records of one task in call order, so a slow older write never lands over a newer one. */
+export class RecordWriter {
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly file: string) {}
+
+  save(record: TaskRecord): Promise<void> {
+    const snapshot = { ...record, notify: { ...record.notify } };
+    const next = this.chain.then(() => writeJsonAtomic(this.file, snapshot));
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** Loads every task record; a corrupt one is set aside as `<id>.json.corrupt` and reported, never fatal. */
+export async function loadTaskRecords(storageRoot: string, logger: Logger): Promise<TaskRecord[]> {
+  const dir = tasksDir(storageRoot);
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const records: TaskRecord[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const file = path.join(dir, name);
+    try {
+      const parsed = taskRecordSchema.safeParse(await readJson(file));
+      if (parsed.success) {
+        records.push(parsed.data);
+        continue;
+      }
+      logger.warn(`task record ${file} has an unexpected shape; set aside`, parsed.error.message);
+    } catch (error) {
+      logger.warn(`task record ${file} is unreadable; set aside`, error);
+    }
+    await fs.rename(file, `${file}.corrupt`).catch((error: unknown) => logger.error(`could not set aside ${file}`, error));
+  }
+  return records.sort((a, b) => a.startedAt - b.startedAt);
+}

@@ -1,0 +1,158 @@
+// One session's outbox file: folds its lines incrementally, appends transitions under a cross-window lock, compacts.
+
+import { promises as fs } from 'node:fs';
+import * as lockfile from 'proper-lockfile';
+import { VigilError } from '../common/errors';
+import type { Logger } from '../ports/logger';
+import { storageError, writeFileAtomic } from '../store/atomicFile';
+import { appendJsonl } from '../store/jsonl';
+import { applyOp, entryToOp, opSchema, type OutboxEntry, type OutboxOp } from './outboxTypes';
+
+/** Delivered keys are remembered this long so a late duplicate completion is still recognised. */
+const DELIVERED_MEMORY_MS = 7 * 24 * 3600 * 1000;
+
+export class SessionOutboxFile {
+  readonly entries = new Map<string, OutboxEntry>();
+  private offset = 0;
+  private ino = -1;
+  private lines = 0;
+  private corrupt: Array<{ lineNumber: number; text: string }> = [];
+  /** Size and inode seen by the last fold, so an idle sweep can skip unchanged files without locking. */
+  private seen = { ino: -1, size: -1 };
+
+  constructor(
+    readonly sessionId: string,
+    readonly file: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Runs `fn` holding the session's file lock, with the state refreshed from disk first. */
+  async locked<T>(fn: () => Promise<T>): Promise<T> {
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(this.file, {
+        realpath: false,
+        stale: 10_000,
+        retries: { retries: 200, minTimeout: 2, maxTimeout: 50, factor: 1.3 },
+        onCompromised: (error) => this.logger.error(`outbox lock of ${this.file} was compromised`, error),
+      });
+    } catch (error) {
+      throw new VigilError('STORAGE_UNWRITABLE', `cannot lock the wakeup outbox ${this.file}`, { cause: error });
+    }
+    try {
+      await this.refresh(true);
+      return await fn();
+    } finally {
+      await release().catch((error: unknown) => this.logger.warn(`releasing the outbox lock of ${this.file} failed`, error));
+    }
+  }
+
+  /** Appends transitions durably (one write, one fsync), then folds them. Call inside `locked`. */
+  async append(ops: OutboxOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    await appendJsonl(this.file, ops);
+    await this.refresh(true);
+    await this.compactIfWorthIt();
+  }
+
+  /** Whether the file changed since the last fold (another window wrote). */
+  async changedOnDisk(): Promise<boolean> {
+    try {
+      const st = await fs.stat(this.file);
+      return st.ino !== this.seen.ino || st.size !== this.seen.size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.seen.size > 0;
+      throw storageError(this.file, error);
+    }
+  }
+
+  /** Folds lines appended since the last call; a replaced file (compaction elsewhere) is folded from scratch. */
+  private async refresh(holdingLock: boolean): Promise<void> {
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(this.file, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.reset(-1);
+        this.seen = { ino: -1, size: 0 };
+        return;
+      }
+      throw storageError(this.file, error);
+    }
+    try {
+      const st = await handle.stat();
+      if (st.ino !== this.ino || st.size < this.offset) this.reset(st.ino);
+      const length = st.size - this.offset;
+      if (length > 0) {
+        const buf = Buffer.alloc(length);
+        let got = 0;
+        while (got < length) {
+          const { bytesRead } = await handle.read(buf, got, length - got, this.offset + got);
+          if (bytesRead === 0) break;
+          got += bytesRead;
+        }
+        // Only whole lines: a line still being written (or torn by a crash) waits for its newline.
+        const end = buf.lastIndexOf(0x0a, got - 1);
+        if (end >= 0) {
+          this.fold(buf.subarray(0, end + 1).toString('utf8'));
+          this.offset += end + 1;
+        }
+      }
+      this.seen = { ino: st.ino, size: st.size };
+    } finally {
+      await handle.close();
+    }
+    if (holdingLock && this.corrupt.length > 0) await this.quarantineAndCompact();
+  }
+
+  private reset(ino: number): void {
+    this.entries.clear();
+    this.offset = 0;
+    this.lines = 0;
+    this.ino = ino;
+  }
+
+  private fold(text: string): void {
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      this.lines += 1;
+      let parsed: OutboxOp | undefined;
+      try {
+        const result = opSchema.safeParse(JSON.parse(line));
+        parsed = result.success ? result.data : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      if (parsed) applyOp(this.entries, parsed);
+      else this.corrupt.push({ lineNumber: this.lines, text: line });
+    }
+  }
+
+  private async quarantineAndCompact(): Promise<void> {
+    const bad = this.corrupt.splice(0);
+    const body = bad.map((l) => JSON.stringify({ lineNumber: l.lineNumber, text: l.text, at: new Date().toISOString() })).join('\n') + '\n';
+    try {
+      await fs.appendFile(`${this.file}.quarantine`, body, 'utf8');
+    } catch (error) {
+      throw storageError(`${this.file}.quarantine`, error);
+    }
+    this.logger.error(`wakeup outbox ${this.file}: ${bad.length} corrupt line(s) moved to ${this.file}.quarantine; the other records are kept`);
+    await this.compact();
+  }
+
+  private async compactIfWorthIt(): Promise<void> {
+    let live = 0;
+    for (const e of this.entries.values()) if (e.state !== 'delivered') live += 1;
+    if (this.lines > 256 && this.lines > 4 * (live + 16)) await this.compact();
+  }
+
+  /** Rewrites the file as one line per entry (atomic rename), forgetting long-delivered keys. */
+  private async compact(): Promise<void> {
+    const cutoff = Date.now() - DELIVERED_MEMORY_MS;
+    const ops = [...this.entries.values()].filter((e) => e.state !== 'delivered' || (e.deliveredAt ?? 0) >= cutoff).map(entryToOp);
+    const body = ops.map((o) => JSON.stringify(o)).join('\n') + (ops.length > 0 ? '\n' : '');
+    await writeFileAtomic(this.file, body);
+    this.reset(-1);
+    await this.refresh(true);
+  }
+}

@@ -1,0 +1,280 @@
+// Delivery rules for background completions: idle start, defer while active, teardown drain, user-turn carry, sweep.
+
+import { Disposable, toDisposable } from '../common/disposable';
+import { errorMessage } from '../common/errors';
+import { EventHub, type Unsubscribe } from '../common/events';
+import { systemClock, type Clock, type TimerHandle } from '../ports/clock';
+import { silentLogger, tagged, type Logger } from '../ports/logger';
+import type { AdmissionContribution, AdmissionHook, StartTurnResult, TurnPort } from '../ports/turns';
+import type { TaskCompletion } from '../tasks/taskTypes';
+import { formatWakeupPrompt } from './wakeupPrompt';
+import type { Claim, WakeupOutbox } from './wakeupOutbox';
+
+export type DeliveryTrigger = 'completion' | 'teardown' | 'sweep' | 'manual';
+
+/**
+ * `active`: a turn of the session is running, the completions wait for its teardown.
+ * `held`: the session's wakeups are paused; nothing was attempted. `nothing`: no claimable completion.
+ */
+export type DeliveryOutcome = 'started' | 'busy' | 'paused' | 'failed' | 'active' | 'held' | 'nothing' | 'error';
+
+export type WakeupEvent =
+  | { type: 'enqueued'; completion: TaskCompletion; duplicate: boolean }
+  | { type: 'delivery'; sessionId: string; trigger: DeliveryTrigger; outcome: DeliveryOutcome; keys: string[] }
+  | { type: 'delivered'; sessionId: string; keys: string[]; via: 'wakeup' | 'carried'; turnId?: string };
+
+export interface WakeupCoordinatorOptions {
+  turns: TurnPort;
+  outbox: WakeupOutbox;
+  clock?: Clock;
+  logger?: Logger;
+  /** `vigil.wakeups.maxPerTurn`, read at each delivery (default 5). */
+  maxPerTurn?: () => number;
+  sweepIntervalMs?: number;
+  /** How long a window's claim holds before another window may take the completions again. */
+  claimTtlMs?: number;
+  /** Bound on what the admission hook may add to a user turn's start. */
+  admissionTimeoutMs?: number;
+  /** After a wakeup turn failed to start, wait this long before the next wakeup attempt. */
+  failureBackoffMs?: number;
+}
+
+export const DEFAULT_MAX_PER_TURN = 5;
+
+export class WakeupCoordinator extends Disposable {
+  private readonly hub = new EventHub<WakeupEvent>();
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  /** The claim our own wakeup turn carries while its start is in flight, per session. */
+  private readonly inflight = new Map<string, Claim>();
+  private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly queued = new Map<string, Promise<DeliveryOutcome>>();
+  private sweepTimer: TimerHandle | undefined;
+  private sweeping: Promise<void> | undefined;
+  private started = false;
+
+  constructor(private readonly options: WakeupCoordinatorOptions) {
+    super();
+    this.clock = options.clock ?? systemClock;
+    this.logger = tagged(options.logger ?? silentLogger, 'wakeups');
+  }
+
+  /** Plugs into the supervisor: admission hook, teardown drain, idle sweep. */
+  start(): void {
+    if (this.started || this.isDisposed) return;
+    this.started = true;
+    this.options.turns.setAdmissionHook(this.admissionHook);
+    this._register(toDisposable(() => this.options.turns.setAdmissionHook(undefined)));
+    const off = this.options.turns.onTurnTeardown((ended) => {
+      // Rule 9: never throw into, and never block, the turn that is ending.
+      try {
+        this.request(ended.sessionId, 'teardown').catch((error: unknown) => this.logger.error('teardown drain failed', error));
+      } catch (error) {
+        this.logger.error('teardown drain could not be scheduled', error);
+      }
+    });
+    this._register(toDisposable(off));
+    this.scheduleSweep();
+    this._register(toDisposable(() => this.sweepTimer?.cancel()));
+  }
+
+  subscribe(listener: (event: WakeupEvent) => void): Unsubscribe {
+    return this.hub.subscribe(listener);
+  }
+
+  /** The registry's completion sink: durable first, then an idle session is woken (without awaiting the turn). */
+  readonly onCompletion = async (completion: TaskCompletion): Promise<void> => {
+    const fresh = await this.options.outbox.enqueue(completion);
+    this.emit({ type: 'enqueued', completion, duplicate: !fresh });
+    if (!fresh || this.isDisposed) return;
+    this.request(completion.sessionId, 'completion').catch((error: unknown) => this.logger.error('wakeup after a completion failed', error));
+  };
+
+  /** The teardown drain (also callable directly): one wakeup turn with up to `maxPerTurn` completions. */
+  drain(sessionId: string): Promise<DeliveryOutcome> {
+    return this.request(sessionId, 'teardown');
+  }
+
+  /** Rule 8: delivers for every idle session that still has claimable completions. */
+  sweep(): Promise<void> {
+    this.sweeping ??= (async () => {
+      try {
+        const sessions = await this.options.outbox.sessionsWithWork();
+        await Promise.all(sessions.map((s) => this.request(s, 'sweep')));
+      } catch (error) {
+        this.logger.error('wakeup sweep failed', error);
+      } finally {
+        this.sweeping = undefined;
+      }
+    })();
+    return this.sweeping;
+  }
+
+  override dispose(): void {
+    this.sweepTimer?.cancel();
+    super.dispose();
+    this.hub.clear();
+  }
+
+  private maxPerTurn(): number {
+    let value: number = DEFAULT_MAX_PER_TURN;
+    try {
+      value = this.options.maxPerTurn?.() ?? DEFAULT_MAX_PER_TURN;
+    } catch (error) {
+      this.logger.warn('reading vigil.wakeups.maxPerTurn failed; using the default', error);
+    }
+    return Number.isInteger(value) && value >= 1 ? Math.min(value, 100) : DEFAULT_MAX_PER_TURN;
+  }
+
+  /** One delivery at a time per session in this window; requests made while one waits share it. */
+  private request(sessionId: string, trigger: DeliveryTrigger): Promise<DeliveryOutcome> {
+    const waiting = this.queued.get(sessionId);
+    if (waiting) return waiting;
+    const previous = this.tails.get(sessionId) ?? Promise.resolve();
+    const next = previous.then(() => {
+      this.queued.delete(sessionId);
+      return this.deliver(sessionId, trigger);
+    });
+    this.queued.set(sessionId, next);
+    const tail = next.catch(() => undefined);
+    this.tails.set(sessionId, tail);
+    void tail.then(() => {
+      if (this.tails.get(sessionId) === tail) this.tails.delete(sessionId);
+    });
+    return next;
+  }
+
+  private async deliver(sessionId: string, trigger: DeliveryTrigger): Promise<DeliveryOutcome> {
+    if (this.isDisposed) return 'nothing';
+    const { turns, outbox } = this.options;
+    let claim: Claim | undefined;
+    let outcome: DeliveryOutcome;
+    try {
+      if (await turns.hasActiveTurn(sessionId)) {
+        outcome = 'active';
+      } else if (await turns.isPaused(sessionId)) {
+        outcome = 'held';
+      } else {
+        claim = await outbox.claim(sessionId, { max: this.maxPerTurn(), ttlMs: this.claimTtlMs });
+        outcome = claim ? await this.startWakeup(claim) : 'nothing';
+      }
+    } catch (error) {
+      this.logger.error(`wakeup delivery for ${sessionId} failed (${trigger}); the completions stay in the outbox`, error);
+      outcome = 'error';
+    }
+    this.emit({ type: 'delivery', sessionId, trigger, outcome, keys: claim?.keys ?? [] });
+    return outcome;
+  }
+
+  private async startWakeup(claim: Claim): Promise<DeliveryOutcome> {
+    const { turns, outbox } = this.options;
+    let result: StartTurnResult;
+    this.inflight.set(claim.sessionId, claim);
+    try {
+      result = await turns.startTurn(claim.sessionId, formatWakeupPrompt(claim.completions), { source: 'wakeup' });
+    } catch (error) {
+      result = { kind: 'failed', reason: errorMessage(error) };
+    } finally {
+      if (this.inflight.get(claim.sessionId) === claim) this.inflight.delete(claim.sessionId);
+    }
+    switch (result.kind) {
+      case 'started':
+        await this.markDelivered(claim, 'wakeup', result.turnId);
+        return 'started';
+      case 'busy':
+        // Rule 6: another turn won the session; each completion goes back once, for its teardown.
+        await outbox.release(claim, 'busy');
+        return 'busy';
+      case 'paused':
+        // Rule 7: no retry loop against a dead provider; the first turn after the pause takes them.
+        await outbox.park(claim);
+        return 'paused';
+      case 'failed':
+        this.logger.warn(`wakeup turn for ${claim.sessionId} did not start: ${result.reason}`);
+        await outbox.release(claim, 'failed', this.clock.wallNow() + (this.options.failureBackoffMs ?? 30_000));
+        return 'failed';
+      default: {
+        const never: never = result;
+        throw new Error(`unknown start result ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  private async markDelivered(claim: Claim, via: 'wakeup' | 'carried', turnId?: string): Promise<void> {
+    const count = await this.options.outbox.deliver(claim);
+    if (count > 0) this.emit({ type: 'delivered', sessionId: claim.sessionId, keys: claim.keys, via, ...(turnId ? { turnId } : {}) });
+  }
+
+  /** Rule 4 (user turns carry pending completions) and the admission of our own wakeup turns. */
+  private readonly admissionHook: AdmissionHook = async ({ sessionId, turnId, source }) => {
+    if (source === 'wakeup') {
+      const claim = this.inflight.get(sessionId);
+      if (!claim) return undefined;
+      return this.contribution(claim, '', 'wakeup', turnId, () => undefined);
+    }
+    try {
+      // A pause never blocks a user's turn; parked completions wait until it lifts.
+      if (await this.options.turns.isPaused(sessionId)) return undefined;
+      const pending = this.options.outbox.claim(sessionId, { max: this.maxPerTurn(), ttlMs: this.claimTtlMs, ignoreBackoff: true });
+      const claim = await this.withinAdmissionBound(pending);
+      if (claim === 'timeout') {
+        pending
+          .then((late) => late && this.options.outbox.release(late, 'timeout'))
+          .catch((error: unknown) => this.logger.error('releasing a late admission claim failed', error));
+        this.logger.warn(`the outbox of ${sessionId} was too slow for turn ${turnId}; its completions follow at teardown`);
+        return undefined;
+      }
+      if (!claim) return undefined;
+      return this.contribution(claim, formatWakeupPrompt(claim.completions) + '\n\n', 'carried', turnId, () =>
+        this.options.outbox.release(claim, 'not-persisted').catch((error: unknown) => this.logger.error('releasing a claim failed', error)),
+      );
+    } catch (error) {
+      this.logger.error(`admission hook for ${sessionId} failed; the turn starts without completions`, error);
+      return undefined;
+    }
+  };
+
+  private contribution(claim: Claim, prefix: string, via: 'wakeup' | 'carried', turnId: string, onNotPersisted: () => unknown): AdmissionContribution {
+    return {
+      prefix,
+      onPersisted: () => {
+        this.markDelivered(claim, via, turnId).catch((error: unknown) => this.logger.error(`marking ${claim.keys.join(', ')} delivered failed`, error));
+      },
+      onNotPersisted: () => {
+        onNotPersisted();
+      },
+    };
+  }
+
+  private withinAdmissionBound<T>(work: Promise<T>): Promise<T | 'timeout'> {
+    const ms = this.options.admissionTimeoutMs ?? 2_000;
+    return new Promise((resolve, reject) => {
+      const timer = this.clock.setTimer(ms, () => resolve('timeout'));
+      work.then(
+        (value) => {
+          timer.cancel();
+          resolve(value);
+        },
+        (error: unknown) => {
+          timer.cancel();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private get claimTtlMs(): number {
+    return this.options.claimTtlMs ?? 60_000;
+  }
+
+  private scheduleSweep(): void {
+    if (this.isDisposed) return;
+    this.sweepTimer = this.clock.setTimer(this.options.sweepIntervalMs ?? 2_000, () => {
+      void this.sweep().finally(() => this.scheduleSweep());
+    });
+  }
+
+  private emit(event: WakeupEvent): void {
+    this.hub.emit(event, (error) => this.logger.error('a wakeup listener threw', error));
+  }
+}

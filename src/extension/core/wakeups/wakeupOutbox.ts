@@ -1,0 +1,199 @@
+// The durable wakeup outbox: pending → claimed (window, deadline) → delivered | parked, exactly once per completion key.
+
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { systemClock, type Clock } from '../ports/clock';
+import { silentLogger, tagged, type Logger } from '../ports/logger';
+import type { TaskCompletion } from '../tasks/taskTypes';
+import { KeyedMutex } from './keyedMutex';
+import { isClaimable, heldBy, type EntryState, type OutboxEntry, type ReleaseReason } from './outboxTypes';
+import { SessionOutboxFile } from './sessionOutboxFile';
+
+export interface WakeupOutboxOptions {
+  storageRoot: string;
+  /** Identifies this window in claims; a reloaded window is a new one. */
+  windowId: string;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** Completions taken by one window for one turn. */
+export interface Claim {
+  claimId: string;
+  sessionId: string;
+  keys: string[];
+  completions: TaskCompletion[];
+}
+
+export interface ClaimOptions {
+  max: number;
+  ttlMs: number;
+  /** A user turn carries completions regardless of a wakeup's failure backoff. */
+  ignoreBackoff?: boolean;
+}
+
+export interface OutboxEntryView {
+  key: string;
+  taskId: string | undefined;
+  state: EntryState;
+  claimedBy?: string;
+  attempts: number;
+}
+
+export class WakeupOutbox {
+  private readonly sessions = new Map<string, SessionOutboxFile>();
+  private readonly mutex = new KeyedMutex();
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly dir: string;
+
+  private constructor(private readonly options: WakeupOutboxOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.logger = tagged(options.logger ?? silentLogger, 'wakeups');
+    this.dir = path.join(options.storageRoot, 'wakeups');
+  }
+
+  static async open(options: WakeupOutboxOptions): Promise<WakeupOutbox> {
+    const outbox = new WakeupOutbox(options);
+    await fs.mkdir(outbox.dir, { recursive: true });
+    await outbox.rescan();
+    return outbox;
+  }
+
+  get windowId(): string {
+    return this.options.windowId;
+  }
+
+  /** Stores a completion durably. Returns false when its key is already known (a duplicate signal). */
+  async enqueue(completion: TaskCompletion): Promise<boolean> {
+    return this.withSession(completion.sessionId, async (file) => {
+      if (file.entries.has(completion.key)) return false;
+      await file.append([{ op: 'enqueue', key: completion.key, completion, at: this.clock.wallNow() }]);
+      return true;
+    });
+  }
+
+  /** Atomically takes up to `max` claimable completions (oldest first) for this window until `ttlMs` from now. */
+  async claim(sessionId: string, options: ClaimOptions): Promise<Claim | undefined> {
+    return this.withSession(sessionId, async (file) => {
+      const now = this.clock.wallNow();
+      const picked: OutboxEntry[] = [];
+      for (const e of file.entries.values()) {
+        if (picked.length >= Math.max(1, options.max)) break;
+        if (e.completion && isClaimable(e, now, options.ignoreBackoff === true)) picked.push(e);
+      }
+      if (picked.length === 0) return undefined;
+      const claimId = `${this.options.windowId}/${randomBytes(6).toString('hex')}`;
+      const keys = picked.map((e) => e.key);
+      const completions = picked.map((e) => e.completion as TaskCompletion);
+      await file.append([{ op: 'claim', keys, claimId, by: this.options.windowId, deadline: now + options.ttlMs, at: now }]);
+      return { claimId, sessionId, keys, completions };
+    });
+  }
+
+  /** Marks a claim's completions delivered (its turn was admitted). Idempotent; returns how many it delivered now. */
+  async deliver(claim: Claim): Promise<number> {
+    return this.withSession(claim.sessionId, async (file) => {
+      const keys = claim.keys.filter((k) => {
+        const e = file.entries.get(k);
+        return e !== undefined && heldBy(e, claim.claimId);
+      });
+      if (keys.length < claim.keys.length) {
+        const lost = claim.keys.filter((k) => !keys.includes(k) && file.entries.get(k)?.state !== 'delivered');
+        if (lost.length > 0) this.logger.warn(`claim ${claim.claimId} expired and was taken again before its turn was admitted: ${lost.join(', ')}`);
+      }
+      if (keys.length > 0) await file.append([{ op: 'deliver', keys, claimId: claim.claimId, at: this.clock.wallNow() }]);
+      return keys.length;
+    });
+  }
+
+  /** Gives a claim back: its completions are pending again (each key once), optionally not before `notBefore`. */
+  async release(claim: Claim, reason: ReleaseReason, notBefore = 0): Promise<void> {
+    await this.withSession(claim.sessionId, async (file) => {
+      const keys = claim.keys.filter((k) => file.entries.get(k)?.state === 'claimed' && file.entries.get(k)?.claim?.claimId === claim.claimId);
+      if (keys.length > 0) await file.append([{ op: 'release', keys, claimId: claim.claimId, reason, notBefore, at: this.clock.wallNow() }]);
+    });
+  }
+
+  /** The session's wakeups are paused: keep the claim's completions for the first turn after the pause lifts. */
+  async park(claim: Claim): Promise<void> {
+    await this.withSession(claim.sessionId, async (file) => {
+      const keys = claim.keys.filter((k) => file.entries.get(k)?.state === 'claimed' && file.entries.get(k)?.claim?.claimId === claim.claimId);
+      if (keys.length > 0) await file.append([{ op: 'park', keys, claimId: claim.claimId, at: this.clock.wallNow() }]);
+    });
+  }
+
+  /** The session's entries as stored now (oldest first). */
+  async entries(sessionId: string): Promise<OutboxEntryView[]> {
+    return this.withSession(sessionId, async (file) =>
+      [...file.entries.values()].map((e) => ({
+        key: e.key,
+        taskId: e.completion?.taskId ?? e.key.slice(0, e.key.lastIndexOf(':')),
+        state: e.state,
+        ...(e.claim ? { claimedBy: e.claim.by } : {}),
+        attempts: e.attempts,
+      })),
+    );
+  }
+
+  /** Sessions that have something a wakeup could deliver now (pending, parked, or a lapsed claim). */
+  async sessionsWithWork(): Promise<string[]> {
+    await this.rescan();
+    const now = this.clock.wallNow();
+    const out: string[] = [];
+    for (const file of this.sessions.values()) {
+      try {
+        if (await file.changedOnDisk()) await this.mutex.run(file.file, () => file.locked(async () => undefined));
+      } catch (error) {
+        this.logger.warn(`cannot read the outbox of ${file.sessionId}`, error);
+        continue;
+      }
+      for (const e of file.entries.values()) {
+        if (e.state !== 'delivered' && isClaimable(e, now, false)) {
+          out.push(file.sessionId);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Entries still held in memory for a session (for memory-bound tests and diagnostics). */
+  cachedEntryCount(sessionId: string): { total: number; withPayload: number } {
+    const file = this.sessions.get(sessionId);
+    let withPayload = 0;
+    for (const e of file?.entries.values() ?? []) if (e.completion) withPayload += 1;
+    return { total: file?.entries.size ?? 0, withPayload };
+  }
+
+  private withSession<T>(sessionId: string, fn: (file: SessionOutboxFile) => Promise<T>): Promise<T> {
+    const file = this.fileFor(sessionId);
+    return this.mutex.run(file.file, () => file.locked(() => fn(file)));
+  }
+
+  private fileFor(sessionId: string): SessionOutboxFile {
+    let file = this.sessions.get(sessionId);
+    if (!file) {
+      file = new SessionOutboxFile(sessionId, path.join(this.dir, `${encodeURIComponent(sessionId)}.jsonl`), this.logger);
+      this.sessions.set(sessionId, file);
+    }
+    return file;
+  }
+
+  /** Picks up sessions whose outbox another window created. */
+  private async rescan(): Promise<void> {
+    const names = await fs.readdir(this.dir);
+    for (const name of names) {
+      if (!name.endsWith('.jsonl')) continue;
+      let sessionId: string;
+      try {
+        sessionId = decodeURIComponent(name.slice(0, -'.jsonl'.length));
+      } catch (error) {
+        this.logger.warn(`ignoring outbox file with an undecodable name: ${name}`, error);
+        continue;
+      }
+      this.fileFor(sessionId);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+// The one formatter of wakeup prompts: how a background completion reads to the agent.
+
+import type { TaskCompletion } from '../tasks/taskTypes';
+
+export function formatCompletion(c: TaskCompletion): string {
+  const lines = [`[IMPORTANT: Background task ${c.taskId} ${headline(c)}.`, `Command: ${c.command}`];
+  if (c.kind === 'pattern' && c.matchedLine !== undefined) lines.push(`Matched line: ${c.matchedLine}`);
+  if (c.output.length === 0) lines.push('Output: (none)');
+  else lines.push(`Output${c.outputTruncated ? ` (last ${c.output.length} characters)` : ''}:`, c.output.replace(/\s+$/, ''));
+  return lines.join('\n') + ']';
+}
+
+/** Several completions in one turn, oldest first, separated by a blank line. */
+export function formatWakeupPrompt(completions: readonly TaskCompletion[]): string {
+  return completions.map(formatCompletion).join('\n\n');
+}
+
+function headline(c: TaskCompletion): string {
+  if (c.kind === 'pattern') return `matched "${c.pattern ?? ''}" (still running)`;
+  switch (c.status) {
+    case 'exited':
+      return c.signal ? `completed (terminated by ${c.signal})` : `completed (exit code ${c.exitCode ?? 'unknown'})`;
+    case 'killed':
+      return `was killed${c.signal ? ` (${c.signal})` : ''}`;
+    case 'lost':
+      return 'was lost: its process disappeared without recording an exit status';
+    case 'running':
+      return 'reported while still running';
+    default: {
+      const never: never = c.status;
+      return String(never);
+    }
+  }
+}
