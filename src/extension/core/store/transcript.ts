@@ -100,25 +100,36 @@ export async function readTranscriptTail(file: string, count: number, chunkSize 
     let position = size;
     let tail = Buffer.alloc(0);
     let newlines = 0;
-    // One more line than asked, so the first kept line is known to be complete.
-    while (position > 0 && newlines <= count) {
-      const length = Math.min(chunkSize, position);
-      position -= length;
-      const chunk = Buffer.alloc(length);
-      await handle.read(chunk, 0, length, position);
-      for (const byte of chunk) if (byte === 0x0a) newlines += 1;
-      tail = Buffer.concat([chunk, tail]);
+    // Lines wanted: one per record asked, plus every corrupt line met on the way, plus one more
+    // so that the first kept line is known to be complete.
+    let needed = count;
+    for (;;) {
+      while (position > 0 && newlines <= needed) {
+        const length = Math.min(chunkSize, position);
+        position -= length;
+        const chunk = Buffer.alloc(length);
+        await handle.read(chunk, 0, length, position);
+        for (const byte of chunk) if (byte === 0x0a) newlines += 1;
+        tail = Buffer.concat([chunk, tail]);
+      }
+      const lines = splitLines(tail);
+      // A last line without its newline is a torn write in progress or interrupted: not a record yet.
+      if (tail.length > 0 && tail[tail.length - 1] !== 0x0a) lines.pop();
+      if (position > 0) lines.shift();
+      result.records = [];
+      result.corrupt = [];
+      for (let i = lines.length - 1; i >= 0 && result.records.length < count; i -= 1) {
+        if (lines[i].trim() === '') continue;
+        const record = parseLine(lines[i]);
+        if (record) result.records.push(record);
+        else result.corrupt.push({ file, lineNumber: -1, text: lines[i] });
+      }
+      if (result.records.length >= count || position === 0) break;
+      needed = count + result.corrupt.length + (lines.length - result.records.length - result.corrupt.length);
+      if (needed < newlines) needed = newlines;
     }
-    const lines = splitLines(tail);
-    // A last line without its newline is a torn write in progress or interrupted: not a record yet.
-    if (tail.length > 0 && tail[tail.length - 1] !== 0x0a) lines.pop();
-    if (position > 0) lines.shift();
-    const wanted = lines.filter((l) => l.trim() !== '').slice(-count);
-    for (const text of wanted) {
-      const record = parseLine(text);
-      if (record) result.records.push(record);
-      else result.corrupt.push({ file, lineNumber: -1, text });
-    }
+    result.records.reverse();
+    result.corrupt.reverse();
     return result;
   } catch (error) {
     throw storageError(file, error);
