@@ -105,6 +105,9 @@ function safeJson(text: string): unknown {
 function mapError(error: unknown, signal: AbortSignal): Error {
   if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   if (error instanceof ProviderError) return error;
+  if (error instanceof Anthropic.APIConnectionError) {
+    return new ProviderError('PROVIDER_FAILED', `The connection to Anthropic dropped or could not be opened (${error.message}).`, 'vigil.model.baseUrl', { cause: error });
+  }
   if (error instanceof Anthropic.APIError) return fromHttpStatus(error.status, 'Anthropic', error.message, error);
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError('PROVIDER_FAILED', `Anthropic could not be reached or failed mid-stream: ${message}`, 'vigil.model.baseUrl', { cause: error });

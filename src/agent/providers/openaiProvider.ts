@@ -106,6 +106,9 @@ function toOpenAiMessages(system: string, messages: ChatMessage[]): ChatCompleti
 function mapError(error: unknown, signal: AbortSignal): Error {
   if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   if (error instanceof ProviderError) return error;
+  if (error instanceof OpenAI.APIConnectionError) {
+    return new ProviderError('PROVIDER_FAILED', `The connection to the OpenAI-compatible server dropped or could not be opened (${error.message}); check vigil.model.baseUrl and that the server is running.`, 'vigil.model.baseUrl', { cause: error });
+  }
   if (error instanceof OpenAI.APIError) {
     const detail = error.message || 'no detail';
     return fromHttpStatus(error.status, 'The OpenAI-compatible server', detail, error);
