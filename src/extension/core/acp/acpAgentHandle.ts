@@ -1,0 +1,206 @@
+// The supervisor's AgentHandle for one session, served by one agent process over ACP: spawned on
+// demand, restarted on the next prompt after a crash (and the crash reported), killed as a tree.
+
+import { RequestError } from '@agentclientprotocol/sdk';
+import type { ChatMessage } from '../../../agent/providers/types';
+import { promptErrorData } from '../../../agent/vigilProtocol';
+import { errorMessage, VigilError } from '../common/errors';
+import { EventHub, type Unsubscribe } from '../common/events';
+import type { AgentFailure, AgentHandle, PromptOutcome, PromptRequest } from '../ports/agentHandle';
+import type { Logger } from '../ports/logger';
+import type { TerminalHost } from '../ports/terminalHost';
+import { AcpConnection } from './acpConnection';
+import { ActivityDescriber } from './activityDescriber';
+import type { LaunchSpec } from './agentLaunch';
+import { AgentProcess, type AgentExit } from './agentProcess';
+import { HistoryRecorder } from './historyRecorder';
+import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './hostPorts';
+import { PermissionGate } from './permissionGate';
+import { TerminalBridge } from './terminalBridge';
+import { WorkspaceFs } from './workspaceFs';
+
+export interface AcpHandleDeps {
+  log: Logger;
+  /** The session's workspace folder: the agent's cwd and the root that fs/* is confined to. */
+  cwd: string;
+  /** Chosen per spawn, so a changed setting or API key applies from the next process on. */
+  launch(): Promise<LaunchSpec>;
+  policy: ApprovalPolicy;
+  prompter: PermissionPrompter;
+  terminals?: TerminalHost;
+  lm?: LanguageModelBridge;
+  /** Bound on the agent's answer to `initialize` (default 20 s). */
+  initializeTimeoutMs?: number;
+  /** History from the durable transcript for the first spawn (e.g. after a window reload). */
+  loadHistory?(): Promise<ChatMessage[]>;
+}
+
+interface Live {
+  process: AgentProcess;
+  connection: AcpConnection;
+  acpSessionId: string;
+  terminals: TerminalBridge;
+}
+
+export class AcpAgentHandle implements AgentHandle {
+  private live: Live | undefined;
+  private starting: Promise<Live> | undefined;
+  private running: { gate: PermissionGate; acpSessionId: string } | undefined;
+  private readonly gate: PermissionGate;
+  private readonly exits = new EventHub<{ code: number | null; signal: string | null }>();
+  private readonly killed = new WeakSet<AgentProcess>();
+  private history: HistoryRecorder | undefined;
+  private crashNotice: string | undefined;
+  private disposed = false;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly deps: AcpHandleDeps,
+  ) {
+    this.gate = new PermissionGate(deps.policy, deps.prompter);
+  }
+
+  async prompt(request: PromptRequest): Promise<PromptOutcome> {
+    if (this.running) throw new VigilError('SESSION_BUSY', `a prompt is already running in session ${this.sessionId}`);
+    const describer = new ActivityDescriber();
+    let live: Live;
+    try {
+      live = await this.ensureStarted();
+    } catch (error) {
+      throw failure(error, 'AGENT_FAILED');
+    }
+    if (this.crashNotice) {
+      request.onEvent({ description: this.crashNotice, waitingOn: { kind: 'agent' } });
+      this.crashNotice = undefined;
+    }
+    this.history!.user(request.text);
+    this.running = { gate: this.gate, acpSessionId: live.acpSessionId };
+    try {
+      const response = await live.connection.prompt(live.acpSessionId, request.text, {
+        describer,
+        onEvent: (event) => {
+          if (event.update) this.history!.update(event.update as never);
+          request.onEvent(event);
+        },
+      });
+      return { stopReason: response.stopReason };
+    } catch (error) {
+      throw await this.classify(error, live);
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  async cancel(): Promise<void> {
+    this.gate.cancelAll();
+    const live = this.live;
+    if (!live) return;
+    try {
+      await live.connection.cancel(live.acpSessionId);
+    } catch (error) {
+      // A dead or closing connection cannot take the cancel; the supervisor escalates to kill.
+      this.deps.log.warn(`session/cancel could not be sent: ${errorMessage(error)}`);
+    }
+  }
+
+  async kill(reason: string): Promise<void> {
+    this.gate.cancelAll();
+    const live = this.live ?? (await this.starting?.catch(() => undefined));
+    if (!live) return;
+    this.deps.log.warn(`killing the agent of session ${this.sessionId} (pid ${live.process.pid}): ${reason}`);
+    this.killed.add(live.process);
+    await live.process.kill();
+    this.drop(live);
+  }
+
+  onExit(listener: (info: { code: number | null; signal: string | null }) => void): Unsubscribe {
+    return this.exits.subscribe(listener);
+  }
+
+  get pid(): number | undefined {
+    return this.live?.process.pid;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.kill('session disposed');
+  }
+
+  private ensureStarted(): Promise<Live> {
+    if (this.live) return Promise.resolve(this.live);
+    if (this.disposed) return Promise.reject(new VigilError('AGENT_FAILED', 'the session was closed'));
+    this.starting ??= this.start().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async start(): Promise<Live> {
+    const spec = await this.deps.launch();
+    const proc = await AgentProcess.start(spec, this.deps.log, this.deps.cwd);
+    const terminals = new TerminalBridge(this.deps.terminals, this.deps.log);
+    const connection = new AcpConnection(
+      proc,
+      { vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm },
+      () => this.deps.policy.isTrusted(),
+    );
+    try {
+      await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
+      this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
+      const acpSessionId = await connection.newSession(this.deps.cwd, this.history.snapshot());
+      const live: Live = { process: proc, connection, acpSessionId, terminals };
+      this.live = live;
+      void proc.exited.then((exit) => this.onProcessExit(live, exit));
+      return live;
+    } catch (error) {
+      this.killed.add(proc);
+      await proc.kill();
+      connection.close();
+      throw error;
+    }
+  }
+
+  private onProcessExit(live: Live, exit: AgentExit): void {
+    const expected = this.killed.has(live.process);
+    this.drop(live);
+    if (!expected) {
+      const tail = live.process.recentStderr;
+      this.crashNotice = `The agent process crashed (exit code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''}) and was restarted.${tail ? ` Its last output: ${tail.slice(-500)}` : ''}`;
+      this.deps.log.error(`agent of session ${this.sessionId} exited unexpectedly (code ${exit.code}, signal ${exit.signal})`);
+    }
+    this.exits.emit(exit, (error) => this.deps.log.error(`onExit listener failed: ${errorMessage(error)}`));
+  }
+
+  private drop(live: Live): void {
+    if (this.live === live) this.live = undefined;
+    live.connection.close();
+    void live.terminals.agentGone();
+  }
+
+  /** Maps a failed prompt onto the supervisor's AgentFailure codes. */
+  private async classify(error: unknown, live: Live): Promise<Error> {
+    if (error instanceof RequestError) {
+      const data = promptErrorData.safeParse(error.data);
+      if (data.success) {
+        const code = data.data.vigil.code === 'PROVIDER_AUTH' ? 'PROVIDER_AUTH' : data.data.vigil.code === 'PROVIDER_QUOTA' ? 'PROVIDER_QUOTA' : 'AGENT_FAILED';
+        return failure(error, code, error.message);
+      }
+      return failure(error, 'AGENT_FAILED', `The agent answered the prompt with an error: ${error.message}`);
+    }
+    // Closed connection: wait briefly for the exit status so a crash is reported as one.
+    const exit = await Promise.race([live.process.exited, new Promise<undefined>((r) => setTimeout(r, 500))]);
+    if (exit && !this.killed.has(live.process)) {
+      const tail = live.process.recentStderr;
+      return failure(error, 'AGENT_CRASHED', `The agent process crashed during the turn (exit code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''})${tail ? `: ${tail.slice(-500)}` : ''}. It will be restarted on the next prompt.`);
+    }
+    if (exit) return failure(error, 'AGENT_FAILED', 'The agent process was stopped during the turn.');
+    return failure(error, 'AGENT_FAILED');
+  }
+}
+
+function failure(error: unknown, code: AgentFailure['code'], message = errorMessage(error)): Error {
+  const cause: AgentFailure = { code, message };
+  const wrapped = new Error(message, { cause });
+  (wrapped as Error & { original?: unknown }).original = error;
+  return wrapped;
+}

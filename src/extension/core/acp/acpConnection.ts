@@ -1,0 +1,240 @@
+// One ACP client connection to one agent process: the client-side handlers (fs, terminals,
+// permissions, `_vigil/…`), `initialize` with a bounded wait, sessions, prompts and cancel.
+
+import { client, RequestError, type ClientConnection, type InitializeResponse, type PromptResponse } from '@agentclientprotocol/sdk';
+import type { ChatMessage } from '../../../agent/providers/types';
+import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../agent/vigilProtocol';
+import { errorMessage, VigilError } from '../common/errors';
+import type { AgentEvent } from '../ports/agentHandle';
+import type { Logger } from '../ports/logger';
+import { ActivityDescriber } from './activityDescriber';
+import type { AgentProcess } from './agentProcess';
+import type { LanguageModelBridge } from './hostPorts';
+import { listModels, streamChat } from './lmHost';
+import type { PermissionGate } from './permissionGate';
+import type { TerminalBridge } from './terminalBridge';
+import type { WorkspaceFs } from './workspaceFs';
+
+/** Where the events of the prompt that is running in an ACP session go. */
+export interface PromptSink {
+  describer: ActivityDescriber;
+  onEvent(event: AgentEvent): void;
+}
+
+export interface ConnectionDeps {
+  vigilSessionId: string;
+  log: Logger;
+  workspace: WorkspaceFs;
+  gate: PermissionGate;
+  terminals: TerminalBridge;
+  lm?: LanguageModelBridge;
+}
+
+const permissionDenied = -32001;
+
+export class AcpConnection {
+  private readonly connection: ClientConnection;
+  private readonly sinks = new Map<string, PromptSink>();
+  private readonly trustedWrites: () => boolean;
+  initializeResponse: InitializeResponse | undefined;
+
+  constructor(
+    readonly process: AgentProcess,
+    private readonly deps: ConnectionDeps,
+    isTrusted: () => boolean,
+  ) {
+    this.trustedWrites = isTrusted;
+    this.connection = this.buildApp().connect(process.stream);
+    // The process died or closed stdout: pending requests must fail now, not hang.
+    void process.exited.then(() => this.connection.close(new VigilError('AGENT_FAILED', 'the agent process exited')));
+  }
+
+  get closed(): Promise<void> {
+    return this.connection.closed;
+  }
+
+  /** `initialize` with a bounded wait: an agent that never answers is a clear error, not a hang. */
+  async initialize(timeoutMs: number, label: string): Promise<InitializeResponse> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new VigilError('AGENT_TIMEOUT', `${label} did not answer "initialize" within ${Math.round(timeoutMs / 1000)} s; is it an ACP agent (e.g. "gemini --acp")?`)), timeoutMs);
+    });
+    const exited = this.process.exited.then((exit) => {
+      const tail = this.process.recentStderr;
+      throw new VigilError('AGENT_FAILED', `${label} exited during "initialize" (code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''})${tail ? `: ${tail}` : ''}`);
+    });
+    try {
+      const response = await Promise.race([
+        this.connection.agent.request('initialize', {
+          protocolVersion: 1,
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+          clientInfo: { name: 'vigil', title: 'Vigil', version: '0.1.0' },
+        }),
+        timeout,
+        exited,
+      ]);
+      this.initializeResponse = response;
+      return response;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async newSession(cwd: string, history: ChatMessage[]): Promise<string> {
+    const r = await this.connection.agent.request('session/new', { cwd, mcpServers: [], _meta: { vigil: { history } } });
+    return r.sessionId;
+  }
+
+  async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[]): Promise<void> {
+    await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers: [], _meta: { vigil: { history } } });
+  }
+
+  /** Sends `session/prompt`; every update and agent request of this session goes to `sink` until it settles. */
+  async prompt(acpSessionId: string, text: string, sink: PromptSink): Promise<PromptResponse> {
+    this.sinks.set(acpSessionId, sink);
+    try {
+      return await this.connection.agent.request('session/prompt', { sessionId: acpSessionId, prompt: [{ type: 'text', text }] });
+    } finally {
+      // Updates written before the response may still be in their (microtask) handlers: let them land first.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.sinks.get(acpSessionId) === sink) this.sinks.delete(acpSessionId);
+    }
+  }
+
+  async cancel(acpSessionId: string): Promise<void> {
+    await this.connection.agent.notify('session/cancel', { sessionId: acpSessionId });
+  }
+
+  close(): void {
+    this.connection.close();
+  }
+
+  private emit(acpSessionId: string, make: (d: ActivityDescriber) => AgentEvent): void {
+    const sink = this.sinks.get(acpSessionId);
+    if (!sink) {
+      this.deps.log.debug(`activity outside a prompt for ${acpSessionId} ignored`);
+      return;
+    }
+    try {
+      sink.onEvent(make(sink.describer));
+    } catch (error) {
+      this.deps.log.error(`activity listener failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private buildApp() {
+    const { log, workspace, gate, terminals, vigilSessionId } = this.deps;
+    const denied = (message: string) => new RequestError(permissionDenied, message);
+    const asRequestError = (error: unknown) => (error instanceof RequestError ? error : new RequestError(-32603, errorMessage(error)));
+
+    /** Paths outside the workspace need the person's approval (once per request). */
+    const confine = async (acpSessionId: string, path: string, action: 'read' | 'write', signal: AbortSignal): Promise<string> => {
+      const where = await workspace.locate(path).catch((error: unknown) => {
+        throw asRequestError(error);
+      });
+      if (where.inside) return where.abs;
+      const title = `${action} outside the workspace: ${where.abs}`;
+      const answer = await gate.ask(
+        { sessionId: vigilSessionId, title, kind: action === 'read' ? 'read' : 'edit' },
+        { opened: () => this.emit(acpSessionId, (d) => d.approvalOpened(title)), closed: (a) => this.emit(acpSessionId, (d) => d.approvalClosed(title, a)) },
+        signal,
+      );
+      if (answer !== 'allowOnce' && answer !== 'allowAlways') throw denied(`Access to ${where.abs} is outside the workspace folder and was not approved.`);
+      return where.abs;
+    };
+
+    return client({ name: 'vigil' })
+      .onNotification('session/update', ({ params }) => {
+        this.emit(params.sessionId, (d) => d.fromUpdate(params.update));
+      })
+      .onRequest('session/request_permission', async ({ params, signal }) => {
+        const title = params.toolCall.title ?? params.toolCall.toolCallId;
+        this.emit(params.sessionId, (d) => d.request(`permission: ${title}`));
+        return gate.answer(
+          { sessionId: vigilSessionId, title, kind: params.toolCall.kind ?? 'other' },
+          params.options,
+          { opened: () => this.emit(params.sessionId, (d) => d.approvalOpened(title)), closed: (a) => this.emit(params.sessionId, (d) => d.approvalClosed(title, a)) },
+          signal,
+        );
+      })
+      .onRequest('fs/read_text_file', async ({ params, signal }) => {
+        this.emit(params.sessionId, (d) => d.request(`fs: read ${params.path}`));
+        const abs = await confine(params.sessionId, params.path, 'read', signal);
+        try {
+          return { content: await workspace.read(abs, params.line, params.limit) };
+        } catch (error) {
+          throw asRequestError(error);
+        }
+      })
+      .onRequest('fs/write_text_file', async ({ params, signal }) => {
+        this.emit(params.sessionId, (d) => d.request(`fs: write ${params.path}`));
+        if (!this.trustedWrites()) throw denied('This workspace is not trusted: Vigil lets the agent read but not write files.');
+        const abs = await confine(params.sessionId, params.path, 'write', signal);
+        try {
+          await workspace.write(abs, params.content);
+        } catch (error) {
+          throw asRequestError(error);
+        }
+        return {};
+      })
+      .onRequest('terminal/create', async ({ params }) => {
+        const label = [params.command, ...(params.args ?? [])].join(' ').slice(0, 200);
+        const background = (params._meta as { vigil?: { background?: unknown } } | null | undefined)?.vigil?.background === true;
+        this.emit(params.sessionId, (d) => (background ? d.request(`tool: start background ${label}`) : d.foregroundCommand(`tool: run ${label}`)));
+        if (!this.trustedWrites()) throw denied('This workspace is not trusted: Vigil does not let the agent run commands.');
+        try {
+          const created = await terminals.create(vigilSessionId, { ...params, cwd: params.cwd ?? workspace.root }, () =>
+            this.emit(params.sessionId, (d) => d.foregroundCommand(`tool: output of ${label}`)),
+          );
+          if (created.background) this.emit(params.sessionId, (d) => d.request(`background task ${created.terminalId} started: ${label}`));
+          return { terminalId: created.terminalId };
+        } catch (error) {
+          throw asRequestError(error);
+        }
+      })
+      .onRequest('terminal/output', async ({ params }) => {
+        this.emit(params.sessionId, (d) => d.request(`tool: output of terminal ${params.terminalId}`));
+        const out = await terminals.output(params.terminalId).catch((e: unknown) => {
+          throw asRequestError(e);
+        });
+        return { output: out.output, truncated: out.truncated, exitStatus: out.exitStatus ?? undefined };
+      })
+      .onRequest('terminal/wait_for_exit', async ({ params, signal }) => {
+        this.emit(params.sessionId, (d) => d.foregroundCommand(`tool: waiting for terminal ${params.terminalId}`));
+        const exit = await terminals.waitForExit(params.terminalId, signal).catch((e: unknown) => {
+          throw asRequestError(e);
+        });
+        return { exitCode: exit.exitCode, signal: exit.signal };
+      })
+      .onRequest('terminal/kill', async ({ params }) => {
+        this.emit(params.sessionId, (d) => d.request(`tool: kill terminal ${params.terminalId}`));
+        await terminals.kill(params.terminalId).catch((e: unknown) => {
+          throw asRequestError(e);
+        });
+        return {};
+      })
+      .onRequest('terminal/release', async ({ params }) => {
+        this.emit(params.sessionId, (d) => d.request(`tool: release terminal ${params.terminalId}`));
+        await terminals.release(params.terminalId).catch((e: unknown) => {
+          throw asRequestError(e);
+        });
+        return {};
+      })
+      .onRequest(vigilMethods.fsList, (p: unknown) => fsListParams.parse(p), async ({ params, signal }) => {
+        this.emit(params.sessionId, (d) => d.request(`fs: list ${params.path}`));
+        const abs = await confine(params.sessionId, params.path, 'read', signal);
+        return workspace.list(abs, params.maxEntries).catch((e: unknown) => {
+          throw asRequestError(e);
+        });
+      })
+      .onRequest(vigilMethods.fsSearch, (p: unknown) => fsSearchParams.parse(p), async ({ params, signal }) => {
+        this.emit(params.sessionId, (d) => d.request(`fs: search ${params.query}`));
+        const abs = await confine(params.sessionId, params.path ?? workspace.root, 'read', signal);
+        return workspace.search(abs, params.query, params.maxResults).catch((e: unknown) => {
+          throw asRequestError(e);
+        });
+      })
+      .onRequest(vigilMethods.lmModels, (p: unknown) => p, () => listModels(this.deps.lm))
+      .onRequest(vigilMethods.lmChat, (p: unknown) => lmChatParams.parse(p), ({ params, agent, signal }) => streamChat(this.deps.lm, params, agent, signal, log));
+  }
+}
