@@ -1,0 +1,78 @@
+// Builds a wakeup outbox and coordinator over a temporary storage root, plus completion builders and event waits.
+
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Clock } from '../../src/extension/core/ports/clock';
+import type { TaskCompletion } from '../../src/extension/core/tasks/taskTypes';
+import { WakeupCoordinator, type WakeupCoordinatorOptions, type WakeupEvent } from '../../src/extension/core/wakeups/wakeupCoordinator';
+import { WakeupOutbox } from '../../src/extension/core/wakeups/wakeupOutbox';
+import { FakeTurnPort } from './fakeTurnPort';
+
+export async function tempStorageRoot(prefix = 'vigil-wakeups-'): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+export function completionFor(taskId: string, sessionId: string, overrides: Partial<TaskCompletion> = {}): TaskCompletion {
+  return {
+    key: `${taskId}:exit`,
+    taskId,
+    sessionId,
+    kind: 'exit',
+    command: 'sleep 2',
+    status: 'exited',
+    exitCode: 0,
+    signal: null,
+    output: 'done',
+    outputTruncated: false,
+    at: Date.now(),
+    ...overrides,
+  };
+}
+
+export interface Window {
+  outbox: WakeupOutbox;
+  coordinator: WakeupCoordinator;
+  events: WakeupEvent[];
+}
+
+/** One window's wakeup side: its own outbox instance and coordinator, over a shared root and turn port. */
+export async function openWindow(
+  root: string,
+  turns: FakeTurnPort,
+  options: Partial<WakeupCoordinatorOptions> & { windowId?: string; clock?: Clock } = {},
+): Promise<Window> {
+  const outbox = await WakeupOutbox.open({ storageRoot: root, windowId: options.windowId ?? 'w1', clock: options.clock });
+  // A long sweep interval by default: tests that want the sweep ask for it.
+  const coordinator = new WakeupCoordinator({ sweepIntervalMs: 3_600_000, ...options, turns, outbox });
+  const events: WakeupEvent[] = [];
+  coordinator.subscribe((e) => events.push(e));
+  coordinator.start();
+  return { outbox, coordinator, events };
+}
+
+/** Resolves with the first event (past or future) that matches, or rejects after `timeoutMs`. */
+export function waitForEvent(win: Window, predicate: (e: WakeupEvent) => boolean, timeoutMs = 5_000, after = 0): Promise<WakeupEvent> {
+  const seen = win.events.slice(after).find(predicate);
+  if (seen) return Promise.resolve(seen);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`timed out after ${timeoutMs} ms; events: ${JSON.stringify(win.events.map((e) => [e.type, 'outcome' in e ? e.outcome : '']))}`));
+    }, timeoutMs);
+    const off = win.coordinator.subscribe((e) => {
+      if (!predicate(e)) return;
+      clearTimeout(timer);
+      off();
+      resolve(e);
+    });
+  });
+}
+
+export function deliveryOutcome(win: Window, sessionId: string, trigger?: string) {
+  return (e: WakeupEvent) => e.type === 'delivery' && e.sessionId === sessionId && (trigger === undefined || e.trigger === trigger);
+}
+
+export async function pendingKeys(win: Window, sessionId: string): Promise<string[]> {
+  return (await win.outbox.entries(sessionId)).filter((e) => e.state === 'pending' || e.state === 'claimed').map((e) => e.key);
+}
