@@ -1,0 +1,140 @@
+// Turn lease: epochs, busy, refresh, holder-qualified release, reclaim rules, fencing, corrupt lease file.
+
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { TurnLeaseStore, type LeaseToken } from '../../../src/extension/core/lease/turnLease';
+import type { LeaseHolder } from '../../../src/extension/core/lease/leaseRecord';
+import { isVigilError } from '../../../src/extension/core/common/errors';
+import { leaseFile } from '../../../src/extension/core/store/storePaths';
+import { SessionStore } from '../../../src/extension/core/store/sessionStore';
+import { FakeClock } from '../../fakes/fakeClock';
+import { recordingLogger, tempRoot, type LogRecord } from '../supervisor/harness';
+
+const TTL = 30_000;
+
+async function setup() {
+  const root = await tempRoot();
+  const clock = new FakeClock();
+  const logs: LogRecord[] = [];
+  const lease = new TurnLeaseStore(root, clock, recordingLogger(logs), { ttlMs: TTL });
+  const store = new SessionStore(root, recordingLogger(logs));
+  await store.init();
+  await store.create('s', 's1');
+  return { root, clock, logs, lease, store };
+}
+
+function holder(lease: TurnLeaseStore, windowId: string, turnId: string, overrides: Partial<LeaseHolder> = {}): LeaseHolder {
+  return { ...lease.holderFor(windowId, turnId), ...overrides };
+}
+
+async function acquired(lease: TurnLeaseStore, h: LeaseHolder): Promise<LeaseToken> {
+  const r = await lease.acquire('s1', h);
+  if (r.kind !== 'acquired') throw new Error(`expected acquired, got ${JSON.stringify(r)}`);
+  return r.token;
+}
+
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => child.on('exit', resolve));
+  return child.pid!;
+}
+
+describe('turn lease', () => {
+  it('every acquisition increases the epoch; a live holder makes others busy', async () => {
+    const { lease } = await setup();
+    const a = await acquired(lease, holder(lease, 'w1', 't1'));
+    const busy = await lease.acquire('s1', holder(lease, 'w2', 't2'));
+    assert.equal(busy.kind, 'busy');
+    await lease.release(a);
+    const b = await acquired(lease, holder(lease, 'w2', 't2'));
+    assert.equal(b.epoch, a.epoch + 1);
+  });
+
+  it('I13 release is holder-qualified and idempotent', async () => {
+    const { lease } = await setup();
+    const a = await acquired(lease, holder(lease, 'w1', 't1'));
+    await lease.release(a);
+    const b = await acquired(lease, holder(lease, 'w2', 't2'));
+    assert.equal(await lease.release(a), false, 'a stale token releases nothing');
+    assert.equal((await lease.read('s1'))?.holder?.turnId, 't2');
+    assert.equal(await lease.release(b), true);
+    assert.equal(await lease.release(b), false);
+  });
+
+  it('I15 reclaims only an expired lease or a provably dead holder', async () => {
+    const { lease, clock } = await setup();
+    // Alive (this process), not expired: busy, right up to the TTL.
+    await acquired(lease, holder(lease, 'w1', 't1'));
+    await clock.advance(TTL - 1);
+    assert.equal((await lease.acquire('s1', holder(lease, 'w2', 't2'))).kind, 'busy');
+    await clock.advance(1);
+    const expired = await lease.acquire('s1', holder(lease, 'w2', 't2'));
+    assert.equal(expired.kind === 'acquired' && expired.reclaimed?.cause, 'expired');
+
+    // A dead pid on this host: reclaimed at once, long before expiry.
+    const { lease: l2 } = await setup();
+    const pid = await deadPid();
+    await acquired(l2, holder(l2, 'w1', 't1', { pid }));
+    const dead = await l2.acquire('s1', holder(l2, 'w2', 't2'));
+    assert.equal(dead.kind === 'acquired' && dead.reclaimed?.cause, 'holder-dead');
+
+    // The same dead pid on another host proves nothing: busy until expiry.
+    const { lease: l3 } = await setup();
+    await acquired(l3, holder(l3, 'w1', 't1', { pid, host: 'another-host' }));
+    assert.equal((await l3.acquire('s1', holder(l3, 'w2', 't2'))).kind, 'busy');
+  });
+
+  it('refresh extends the lease and reports a loss once the epoch moved on', async () => {
+    const { lease, clock } = await setup();
+    const a = await acquired(lease, holder(lease, 'w1', 't1'));
+    await clock.advance(TTL - 1_000);
+    assert.equal(await lease.refresh(a), 'ok');
+    await clock.advance(TTL - 1_000);
+    assert.equal((await lease.acquire('s1', holder(lease, 'w2', 't2'))).kind, 'busy', 'refreshed, so still held');
+    await clock.advance(2_000);
+    await acquired(lease, holder(lease, 'w2', 't2'));
+    assert.equal(await lease.refresh(a), 'lost');
+  });
+
+  it('I18 a write carrying a stale fencing epoch is refused', async () => {
+    const { lease, clock, store } = await setup();
+    const a = await acquired(lease, holder(lease, 'w1', 't1'));
+    await store.transcriptWriter('s1', lease.guard(a)).append({ type: 'notice', level: 'info', text: 'A1' });
+    await clock.advance(TTL);
+    const b = await acquired(lease, holder(lease, 'w2', 't2'));
+    await store.transcriptWriter('s1', lease.guard(b)).append({ type: 'notice', level: 'info', text: 'B1' });
+    await assert.rejects(store.transcriptWriter('s1', lease.guard(a)).append({ type: 'notice', level: 'info', text: 'A2' }), (e) => isVigilError(e, 'STALE_EPOCH'));
+    await assert.rejects(store.update('s1', { title: 'stale' }, lease.guard(a)), (e) => isVigilError(e, 'STALE_EPOCH'));
+    const texts = (await store.readAll('s1')).records.map((r) => (r as { text: string }).text);
+    assert.deepEqual(texts, ['A1', 'B1']);
+    assert.equal((await store.get('s1'))?.title, 's');
+  });
+
+  it('a corrupt lease file is moved aside and reported; the next epoch is above any counted one', async () => {
+    const { lease, root, logs } = await setup();
+    const a = await acquired(lease, holder(lease, 'w1', 't1'));
+    await fs.writeFile(leaseFile(root, 's1'), '{"version":1,"epoch":');
+    const b = await acquired(lease, holder(lease, 'w2', 't2'));
+    assert.ok(b.epoch > a.epoch);
+    assert.ok(logs.some((l) => l.level === 'error' && l.message.includes(leaseFile(root, 's1')) && l.message.includes('corrupt')));
+    const names = await fs.readdir(`${root}/sessions/s1`);
+    assert.ok(names.some((n) => n.startsWith('lease.json.corrupt-')), names.join(','));
+    assert.equal(await lease.refresh(a), 'lost', 'the old holder is fenced out');
+    assert.equal(await lease.refresh(b), 'ok');
+  });
+
+  it('a lease file of the wrong shape is treated like a corrupt one', async () => {
+    const { lease, root } = await setup();
+    await fs.mkdir(`${root}/sessions/s1`, { recursive: true });
+    await fs.writeFile(leaseFile(root, 's1'), JSON.stringify({ version: 1, epoch: -3, holder: 'me' }));
+    const r = await lease.acquire('s1', holder(lease, 'w1', 't1'));
+    assert.equal(r.kind, 'acquired');
+  });
+
+  it('concurrent acquirers in one process: exactly one wins', async () => {
+    const { lease } = await setup();
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => lease.acquire('s1', holder(lease, `w${i}`, `t${i}`))));
+    assert.equal(results.filter((r) => r.kind === 'acquired').length, 1);
+  });
+});
