@@ -33,7 +33,7 @@ export function applyHostEvent(state: SessionSnapshot, event: HostEvent): Sessio
       const i = findEntry(state.entries, event.entryId);
       const entry = state.entries[i];
       if (!entry || (entry.kind !== 'agent' && entry.kind !== 'thought') || !entry.streaming) return state;
-      return { ...state, entries: replaceAt(state.entries, i, { ...entry, streaming: false }) };
+      return { ...state, entries: replaceEntry(state.entries, i, { ...entry, streaming: false }) };
     }
     case 'toolCallCreated':
       return {
@@ -45,11 +45,11 @@ export function applyHostEvent(state: SessionSnapshot, event: HostEvent): Sessio
       const i = findEntry(state.entries, id);
       const entry = state.entries[i];
       if (entry?.kind === 'toolCall') {
-        return { ...state, entries: replaceAt(state.entries, i, { ...entry, toolCall: { ...entry.toolCall, ...event.patch } }) };
+        return { ...state, entries: replaceEntry(state.entries, i, { ...entry, toolCall: { ...entry.toolCall, ...event.patch } }) };
       }
       // ACP lets an update arrive for a call we never saw (e.g. after a reload); show it rather than drop it.
       const toolCall: ToolCallView = { title: event.toolCallId, kind: 'other', status: 'pending', content: [], ...event.patch, toolCallId: event.toolCallId };
-      return { ...state, entries: [...state.entries, { kind: 'toolCall', id, at: event.patch.startedAt ?? 0, toolCall }] };
+      return { ...state, entries: appendEntry(state.entries, { kind: 'toolCall', id, at: event.patch.startedAt ?? 0, toolCall }) };
     }
     case 'planUpdated':
       return { ...state, entries: upsertEntry(state.entries, { kind: 'plan', id: event.entryId, at: event.at, items: event.items }) };
@@ -102,15 +102,15 @@ function applyTurnStatus(state: SessionSnapshot, event: Extract<HostEvent, { typ
 function appendChunk(entries: EntryView[], event: Extract<HostEvent, { type: 'chunkAppended' }>): EntryView[] {
   const i = findEntry(entries, event.entryId);
   const entry = entries[i];
-  if (entry?.kind === 'agent') return replaceAt(entries, i, { ...entry, markdown: entry.markdown + event.text, streaming: true });
-  if (entry?.kind === 'thought') return replaceAt(entries, i, { ...entry, text: entry.text + event.text, streaming: true });
+  if (entry?.kind === 'agent' && event.entryKind === 'agent') return replaceEntry(entries, i, { ...entry, markdown: entry.markdown + event.text, streaming: true });
+  if (entry?.kind === 'thought' && event.entryKind === 'thought') return replaceEntry(entries, i, { ...entry, text: entry.text + event.text, streaming: true });
   // A first chunk opens its entry; a chunk for an entry of another kind starts a fresh one.
   const id = entry ? `${event.entryId}:${event.entryKind}` : event.entryId;
   const created: EntryView =
     event.entryKind === 'agent'
       ? { kind: 'agent', id, markdown: event.text, streaming: true, at: event.at }
       : { kind: 'thought', id, text: event.text, streaming: true, at: event.at };
-  return [...entries, created];
+  return appendEntry(entries, created);
 }
 
 function endStreaming(entries: EntryView[]): EntryView[] {
@@ -123,18 +123,55 @@ function endStreaming(entries: EntryView[]): EntryView[] {
       out[i] = { ...e, streaming: false };
     }
   }
-  return out;
+  return out === entries ? entries : derive(entries, out);
 }
 
 function upsertEntry(entries: EntryView[], entry: EntryView): EntryView[] {
   const i = findEntry(entries, entry.id);
-  return i < 0 ? [...entries, entry] : replaceAt(entries, i, entry);
+  return i < 0 ? appendEntry(entries, entry) : replaceEntry(entries, i, entry);
 }
 
-/** Searches from the tail: the entries that change are almost always the newest. */
+function appendEntry(entries: EntryView[], entry: EntryView): EntryView[] {
+  const out = entries.slice();
+  out.push(entry);
+  return derive(entries, out);
+}
+
+function replaceEntry(entries: EntryView[], index: number, entry: EntryView): EntryView[] {
+  return derive(entries, replaceAt(entries, index, entry));
+}
+
+/**
+ * Id → position, shared by every entries array derived from the same one. The reducer only appends
+ * or replaces in place, so a position never changes; a hit is still verified, and a stale hit (two
+ * states branched from one) falls back to a scan. Keeps lookups O(1) on 10,000-entry sessions.
+ */
+const positions = new WeakMap<readonly EntryView[], Map<string, number>>();
+
+function indexOf(entries: readonly EntryView[]): Map<string, number> {
+  let index = positions.get(entries);
+  if (!index) {
+    index = new Map();
+    for (let i = 0; i < entries.length; i++) index.set(entries[i].id, i);
+    positions.set(entries, index);
+  }
+  return index;
+}
+
+/** Registers a derived array with the index of its source (positions unchanged, ids added). */
+function derive(source: readonly EntryView[], derived: EntryView[]): EntryView[] {
+  const index = indexOf(source);
+  for (let i = source.length; i < derived.length; i++) index.set(derived[i].id, i);
+  positions.set(derived, index);
+  return derived;
+}
+
 export function findEntry(entries: readonly EntryView[], id: string): number {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    if (entries[i].id === id) return i;
+  const i = indexOf(entries).get(id);
+  if (i === undefined) return -1;
+  if (entries[i]?.id === id) return i;
+  for (let k = entries.length - 1; k >= 0; k--) {
+    if (entries[k].id === id) return k;
   }
   return -1;
 }

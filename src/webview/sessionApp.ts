@@ -38,6 +38,9 @@ export class SessionApp {
   private anchor: { id: string; offset: number } | undefined;
   private readonly pendingPrompts = new Map<string, string>();
   private readonly actions: ViewActions;
+  private lastScrollTop = 0;
+  private readonly resizeObserver = new ResizeObserver(() => this.pinToTail());
+  private observed: Element | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -182,9 +185,11 @@ export class SessionApp {
         ${s.session === null && s.entries.length === 0
           ? html`<div id="empty-state">No session is open. Send a message to start one, or open an earlier session.</div>`
           : nothing}
-        ${start > 0 ? html`<div id="older-edge" class="edge">${start} earlier ${start === 1 ? 'entry' : 'entries'}</div>` : nothing}
-        ${repeat(slice, (e) => e.id, (e) => guard([e], () => renderEntry(e, this.actions)))}
-        ${end < s.entries.length ? html`<div id="newer-edge" class="edge">${s.entries.length - end} newer</div>` : nothing}
+        <div id="entries">
+          ${start > 0 ? html`<div id="older-edge" class="edge">${start} earlier ${start === 1 ? 'entry' : 'entries'}</div>` : nothing}
+          ${repeat(slice, (e) => e.id, (e) => guard([e], () => renderEntry(e, this.actions)))}
+          ${end < s.entries.length ? html`<div id="newer-edge" class="edge">${s.entries.length - end} newer</div>` : nothing}
+        </div>
       </div>
       ${!this.window.followTail
         ? html`<vscode-button id="jump-to-latest" secondary icon="arrow-down" @click=${() => this.jumpToLatest()}>Latest</vscode-button>`
@@ -220,8 +225,15 @@ export class SessionApp {
   private afterRender(): void {
     const t = this.transcript();
     if (!t) return;
+    const entries = t.querySelector('#entries');
+    if (entries && entries !== this.observed) {
+      // Content also grows without a render of ours (custom elements upgrading, a card opened).
+      if (this.observed) this.resizeObserver.unobserve(this.observed);
+      this.resizeObserver.observe(entries);
+      this.observed = entries;
+    }
     if (this.window.followTail) {
-      t.scrollTop = t.scrollHeight;
+      this.pinToTail();
     } else if (this.anchor) {
       const el = t.querySelector<HTMLElement>(`[data-entry-id="${CSS.escape(this.anchor.id)}"]`);
       if (el) t.scrollTop = el.offsetTop - this.anchor.offset;
@@ -230,11 +242,21 @@ export class SessionApp {
     this.queueEdgeCheck();
   }
 
+  private pinToTail(): void {
+    const t = this.transcript();
+    if (!t || !this.window.followTail) return;
+    t.scrollTop = t.scrollHeight;
+    this.lastScrollTop = t.scrollTop;
+  }
+
   private onScroll(): void {
     const t = this.transcript();
     if (!t) return;
     const atBottom = t.scrollHeight - t.scrollTop - t.clientHeight < 24;
-    const follow = atBottom && this.window.end === this.state.entries.length;
+    const scrolledUp = t.scrollTop < this.lastScrollTop - 2;
+    this.lastScrollTop = t.scrollTop;
+    // Only the reader scrolling up stops following; content growing under us does not.
+    const follow = this.window.end === this.state.entries.length && (atBottom || (this.window.followTail && !scrolledUp));
     if (follow !== this.window.followTail) {
       this.window.followTail = follow;
       this.scheduleRender();

@@ -1,11 +1,10 @@
 // What the session webview asks of the rest of the extension. The provider calls it only with
-// validated intents; the lead's composition root implements it over the supervisor and the registry.
+// validated intents; the composition root implements it over the supervisor and the registry.
+// A handler that throws or rejects is logged and answered to the webview as an error.
 
-import type { ApprovalDecision, SessionSnapshot } from '../../../shared/sessionView';
+import type { ApprovalDecision } from '../../../shared/sessionView';
 
 export interface SessionViewController {
-  /** Answers every `ready` (first load and every webview reload), so it must reflect current state. */
-  getSnapshot(): SessionSnapshot | Promise<SessionSnapshot>;
   onPrompt(intent: { sessionId?: string; text: string }): void | Promise<void>;
   /** Stop button or Escape: the user's abort of the running turn. */
   onStop(intent: { sessionId?: string }): void | Promise<void>;

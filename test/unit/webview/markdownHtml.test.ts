@@ -1,0 +1,60 @@
+// The DOM-free half of markdown sanitizing: raw HTML never renders as markup and unsafe link
+// schemes never become links. (DOMPurify, the browser half, runs only in Chromium: see e2e.)
+
+import * as assert from 'node:assert/strict';
+import { isSafeHref, markdownToHtml } from '../../../src/webview/markdownHtml';
+
+describe('markdown to HTML', () => {
+  it('renders ordinary markdown', () => {
+    const html = markdownToHtml('**bold** and `code`\n\n```ts\nconst a = 1 < 2;\n```\n\n[docs](https://example.com)');
+    assert.match(html, /<strong>bold<\/strong>/);
+    assert.match(html, /<code>code<\/code>/);
+    assert.match(html, /const a = 1 &lt; 2;/);
+    assert.match(html, /<a href="https:\/\/example.com">docs<\/a>/);
+  });
+
+  it('shows script tags as text', () => {
+    const html = markdownToHtml('hi <script>alert(1)</script>\n\n<script src="https://evil.example/x.js"></script>');
+    assert.doesNotMatch(html, /<script/i);
+    assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+  });
+
+  it('shows event-handler markup as text', () => {
+    const html = markdownToHtml('<img src=x onerror="alert(1)">\n\n<div onclick="steal()">x</div> <a href="#" onmouseover="x()">y</a>');
+    assert.doesNotMatch(html, /<img|<div|<a /i);
+    assert.doesNotMatch(html, /<[^>]*\son\w+=/i, 'no event-handler attribute inside a tag');
+    assert.match(html, /&lt;img src=x onerror=/);
+  });
+
+  it('drops javascript:, data: and vbscript: links, keeping their text', () => {
+    for (const href of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'java\tscript:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)']) {
+      const html = markdownToHtml(`[click me](<${href}>)`);
+      assert.doesNotMatch(html, /<a /, `link kept for ${JSON.stringify(href)}: ${html}`);
+      assert.match(html, /click me/);
+    }
+    assert.doesNotMatch(markdownToHtml('![x](javascript:alert(1))'), /<a |<img/);
+  });
+
+  it('renders images as links, since the CSP loads no remote images', () => {
+    const html = markdownToHtml('![diagram](https://example.com/a.png)');
+    assert.match(html, /<a href="https:\/\/example.com\/a.png">diagram<\/a>/);
+    assert.doesNotMatch(html, /<img/);
+  });
+
+  it('escapes quotes in link titles and hrefs', () => {
+    const html = markdownToHtml('[x](https://example.com/"onmouseover="alert(1) "t\\"itle")');
+    assert.doesNotMatch(html, /"\s*onmouseover=/);
+  });
+
+  it('classifies hrefs', () => {
+    assert.ok(isSafeHref('https://example.com'));
+    assert.ok(isSafeHref('http://localhost:3000'));
+    assert.ok(isSafeHref('mailto:a@b.c'));
+    assert.ok(isSafeHref('#section'));
+    assert.ok(!isSafeHref('javascript:alert(1)'));
+    assert.ok(!isSafeHref('\u0000javascript:alert(1)'));
+    assert.ok(!isSafeHref('file:///etc/passwd'));
+    assert.ok(!isSafeHref('command:workbench.action.terminal.new'), 'VS Code command links are not for model output');
+    assert.ok(!isSafeHref('relative/path'));
+  });
+});

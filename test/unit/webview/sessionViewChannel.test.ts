@@ -1,0 +1,132 @@
+// The host end of the webview channel: handshake, ping/pong, validation before any action, errors.
+
+import * as assert from 'node:assert/strict';
+import type { Logger } from '../../../src/extension/core/ports/logger';
+import { SessionViewChannel } from '../../../src/extension/vscode/webview/sessionViewChannel';
+import type { SessionViewController } from '../../../src/extension/vscode/webview/sessionViewController';
+import type { HostMessage } from '../../../src/shared/webviewProtocol';
+import { agentEntry, snapshotWith, userEntry } from './viewBuilders';
+
+class RecordingLogger implements Logger {
+  readonly records: { level: string; message: string }[] = [];
+  trace(message: string) { this.records.push({ level: 'trace', message }); }
+  debug(message: string) { this.records.push({ level: 'debug', message }); }
+  info(message: string) { this.records.push({ level: 'info', message }); }
+  warn(message: string) { this.records.push({ level: 'warn', message }); }
+  error(message: string | Error) { this.records.push({ level: 'error', message: String(message) }); }
+}
+
+function setup(overrides: Partial<SessionViewController> = {}) {
+  const posted: HostMessage[] = [];
+  const calls: [string, unknown][] = [];
+  const record = (name: string) => (intent: unknown) => { calls.push([name, intent]); };
+  const controller: SessionViewController = {
+    onPrompt: record('prompt'), onStop: record('stop'), onResume: record('resume'), onApproval: record('approval'),
+    onShowTaskOutput: record('showTaskOutput'), onKillTask: record('killTask'), onOpenSession: record('openSession'),
+    ...overrides,
+  };
+  const logger = new RecordingLogger();
+  const rejected: string[] = [];
+  const channel = new SessionViewChannel((m) => { posted.push(m); return Promise.resolve(true); }, controller, logger, { onRejected: (r) => rejected.push(r) });
+  return { channel, posted, calls, logger, rejected };
+}
+
+describe('session view channel (host side)', () => {
+  it('posts nothing before ready, then a snapshot with every earlier event folded in', async () => {
+    const { channel, posted } = setup();
+    channel.postSnapshot(snapshotWith([userEntry('u1')]));
+    channel.postEvent({ type: 'chunkAppended', entryId: 'a1', entryKind: 'agent', text: 'hi', at: 2 });
+    assert.equal(posted.length, 0);
+    await channel.receive({ type: 'ready', id: 'w1' });
+    assert.equal(posted.length, 1);
+    const first = posted[0];
+    assert.ok(first.type === 'snapshot');
+    assert.deepEqual(first.snapshot.entries.map((e) => e.id), ['u1', 'a1']);
+    channel.postEvent({ type: 'streamEnded', entryId: 'a1' });
+    const second = posted[1];
+    assert.ok(second.type === 'event');
+    assert.equal(second.seq, first.seq + 1, 'events follow the snapshot in sequence');
+  });
+
+  it('answers a reload (a second ready) with the current state, not the first snapshot', async () => {
+    const { channel, posted } = setup();
+    channel.postSnapshot(snapshotWith([userEntry('u1')]));
+    await channel.receive({ type: 'ready', id: 'w1' });
+    channel.postEvent({ type: 'entryAppended', entry: agentEntry('a1') });
+    channel.reset();
+    channel.postEvent({ type: 'entryAppended', entry: userEntry('u2') });
+    assert.equal(posted.length, 2, 'nothing is posted to a webview that is gone');
+    await channel.receive({ type: 'ready', id: 'w1' });
+    const last = posted[posted.length - 1];
+    assert.ok(last.type === 'snapshot');
+    assert.deepEqual(last.snapshot.entries.map((e) => e.id), ['u1', 'a1', 'u2']);
+  });
+
+  it('answers ping with pong carrying the same id, also before ready', async () => {
+    const { channel, posted } = setup();
+    await channel.receive({ type: 'ping', id: 'probe-7' });
+    assert.deepEqual(posted, [{ type: 'pong', id: 'probe-7' }]);
+  });
+
+  it('forwards each valid intent to the controller', async () => {
+    const { channel, calls } = setup();
+    await channel.receive({ type: 'prompt', id: 'w1', sessionId: 's1', text: 'hello' });
+    await channel.receive({ type: 'stop', id: 'w2', sessionId: 's1' });
+    await channel.receive({ type: 'resume', id: 'w3' });
+    await channel.receive({ type: 'approval', id: 'w4', requestId: 'p1', decision: 'allowOnce' });
+    await channel.receive({ type: 'showTaskOutput', id: 'w5', taskId: 't1' });
+    await channel.receive({ type: 'killTask', id: 'w6', taskId: 't1' });
+    await channel.receive({ type: 'openSession', id: 'w7' });
+    assert.deepEqual(calls, [
+      ['prompt', { sessionId: 's1', text: 'hello' }],
+      ['stop', { sessionId: 's1' }],
+      ['resume', { sessionId: undefined }],
+      ['approval', { sessionId: undefined, requestId: 'p1', decision: 'allowOnce' }],
+      ['showTaskOutput', { taskId: 't1' }],
+      ['killTask', { taskId: 't1' }],
+      ['openSession', { sessionId: undefined }],
+    ]);
+  });
+
+  it('rejects and logs a hostile message without acting on it', async () => {
+    const { channel, calls, posted, logger, rejected } = setup();
+    await channel.receive(JSON.parse('{"type":"killTask","id":"w1","taskId":"t1","__proto__":{"x":1}}'));
+    await channel.receive({ type: 'prompt', id: 'w2', text: 'x'.repeat(1_000_000) });
+    await channel.receive({ type: 'runShell', id: 'w3', command: 'rm -rf /' });
+    assert.equal(calls.length, 0);
+    assert.equal(posted.length, 0);
+    assert.equal(rejected.length, 3);
+    const warnings = logger.records.filter((r) => r.level === 'warn').map((r) => r.message);
+    assert.equal(warnings.length, 3);
+    assert.match(warnings[0], /rejected webview message: message "killTask": forbidden key "__proto__"/);
+    assert.match(warnings[1], /larger than/);
+    assert.match(warnings[2], /message "runShell"/);
+  });
+
+  it('answers a failing intent with an error naming its request id, and logs it', async () => {
+    const { channel, posted, logger } = setup({ onPrompt: () => Promise.reject(new Error('session is busy in another window')) });
+    await channel.receive({ type: 'prompt', id: 'w9', text: 'hi' });
+    assert.deepEqual(posted, [{ type: 'error', requestId: 'w9', message: 'session is busy in another window' }]);
+    assert.ok(logger.records.some((r) => r.level === 'error' && /prompt.*busy/.test(r.message)));
+  });
+
+  it('logs what the webview reports it dropped', async () => {
+    const { channel, logger } = setup();
+    await channel.receive({ type: 'error', id: 'w1', message: 'webview dropped a host message: entries.3.kind' });
+    assert.ok(logger.records.some((r) => r.level === 'warn' && /entries\.3\.kind/.test(r.message)));
+  });
+
+  it('survives a post that throws or rejects', async () => {
+    const logger = new RecordingLogger();
+    const noop = () => undefined;
+    const controller: SessionViewController = {
+      onPrompt: noop, onStop: noop, onResume: noop, onApproval: noop, onShowTaskOutput: noop, onKillTask: noop, onOpenSession: noop,
+    };
+    const throwing = new SessionViewChannel(() => { throw new Error('disposed'); }, controller, logger);
+    await throwing.receive({ type: 'ping', id: 'w1' });
+    const rejecting = new SessionViewChannel(() => Promise.reject(new Error('gone')), controller, logger);
+    await rejecting.receive({ type: 'ping', id: 'w1' });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(logger.records.filter((r) => /post to webview failed/.test(r.message)).length, 2);
+  });
+});

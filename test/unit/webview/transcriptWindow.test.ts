@@ -1,0 +1,56 @@
+// The transcript window: a bounded slice of a long transcript, following the tail or the reader.
+
+import * as assert from 'node:assert/strict';
+import { TranscriptWindow } from '../../../src/webview/transcriptWindow';
+
+const sizes = { initial: 40, step: 40, max: 120 };
+
+describe('transcript window', () => {
+  it('starts on the tail of a long session', () => {
+    const w = new TranscriptWindow(sizes);
+    w.reset(10_000);
+    assert.deepEqual(w.range, { start: 9_960, end: 10_000 });
+    assert.equal(w.followTail, true);
+  });
+
+  it('follows appended entries and never holds more than max', () => {
+    const w = new TranscriptWindow(sizes);
+    w.reset(100);
+    for (let n = 101; n <= 1_000; n++) w.grow(n - 1, n);
+    assert.deepEqual(w.range, { start: 880, end: 1_000 });
+  });
+
+  it('scrolling up renders older slices and drops the far end beyond max', () => {
+    const w = new TranscriptWindow(sizes);
+    w.reset(10_000);
+    w.older();
+    w.older();
+    assert.deepEqual(w.range, { start: 9_880, end: 10_000 });
+    w.older();
+    assert.deepEqual(w.range, { start: 9_840, end: 9_960 });
+    assert.equal(w.followTail, false);
+    while (w.older());
+    assert.deepEqual(w.range, { start: 0, end: 120 });
+  });
+
+  it('a reader scrolled up is not moved by new entries, and the slice stays bounded', () => {
+    const w = new TranscriptWindow(sizes);
+    w.reset(10_000);
+    w.older();
+    w.older();
+    w.older();
+    assert.equal(w.grow(10_000, 10_001), false, 'the window does not reach the tail');
+    assert.deepEqual(w.range, { start: 9_840, end: 9_960 });
+    while (w.newer(10_001));
+    assert.deepEqual(w.range, { start: 9_881, end: 10_001 });
+  });
+
+  it('restores around an anchor, and resets when the transcript shrinks', () => {
+    const w = new TranscriptWindow(sizes);
+    w.reset(10_000, 500);
+    assert.deepEqual(w.range, { start: 480, end: 520 });
+    assert.equal(w.followTail, false);
+    assert.equal(w.grow(10_000, 10), true);
+    assert.deepEqual(w.range, { start: 0, end: 10 });
+  });
+});

@@ -1,0 +1,35 @@
+// Builders for session view payloads used by the webview tests.
+
+import type { EntryView, SessionSnapshot, TaskView, ToolCallView } from '../../../src/shared/sessionView';
+import { emptySnapshot } from '../../../src/shared/sessionView';
+
+export function snapshotWith(entries: EntryView[] = [], patch: Partial<SessionSnapshot> = {}): SessionSnapshot {
+  return { ...emptySnapshot(), session: { id: 's1', title: 'Session one' }, entries, ...patch };
+}
+
+export function userEntry(id: string, text = `question ${id}`): EntryView {
+  return { kind: 'user', id, text, at: 1_000 };
+}
+
+export function agentEntry(id: string, markdown = `answer ${id}`, streaming = false): EntryView {
+  return { kind: 'agent', id, markdown, streaming, at: 1_000 };
+}
+
+export function toolCall(id: string, patch: Partial<ToolCallView> = {}): ToolCallView {
+  return { toolCallId: id, title: `run ${id}`, kind: 'execute', status: 'pending', content: [], startedAt: 1_000, ...patch };
+}
+
+export function task(id: string, patch: Partial<TaskView> = {}): TaskView {
+  return { id, command: 'npm test', status: 'running', startedAt: 1_000, ...patch };
+}
+
+/** A long mixed transcript like the ones the first-paint bar is about. */
+export function longTranscript(n: number): EntryView[] {
+  const entries: EntryView[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i % 3 === 0) entries.push(userEntry(`u${i}`));
+    else if (i % 3 === 1) entries.push(agentEntry(`a${i}`, `**answer** ${i}\n\n\`\`\`ts\nconst x = ${i};\n\`\`\``));
+    else entries.push({ kind: 'toolCall', id: `tool:t${i}`, at: 1_000, toolCall: toolCall(`t${i}`, { status: 'completed', endedAt: 2_000 }) });
+  }
+  return entries;
+}
