@@ -20,7 +20,7 @@ export function clientPortFor(client: AgentContext, sessionId: string): ClientPo
         ? { background: true, notify: { onExit: true, ...(req.notifyPattern ? { pattern: req.notifyPattern } : {}) } }
         : undefined;
       const handle = await client.createTerminal(
-        { sessionId, command: req.command, args: req.args, cwd: req.cwd, ...(vigil ? { _meta: { vigil } } : {}) },
+        { sessionId, command: req.command, ...(req.args ? { args: req.args } : {}), cwd: req.cwd, ...(vigil ? { _meta: { vigil } } : {}) },
         opts(signal),
       );
       return handle;

@@ -38,7 +38,9 @@ export class FakeTerminalHost implements TerminalHost {
   async create(request: CreateTerminalRequest): Promise<{ terminalId: string }> {
     this.created.push(request);
     const terminalId = `t-${this.next++}`;
-    const child = spawn(request.command, request.args ?? [], { cwd: request.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Like the registry: a command without args is a shell command line.
+    const shell = !request.args || request.args.length === 0;
+    const child = spawn(request.command, request.args ?? [], { cwd: request.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], shell });
     const term: Term = { request, child, output: '', exit: null, exited: undefined as never, listeners: new Set() };
     term.exited = new Promise((resolve) => {
       child.once('error', (error) => {

@@ -79,8 +79,8 @@ async function execute(ctx: ToolContext, name: ToolName, args: unknown): Promise
 }
 
 async function runCommand(ctx: ToolContext, a: { command: string; background?: boolean; notify_pattern?: string; timeout_seconds?: number }): Promise<ToolResult> {
-  const shell = process.platform === 'win32' ? { command: 'cmd.exe', args: ['/d', '/s', '/c', a.command] } : { command: 'sh', args: ['-c', a.command] };
-  const terminal = await ctx.client.createTerminal({ ...shell, cwd: ctx.cwd, background: a.background, notifyPattern: a.notify_pattern }, ctx.signal);
+  // A command without args is a command line: Vigil's registry runs it through the person's shell.
+  const terminal = await ctx.client.createTerminal({ command: a.command, cwd: ctx.cwd, background: a.background, notifyPattern: a.notify_pattern }, ctx.signal);
   if (a.background) {
     // Not released: releasing would kill it. The host's registry owns it now and wakes us on completion.
     return {

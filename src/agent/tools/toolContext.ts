@@ -13,7 +13,7 @@ export interface TerminalPort {
 export interface ClientPort {
   readTextFile(path: string, signal: AbortSignal): Promise<string>;
   writeTextFile(path: string, content: string, signal: AbortSignal): Promise<void>;
-  createTerminal(request: { command: string; args: string[]; cwd: string; background?: boolean; notifyPattern?: string }, signal: AbortSignal): Promise<TerminalPort>;
+  createTerminal(request: { command: string; args?: string[]; cwd: string; background?: boolean; notifyPattern?: string }, signal: AbortSignal): Promise<TerminalPort>;
   requestPermission(toolCall: ToolCallUpdate, options: PermissionOption[], signal: AbortSignal): Promise<{ outcome: 'selected'; optionId: string } | { outcome: 'cancelled' }>;
   hostRequest<T>(method: string, params: unknown, signal: AbortSignal): Promise<T>;
 }

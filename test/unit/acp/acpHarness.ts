@@ -8,7 +8,9 @@ import { AcpAgentHandleProvider } from '../../../src/extension/core/acp/acpHandl
 import { customLaunch, type LaunchSpec } from '../../../src/extension/core/acp/agentLaunch';
 import type { ApprovalMode, PermissionAnswer, PermissionQuestion } from '../../../src/extension/core/acp/hostPorts';
 import { systemClock } from '../../../src/extension/core/ports/clock';
+import type { AgentEvent, AgentHandle } from '../../../src/extension/core/ports/agentHandle';
 import type { Logger } from '../../../src/extension/core/ports/logger';
+import type { TerminalHost } from '../../../src/extension/core/ports/terminalHost';
 import type { TurnEnded } from '../../../src/extension/core/ports/turns';
 import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
 import { TurnSupervisor } from '../../../src/extension/core/supervisor/turnSupervisor';
@@ -26,6 +28,8 @@ export class AcpHarness {
   readonly events: SupervisorEvent[] = [];
   readonly logs: LogLine[] = [];
   readonly questions: PermissionQuestion[] = [];
+  /** Every AgentEvent the client produced, as the supervisor received it. */
+  readonly agentEvents: AgentEvent[] = [];
   trusted = true;
   mode: ApprovalMode = 'ask';
   /** What the scripted person answers; `wait` leaves the prompt open until it is cancelled. */
@@ -36,7 +40,7 @@ export class AcpHarness {
   private root = '';
   private waiters: Array<() => void> = [];
 
-  static async create(o: { launch?: () => LaunchSpec; settings?: { timeoutMs?: number; graceMs?: number }; initializeTimeoutMs?: number } = {}): Promise<AcpHarness> {
+  static async create(o: { terminalHost?: (storageRoot: string) => Promise<TerminalHost>; launch?: () => LaunchSpec; settings?: { timeoutMs?: number; graceMs?: number }; initializeTimeoutMs?: number } = {}): Promise<AcpHarness> {
     const h = new AcpHarness();
     h.root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-acp-'));
     h.workspace = path.join(h.root, 'ws');
@@ -56,14 +60,14 @@ export class AcpHarness {
           return new Promise((resolve) => signal.addEventListener('abort', () => resolve('cancelled'), { once: true }));
         },
       },
-      terminals: h.terminals,
+      terminals: o.terminalHost ? await o.terminalHost(path.join(h.root, 'storage')) : h.terminals,
       initializeTimeoutMs: o.initializeTimeoutMs ?? 15_000,
     });
     h.sup = new TurnSupervisor({
       storageRoot: path.join(h.root, 'storage'),
       clock: systemClock,
       logger: log,
-      agents: h.agents,
+      agents: { get: async (sessionId) => h.tap(await h.agents.get(sessionId)) },
       settings: () => ({ enabled: true, timeoutMs: o.settings?.timeoutMs ?? 10_000, toolTimeoutMs: 60_000, graceMs: o.settings?.graceMs ?? 1_000 }),
       windowId: 'window-test',
       leaseTtlMs: 30_000,
@@ -98,6 +102,22 @@ export class AcpHarness {
         setTimeout(resolve, 100);
       });
     }
+  }
+
+  /** The agent's message text of all turns so far. */
+  agentText(): string {
+    return this.agentEvents
+      .map((e) => (e.update?.sessionUpdate === 'agent_message_chunk' ? ((e.update.content as { text?: string }).text ?? '') : ''))
+      .join('');
+  }
+
+  private tap(handle: AgentHandle): AgentHandle {
+    return {
+      prompt: (request) => handle.prompt({ ...request, onEvent: (e) => (this.agentEvents.push(e), request.onEvent(e)) }),
+      cancel: (id) => handle.cancel(id),
+      kill: (reason) => handle.kill(reason),
+      onExit: handle.onExit?.bind(handle),
+    };
   }
 
   logged(part: string): boolean {
