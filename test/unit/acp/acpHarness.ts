@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AcpAgentHandleProvider } from '../../../src/extension/core/acp/acpHandleProvider';
 import { customLaunch, type LaunchSpec } from '../../../src/extension/core/acp/agentLaunch';
-import type { ApprovalMode, PermissionAnswer, PermissionQuestion } from '../../../src/extension/core/acp/hostPorts';
+import type { ApprovalMode, LanguageModelBridge, PermissionAnswer, PermissionQuestion } from '../../../src/extension/core/acp/hostPorts';
 import { systemClock } from '../../../src/extension/core/ports/clock';
 import type { AgentEvent, AgentHandle } from '../../../src/extension/core/ports/agentHandle';
 import type { Logger } from '../../../src/extension/core/ports/logger';
@@ -40,7 +40,7 @@ export class AcpHarness {
   private root = '';
   private waiters: Array<() => void> = [];
 
-  static async create(o: { terminalHost?: (storageRoot: string) => Promise<TerminalHost>; launch?: () => LaunchSpec; settings?: { timeoutMs?: number; graceMs?: number }; initializeTimeoutMs?: number } = {}): Promise<AcpHarness> {
+  static async create(o: { lm?: LanguageModelBridge; terminalHost?: (storageRoot: string) => Promise<TerminalHost>; launch?: () => LaunchSpec; settings?: { timeoutMs?: number; graceMs?: number }; initializeTimeoutMs?: number } = {}): Promise<AcpHarness> {
     const h = new AcpHarness();
     h.root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-acp-'));
     h.workspace = path.join(h.root, 'ws');
@@ -61,6 +61,7 @@ export class AcpHarness {
         },
       },
       terminals: o.terminalHost ? await o.terminalHost(path.join(h.root, 'storage')) : h.terminals,
+      lm: o.lm,
       initializeTimeoutMs: o.initializeTimeoutMs ?? 15_000,
     });
     h.sup = new TurnSupervisor({
