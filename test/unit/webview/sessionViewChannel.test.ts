@@ -62,6 +62,16 @@ describe('session view channel (host side)', () => {
     assert.deepEqual(last.snapshot.entries.map((e) => e.id), ['u1', 'a1', 'u2']);
   });
 
+  it('asks the controller for the snapshot on ready when it offers one', async () => {
+    const authority = snapshotWith([userEntry('from-store')]);
+    const { channel, posted } = setup({ getSnapshot: () => authority });
+    channel.postSnapshot(snapshotWith([userEntry('stale')]));
+    await channel.receive({ type: 'ready', id: 'w1' });
+    const first = posted[0];
+    assert.ok(first.type === 'snapshot');
+    assert.deepEqual(first.snapshot.entries.map((e) => e.id), ['from-store']);
+  });
+
   it('answers ping with pong carrying the same id, also before ready', async () => {
     const { channel, posted } = setup();
     await channel.receive({ type: 'ping', id: 'probe-7' });

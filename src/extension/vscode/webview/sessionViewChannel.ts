@@ -77,6 +77,7 @@ export class SessionViewChannel {
     const c = this.controller;
     switch (message.type) {
       case 'ready':
+        if (c.getSnapshot) this.current = c.getSnapshot();
         this.ready = true;
         this.send({ type: 'snapshot', seq: ++this.seq, snapshot: this.current });
         this.observer.onReady?.();

@@ -2,9 +2,16 @@
 // validated intents; the composition root implements it over the supervisor and the registry.
 // A handler that throws or rejects is logged and answered to the webview as an error.
 
-import type { ApprovalDecision } from '../../../shared/sessionView';
+import type { ApprovalDecision, SessionSnapshot } from '../../../shared/sessionView';
 
 export interface SessionViewController {
+  /**
+   * Optional. Without it, `ready` is answered with the last posted snapshot with every later event
+   * folded in (the usual way). With it, its result is the authority on every `ready` and replaces
+   * that state; it must then reflect everything posted so far. Synchronous, so no event can slip
+   * between taking the snapshot and sending it.
+   */
+  getSnapshot?(): SessionSnapshot;
   onPrompt(intent: { sessionId?: string; text: string }): void | Promise<void>;
   /** Stop button or Escape: the user's abort of the running turn. */
   onStop(intent: { sessionId?: string }): void | Promise<void>;
