@@ -3,13 +3,25 @@
 import type { AgentConfig } from '../config';
 import type { HostChannel } from '../hostChannel';
 import { log } from '../log';
-import { AnthropicProvider } from './anthropicProvider';
 import { DemoProvider } from './demoProvider';
-import { OpenAiProvider } from './openaiProvider';
+import type { AnthropicOptions } from './anthropicProvider';
+import type { OpenAiOptions } from './openaiProvider';
 import { ProviderError } from './providerError';
 import { ScriptProvider } from './scriptProvider';
 import type { ModelProvider } from './types';
 import { VscodeLmProvider } from './vscodeLmProvider';
+
+// The vendor SDKs are loaded on first use: most sessions need one of them and the demo none, and
+// loading both at spawn would double the agent's start-up time.
+async function openAi(options: OpenAiOptions): Promise<ModelProvider> {
+  const { OpenAiProvider } = await import('./openaiProvider.js');
+  return new OpenAiProvider(options);
+}
+
+async function anthropic(options: AnthropicOptions): Promise<ModelProvider> {
+  const { AnthropicProvider } = await import('./anthropicProvider.js');
+  return new AnthropicProvider(options);
+}
 
 /**
  * `auto`: an explicit base URL → openai-compatible; else an API key with an Anthropic model name
@@ -21,9 +33,9 @@ export async function createProvider(config: AgentConfig, host: HostChannel): Pr
     case 'demo':
       return config.scriptPath ? new ScriptProvider(config.scriptPath) : new DemoProvider(config.demoBuildSeconds);
     case 'openai-compatible':
-      return new OpenAiProvider(common);
+      return openAi(common);
     case 'anthropic':
-      return new AnthropicProvider(common);
+      return anthropic(common);
     case 'vscode-lm': {
       const models = await VscodeLmProvider.available(host);
       if (models.length === 0) {
@@ -36,8 +48,8 @@ export async function createProvider(config: AgentConfig, host: HostChannel): Pr
       return new VscodeLmProvider(host, config.model ?? models[0].id);
     }
     case 'auto': {
-      if (config.baseUrl) return new OpenAiProvider(common);
-      if (config.apiKey && config.model?.startsWith('claude')) return new AnthropicProvider(common);
+      if (config.baseUrl) return openAi(common);
+      if (config.apiKey && config.model?.startsWith('claude')) return anthropic(common);
       try {
         const models = await VscodeLmProvider.available(host);
         if (models.length > 0) return new VscodeLmProvider(host, config.model ?? models[0].id);
