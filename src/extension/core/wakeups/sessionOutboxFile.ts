@@ -140,10 +140,11 @@ export class SessionOutboxFile {
     await this.compact();
   }
 
+  /** Compacts once the file is more than about twice what a compacted copy would hold. */
   private async compactIfWorthIt(): Promise<void> {
-    let live = 0;
-    for (const e of this.entries.values()) if (e.state !== 'delivered') live += 1;
-    if (this.lines > 256 && this.lines > 4 * (live + 16)) await this.compact();
+    let estimate = 0;
+    for (const e of this.entries.values()) estimate += e.completion ? e.completion.output.length + e.completion.command.length + 400 : 120;
+    if (this.offset > 2 * estimate + 128 * 1024) await this.compact();
   }
 
   /** Rewrites the file as one line per entry (atomic rename), forgetting long-delivered keys. */

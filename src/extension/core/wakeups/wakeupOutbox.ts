@@ -41,8 +41,15 @@ export interface OutboxEntryView {
   attempts: number;
 }
 
+interface PendingEnqueue {
+  completion: TaskCompletion;
+  resolve(fresh: boolean): void;
+  reject(error: unknown): void;
+}
+
 export class WakeupOutbox {
   private readonly sessions = new Map<string, SessionOutboxFile>();
+  private readonly batches = new Map<string, PendingEnqueue[]>();
   private readonly mutex = new KeyedMutex();
   private readonly clock: Clock;
   private readonly logger: Logger;
@@ -65,12 +72,38 @@ export class WakeupOutbox {
     return this.options.windowId;
   }
 
-  /** Stores a completion durably. Returns false when its key is already known (a duplicate signal). */
-  async enqueue(completion: TaskCompletion): Promise<boolean> {
-    return this.withSession(completion.sessionId, async (file) => {
-      if (file.entries.has(completion.key)) return false;
-      await file.append([{ op: 'enqueue', key: completion.key, completion, at: this.clock.wallNow() }]);
-      return true;
+  /**
+   * Stores a completion durably. Returns false when its key is already known (a duplicate signal).
+   * Completions of one session that arrive while its file is busy share one locked append and one fsync.
+   */
+  enqueue(completion: TaskCompletion): Promise<boolean> {
+    const sessionId = completion.sessionId;
+    return new Promise<boolean>((resolve, reject) => {
+      let batch = this.batches.get(sessionId);
+      if (batch) {
+        batch.push({ completion, resolve, reject });
+        return;
+      }
+      batch = [{ completion, resolve, reject }];
+      this.batches.set(sessionId, batch);
+      let taken: PendingEnqueue[] = [];
+      this.withSession(sessionId, async (file) => {
+        taken = this.batches.get(sessionId) ?? [];
+        this.batches.delete(sessionId);
+        const at = this.clock.wallNow();
+        const keys = new Set<string>();
+        const fresh = taken.map(({ completion: c }) => {
+          if (file.entries.has(c.key) || keys.has(c.key)) return false;
+          keys.add(c.key);
+          return true;
+        });
+        await file.append(taken.filter((_, i) => fresh[i]).map(({ completion: c }) => ({ op: 'enqueue' as const, key: c.key, completion: c, at })));
+        taken.forEach((item, i) => item.resolve(fresh[i]));
+      }).catch((error: unknown) => {
+        const failed = taken.length > 0 ? taken : (this.batches.get(sessionId) ?? []);
+        if (failed !== taken) this.batches.delete(sessionId);
+        for (const item of failed) item.reject(error);
+      });
     });
   }
 
