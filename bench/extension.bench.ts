@@ -1,0 +1,46 @@
+// Extension figures: VSIX size and activation time measured inside a real extension host.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CodeServer, repoRoot } from '../test/harness/codeServer';
+import { Workbench } from '../test/harness/workbench';
+
+async function activationOnce(): Promise<number> {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'vigil-bench-'));
+  const resultFile = path.join(tmp, 'activation.json');
+  const server = await CodeServer.start({ workspace: path.join(repoRoot, 'sample'), name: 'bench', env: { VIGIL_BENCH_FILE: resultFile } });
+  try {
+    const remote = (p: string) => `vscode-remote://127.0.0.1:${server.port}${p}`;
+    const payload = JSON.stringify([
+      ['extensionDevelopmentPath', remote(repoRoot)],
+      ['extensionTestsPath', remote(path.join(repoRoot, 'out', 'bench', 'support', 'activationProbe.js'))],
+    ]);
+    let done!: (code: number) => void;
+    const exited = new Promise<number>((resolve) => (done = resolve));
+    const workbench = await Workbench.open(server, { query: { payload }, onAutomationExit: (code) => done(code) });
+    const code = await exited;
+    await workbench.close();
+    if (code !== 0) throw new Error(`activation probe exited with ${code}`);
+    return (JSON.parse(readFileSync(resultFile, 'utf8')) as { activationMs: number }).activationMs;
+  } finally {
+    await server.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const packaged = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (packaged.status !== 0) throw new Error('npm run package failed');
+  console.log(`vsix size: ${statSync(path.join(repoRoot, 'dist', 'vigil.vsix')).size} bytes`);
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i += 1) samples.push(await activationOnce());
+  samples.sort((a, b) => a - b);
+  console.log(`extension activation (median of ${samples.length}, in the extension host): ${samples[1].toFixed(1)} ms`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,6 @@
+// Returns a friendly greeting.
+function greet(name) {
+  return `Hello, ${name}!`;
+}
+
+module.exports = { greet };

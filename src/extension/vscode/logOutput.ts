@@ -1,0 +1,16 @@
+// The core's Logger port on top of VS Code's LogOutputChannel ("Vigil" in the Output panel).
+
+import * as vscode from 'vscode';
+import type { Logger } from '../core/ports/logger';
+
+export function createLogChannel(): { channel: vscode.LogOutputChannel; logger: Logger } {
+  const channel = vscode.window.createOutputChannel('Vigil', { log: true });
+  const logger: Logger = {
+    trace: (m, ...a) => channel.trace(m, ...a),
+    debug: (m, ...a) => channel.debug(m, ...a),
+    info: (m, ...a) => channel.info(m, ...a),
+    warn: (m, ...a) => channel.warn(m, ...a),
+    error: (m, ...a) => channel.error(m, ...a),
+  };
+  return { channel, logger };
+}

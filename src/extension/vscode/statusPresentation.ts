@@ -1,0 +1,66 @@
+// What the status bar item says in each turn state (ui.md's table); pure, so it is unit-tested.
+
+export type StatusPhase = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'approval';
+
+export interface StatusModel {
+  phase: StatusPhase;
+  sessionTitle?: string;
+  /** Milliseconds since the turn started. */
+  elapsedMs?: number;
+  /** Milliseconds since the last activity. */
+  silenceMs?: number;
+  waitingOn?: string;
+  runningTasks: number;
+}
+
+export interface StatusPresentation {
+  text: string;
+  tooltip: string;
+  background?: 'warning' | 'error';
+  /** Foreground colour theme key for states that should stand out without a background. */
+  color?: 'warning' | 'prominent';
+}
+
+export function formatElapsed(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+function seconds(ms: number | undefined): number {
+  return Math.floor((ms ?? 0) / 1000);
+}
+
+export function presentStatus(model: StatusModel): StatusPresentation {
+  const tasks = model.runningTasks > 0 ? ` · ${model.runningTasks} bg` : '';
+  const lines = [
+    `Session: ${model.sessionTitle ?? 'none'}`,
+    `Phase: ${model.phase}`,
+    ...(model.waitingOn ? [`Waiting on: ${model.waitingOn}`] : []),
+    ...(model.silenceMs !== undefined && model.phase !== 'idle' ? [`Silent for: ${seconds(model.silenceMs)} s`] : []),
+    `Background tasks running: ${model.runningTasks}`,
+  ];
+  const tooltip = lines.join('\n');
+  switch (model.phase) {
+    case 'idle':
+      return { text: `$(hubot) Vigil${tasks}`, tooltip };
+    case 'running':
+      return { text: `$(sync~spin) Vigil ${formatElapsed(model.elapsedMs ?? 0)}${tasks}`, tooltip };
+    case 'quiet':
+      return { text: `$(watch) Vigil silent ${seconds(model.silenceMs)}s${tasks}`, tooltip, color: 'warning' };
+    case 'stalled':
+      return { text: `$(warning) Vigil stalled ${seconds(model.silenceMs)}s — recovering`, tooltip, background: 'warning' };
+    case 'aborted':
+      return { text: '$(error) Vigil turn aborted — Resume', tooltip, background: 'error' };
+    case 'interrupted':
+      return { text: '$(error) Vigil turn interrupted — Resume', tooltip, background: 'error' };
+    case 'approval':
+      return { text: '$(question) Vigil needs approval', tooltip, color: 'prominent' };
+    default: {
+      const never: never = model.phase;
+      return { text: `Vigil ${String(never)}`, tooltip };
+    }
+  }
+}
