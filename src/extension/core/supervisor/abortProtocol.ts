@@ -39,7 +39,7 @@ const RETRY_AFTER_FAILED_INTERRUPT_MS = 1_000;
 export class AbortProtocol {
   private observedGeneration = -1;
   private published: InterruptState | undefined;
-  private failingSince: number | undefined;
+  private failing: { since: number; generation: number } | undefined;
   private graceTimer: TimerHandle | undefined;
   private readonly hardCancel = new AbortController();
 
@@ -71,7 +71,7 @@ export class AbortProtocol {
     } catch (error) {
       return this.failClosed(error, sample);
     }
-    this.failingSince = undefined;
+    this.failing = undefined;
     this.settle('watchdog', `Turn aborted by the liveness watchdog (${seconds} s without progress); lease renewal stopped so the session can be reclaimed. Resume to continue.`);
   }
 
@@ -150,7 +150,7 @@ export class AbortProtocol {
 
   private decline(why: string): void {
     this.ctx.logger.info(`Abort of turn ${this.ctx.turnId} declined: ${why}`);
-    this.failingSince = undefined;
+    this.failing = undefined;
     this.ctx.rearmWatchdog();
   }
 
@@ -159,8 +159,9 @@ export class AbortProtocol {
     const { ctx } = this;
     ctx.logger.error(`Liveness abort of turn ${ctx.turnId} failed and was declined (nothing published): ${(error as Error)?.message ?? String(error)}`);
     if (!ctx.activity.matches(sample)) return this.decline('activity landed during a failed abort');
-    this.failingSince ??= ctx.clock.now();
-    if (ctx.clock.now() - this.failingSince >= ctx.settings.graceMs) {
+    // The further grace counts from the first failure for this generation of silence.
+    if (this.failing?.generation !== sample.generation) this.failing = { since: ctx.clock.now(), generation: sample.generation };
+    if (ctx.clock.now() - this.failing.since >= ctx.settings.graceMs) {
       const message = `The interrupt kept failing for ${Math.round(ctx.settings.graceMs / 1000)} s more of silence; killing the agent's process tree.`;
       ctx.stopWatchdog();
       ctx.emit({ type: 'escalated', sessionId: ctx.sessionId, turnId: ctx.turnId, message });
