@@ -141,16 +141,13 @@ describe('wakeup delivery races and guards', () => {
     assert.equal(failed.type === 'delivery' && failed.outcome, 'error');
     assert.equal(turns.calls.length, 0);
 
-    // A supervisor whose state answers slowly: the teardown listener still returns at once.
-    let answered = false;
+    // A supervisor whose state never answers: the teardown listener still returns at once, with nothing to await.
     const stuck: TurnPort = { ...turnsView(turns), hasActiveTurn: () => new Promise<boolean>(() => undefined) };
     const outbox = await WakeupOutbox.open({ storageRoot: root, windowId: 'slow' });
-    let teardown!: (e: { sessionId: string; turnId: string; source: 'user'; reason: 'completed' }) => void;
+    let teardown!: (e: { sessionId: string; turnId: string; source: 'user'; reason: 'completed' }) => unknown;
     const slow = new WakeupCoordinator({ turns: { ...stuck, onTurnTeardown: (l) => ((teardown = l), () => undefined), setAdmissionHook: () => undefined }, outbox });
     slow.start();
-    teardown({ sessionId: 'x', turnId: 'y', source: 'user', reason: 'completed' });
-    answered = true;
-    assert.ok(answered);
+    assert.equal(teardown({ sessionId: 'x', turnId: 'y', source: 'user', reason: 'completed' }), undefined);
     slow.dispose();
   });
 
@@ -166,14 +163,17 @@ describe('wakeup delivery races and guards', () => {
     const lockfile = await import('proper-lockfile');
     const release = await lockfile.lock(path.join(root, 'wakeups', `${sid}.jsonl`), { realpath: false });
     const user = turns.userTurn(sid);
+    // Once the hook armed its bound (the sweep timer is the other one), time passes beyond it.
+    while (clock.pendingTimers < 2) await ticks(1);
     await clock.advance(2_000);
     const admitted = await user;
     assert.equal(admitted.prefix, '', 'the turn starts without the completion');
     await release();
-    // The late claim is given back, and the completion is delivered at the user turn's teardown.
+    // The late claim is given back, and the completion is delivered once the user turn has ended.
     turns.endTurn(admitted.turnId);
-    await waitForEvent(win, (e) => e.type === 'delivered', 10_000);
-    assert.equal(turns.wakeupCalls(sid).length, 1);
+    const delivered = await waitForEvent(win, (e) => e.type === 'delivered', 10_000);
+    assert.equal(delivered.type === 'delivered' && delivered.via, 'wakeup');
+    assert.equal(turns.wakeupCalls(sid).filter((c) => c.result === 'started').length, 1);
   });
 
   it('maxPerTurn defaults to 5 and falls back to 5 for invalid values', async () => {

@@ -10,7 +10,7 @@ import type { TaskCompletion } from '../tasks/taskTypes';
 import { formatWakeupPrompt } from './wakeupPrompt';
 import type { Claim, WakeupOutbox } from './wakeupOutbox';
 
-export type DeliveryTrigger = 'completion' | 'teardown' | 'sweep' | 'manual';
+export type DeliveryTrigger = 'completion' | 'teardown' | 'sweep' | 'retry';
 
 /**
  * `active`: a turn of the session is running, the completions wait for its teardown.
@@ -218,8 +218,13 @@ export class WakeupCoordinator extends Disposable {
       const pending = this.options.outbox.claim(sessionId, { max: this.maxPerTurn(), ttlMs: this.claimTtlMs, ignoreBackoff: true });
       const claim = await this.withinAdmissionBound(pending);
       if (claim === 'timeout') {
+        // The claim may still land: give it back and try a wakeup, since the teardown drain may already have passed.
         pending
-          .then((late) => late && this.options.outbox.release(late, 'timeout'))
+          .then(async (late) => {
+            if (!late) return;
+            await this.options.outbox.release(late, 'timeout');
+            await this.request(sessionId, 'retry');
+          })
           .catch((error: unknown) => this.logger.error('releasing a late admission claim failed', error));
         this.logger.warn(`the outbox of ${sessionId} was too slow for turn ${turnId}; its completions follow at teardown`);
         return undefined;
