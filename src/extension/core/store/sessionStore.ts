@@ -11,6 +11,12 @@ import { sessionDir, sessionFile, sessionsDir, transcriptFile } from './storePat
 import { readTranscript, readTranscriptTail, TranscriptWriter, type TailResult, type WriteGuard } from './transcript';
 import type { JsonlReadResult } from './jsonl';
 import type { TranscriptRecord } from './transcriptRecords';
+import { EventHub, type Unsubscribe } from '../common/events';
+
+export interface RecordsAppended {
+  sessionId: string;
+  records: readonly TranscriptRecord[];
+}
 
 /** `interrupted`: its holder died or lapsed mid-turn; `aborted`: a turn was aborted. Both are offered for Resume. */
 export type SessionState = 'idle' | 'interrupted' | 'aborted';
@@ -26,6 +32,8 @@ const sessionMetaSchema = z.object({
 export type SessionMeta = z.infer<typeof sessionMetaSchema>;
 
 export class SessionStore {
+  private readonly appended = new EventHub<RecordsAppended>();
+
   constructor(
     readonly root: string,
     private readonly logger: Logger,
@@ -111,7 +119,16 @@ export class SessionStore {
 
   /** A batched writer for this session's transcript; pass the turn's fence as `guard`. */
   transcriptWriter(id: string, guard?: WriteGuard): TranscriptWriter {
-    return new TranscriptWriter(transcriptFile(this.root, id), { guard, now: this.now });
+    return new TranscriptWriter(transcriptFile(this.root, id), {
+      guard,
+      now: this.now,
+      onWritten: (records) => this.appended.emit({ sessionId: id, records }, (error) => this.logger.error(`a transcript listener failed: ${String(error)}`)),
+    });
+  }
+
+  /** Records of any session as they become durable (this window's writes only). */
+  onAppended(listener: (event: RecordsAppended) => void): Unsubscribe {
+    return this.appended.subscribe(listener);
   }
 
   readTail(id: string, count: number): Promise<TailResult> {

@@ -23,6 +23,8 @@ export interface TranscriptWriterOptions {
   maxBatch?: number;
   fsync?: boolean;
   now?: () => number;
+  /** Called with each batch once it is durable, so views show exactly what the transcript holds. */
+  onWritten?: (records: readonly TranscriptRecord[]) => void;
 }
 
 /** Coalesces appends made in the same tick (and while a batch is being written) into one write. */
@@ -64,12 +66,22 @@ export class TranscriptWriter {
         try {
           await (this.options.guard ? this.options.guard(write) : write());
           for (const q of batch) q.resolve();
+          this.notifyWritten(batch.map((q) => q.record));
         } catch (error) {
           for (const q of batch) q.reject(error);
         }
       }
     } finally {
       this.running = undefined;
+    }
+  }
+
+  private notifyWritten(records: TranscriptRecord[]): void {
+    try {
+      this.options.onWritten?.(records);
+    } catch {
+      // A listener's failure must never fail a durable write that already happened.
+      return;
     }
   }
 }
