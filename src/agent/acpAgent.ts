@@ -6,6 +6,7 @@ import { runAgentLoop } from './agentLoop';
 import { clientPortFor } from './clientPort';
 import type { AgentConfig } from './config';
 import type { HostChannel } from './hostChannel';
+import { IdleMemory } from './idleMemory';
 import { log } from './log';
 import { createProvider } from './providers/createProvider';
 import { demoLabel } from './providers/demoProvider';
@@ -26,6 +27,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
   const sessions = new Map<string, AgentSession>();
   const lmListeners = new Map<string, (event: LmChunkParams['event']) => void>();
   let provider: Promise<ModelProvider> | undefined;
+  const idleMemory = new IdleMemory();
 
   const hostFor = (client: AgentContext): HostChannel => ({
     request: (method, params, signal) => client.request(method, params, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined),
@@ -68,6 +70,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
     if (session.turn) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session');
     const turn = new AbortController();
     session.turn = turn;
+    idleMemory.turnStarted();
     session.history.push({ role: 'user', text: promptText(params.prompt) });
     const emit = (update: SessionUpdate) => client.notify('session/update', { sessionId: session.id, update });
     try {
@@ -104,6 +107,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
       throw error;
     } finally {
       session.turn = undefined;
+      idleMemory.turnEnded();
     }
   });
   return app;

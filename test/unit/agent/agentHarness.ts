@@ -46,6 +46,10 @@ export class AgentUnderTest {
     return a;
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   prompt(text: string): Promise<PromptResponse> {
     return this.conn.agent.request('session/prompt', { sessionId: this.sessionId, prompt: [{ type: 'text', text }] });
   }
