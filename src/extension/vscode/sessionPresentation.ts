@@ -1,0 +1,87 @@
+// What one row of the session list shows (label, icon, colour, description, tooltip, context value); pure, unit-tested.
+
+import type { SessionMeta } from '../core/store/sessionStore';
+import { formatRelativeTime } from './relativeTime';
+import type { StatusPhase } from './statusPresentation';
+
+/** The status a row shows: the live phase of a turn in this window, else the session's stored state. */
+export type SessionRowStatus = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'approval';
+
+export interface SessionRow {
+  label: string;
+  description: string;
+  tooltip: string;
+  /** A codicon id (ThemeIcon) and an optional theme colour id for it. */
+  icon: string;
+  iconColor?: string;
+  /** `session.<status>[.resumable]`; package.json menus match `viewItem =~ /^session/`. */
+  contextValue: string;
+  status: SessionRowStatus;
+  turnRunning: boolean;
+}
+
+const LABELS: Record<SessionRowStatus, string> = {
+  idle: 'idle',
+  running: 'running',
+  quiet: 'running (quiet)',
+  stalled: 'stalled — recovering',
+  aborted: 'aborted',
+  interrupted: 'interrupted',
+  approval: 'waiting for approval',
+};
+
+const ICONS: Record<SessionRowStatus, { icon: string; color?: string }> = {
+  idle: { icon: 'comment-discussion' },
+  running: { icon: 'sync~spin', color: 'charts.blue' },
+  quiet: { icon: 'watch', color: 'list.warningForeground' },
+  stalled: { icon: 'warning', color: 'list.warningForeground' },
+  aborted: { icon: 'error', color: 'list.errorForeground' },
+  interrupted: { icon: 'debug-disconnect', color: 'list.errorForeground' },
+  approval: { icon: 'question', color: 'charts.yellow' },
+};
+
+export function rowStatus(meta: Pick<SessionMeta, 'state'>, live: StatusPhase | undefined): SessionRowStatus {
+  // A live turn of this window wins; 'idle' from the supervisor means "no turn here", so the stored state speaks.
+  if (live && live !== 'idle') return live;
+  return meta.state;
+}
+
+export function isTurnRunning(status: SessionRowStatus): boolean {
+  return status === 'running' || status === 'quiet' || status === 'stalled' || status === 'approval';
+}
+
+export function presentSession(meta: SessionMeta, live: StatusPhase | undefined, runningTasks: number, now: number): SessionRow {
+  const status = rowStatus(meta, live);
+  const running = isTurnRunning(status);
+  const resumable = !running && (status === 'aborted' || status === 'interrupted');
+  const when = formatRelativeTime(meta.updatedAt, now);
+  const tasks = runningTasks > 0 ? ` · ${runningTasks} bg` : '';
+  const description = status === 'idle' ? `${when}${tasks}` : `${LABELS[status]} · ${when}${tasks}`;
+  const tooltip = [
+    meta.title,
+    `Status: ${LABELS[status]}`,
+    ...(meta.stateReason && !running && status !== 'idle' ? [`Why: ${meta.stateReason}`] : []),
+    `Last activity: ${when} (${new Date(meta.updatedAt).toLocaleString()})`,
+    `Background tasks running: ${runningTasks}`,
+    ...(resumable ? ['Resume it with “Vigil: Resume Session…”.'] : []),
+  ].join('\n');
+  const look = ICONS[status];
+  return {
+    label: meta.title.trim() || 'Untitled session',
+    description,
+    tooltip,
+    icon: look.icon,
+    iconColor: look.color,
+    contextValue: `session.${running ? 'running' : status}${resumable ? '.resumable' : ''}`,
+    status,
+    turnRunning: running,
+  };
+}
+
+/** Rename input: non-empty and at most 200 characters; returns the message to show, or undefined when valid. */
+export function validateSessionTitle(value: string): string | undefined {
+  const title = value.trim();
+  if (title.length === 0) return 'A session title cannot be empty.';
+  if (title.length > 200) return `A session title can have at most 200 characters (this one has ${title.length}).`;
+  return undefined;
+}

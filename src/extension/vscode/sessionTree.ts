@@ -1,0 +1,207 @@
+// The native session list (`vigil.sessions`): status, last activity and running tasks per session,
+// refreshed on the lead's signal (debounced); plus the rename and delete commands that act on its rows.
+
+import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../core/common/disposable';
+import { errorMessage } from '../core/common/errors';
+import type { Logger } from '../core/ports/logger';
+import type { SessionMeta } from '../core/store/sessionStore';
+import { isTurnRunning, presentSession, rowStatus, validateSessionTitle } from './sessionPresentation';
+import type { StatusPhase } from './statusPresentation';
+
+export interface SessionStoreLike {
+  list(): Promise<SessionMeta[]>;
+  get(id: string): Promise<SessionMeta | undefined>;
+  rename(id: string, title: string): Promise<SessionMeta>;
+  delete(id: string): Promise<void>;
+}
+
+/** The registry's `list` (TaskRegistry fits); only running tasks are counted. */
+export interface TaskLister {
+  list(filter?: { sessionId?: string }): ReadonlyArray<{ sessionId: string; status: string }>;
+}
+
+export interface SessionTreeDeps {
+  /** The store; a getter so the lead can create it lazily on the first view render. */
+  store(): Promise<SessionStoreLike>;
+  /** Live phase of this window's turn of the session (from the supervisor); undefined or 'idle' when none. */
+  statusOf(sessionId: string): StatusPhase | undefined;
+  /** The task registry, or undefined while it is not open yet (counts read as 0). */
+  tasks(): TaskLister | undefined;
+  /** Whether a turn of the session runs anywhere (e.g. a lease held by another window); default: from `statusOf`. */
+  isTurnActive?(sessionId: string): boolean | Promise<boolean>;
+  logger: Logger;
+  now?: () => number;
+  debounceMs?: number;
+}
+
+/** One row; also what menu commands receive as their first argument. */
+export class SessionNode {
+  constructor(readonly meta: SessionMeta) {}
+}
+
+export class SessionTreeProvider extends Disposable implements vscode.TreeDataProvider<SessionNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<SessionNode | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly _onDidDeleteSession = this._register(new vscode.EventEmitter<string>());
+  /** Fired after a session was deleted from the list, so the lead can release its agent and close its view. */
+  readonly onDidDeleteSession = this._onDidDeleteSession.event;
+  private readonly view: vscode.TreeView<SessionNode>;
+  private pending: NodeJS.Timeout | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  private sessions: SessionMeta[] = [];
+  private readonly now: () => number;
+
+  constructor(private readonly deps: SessionTreeDeps) {
+    super();
+    this.now = deps.now ?? Date.now;
+    this.view = this._register(vscode.window.createTreeView('vigil.sessions', { treeDataProvider: this, showCollapseAll: false }));
+    // "5 min ago" goes stale while nothing happens: re-render each minute, but only while the list is visible.
+    this._register(this.view.onDidChangeVisibility(() => this.updateTicker()));
+    this.updateTicker();
+    this._register(toDisposable(() => {
+      if (this.pending) clearTimeout(this.pending);
+      if (this.ticker) clearInterval(this.ticker);
+    }));
+  }
+
+  /** Re-reads the store and re-renders; calls within the debounce window coalesce into one. */
+  refresh(): void {
+    if (this.isDisposed || this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this._onDidChangeTreeData.fire(undefined);
+    }, this.deps.debounceMs ?? 150);
+  }
+
+  /** The sessions of the last render, newest first (for quick picks without another disk read). */
+  get lastListed(): readonly SessionMeta[] {
+    return this.sessions;
+  }
+
+  async getChildren(element?: SessionNode): Promise<SessionNode[]> {
+    if (element) return [];
+    try {
+      this.sessions = await (await this.deps.store()).list();
+    } catch (error) {
+      this.deps.logger.error(`[sessions] listing sessions failed: ${errorMessage(error)}`);
+      this.view.message = `Sessions could not be read: ${errorMessage(error)}`;
+      return [];
+    }
+    this.view.message = undefined;
+    this.updateBadge();
+    return this.sessions.map((meta) => new SessionNode(meta));
+  }
+
+  getTreeItem(node: SessionNode): vscode.TreeItem {
+    const row = presentSession(node.meta, this.deps.statusOf(node.meta.id), this.runningTasks(node.meta.id), this.now());
+    const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
+    item.id = node.meta.id;
+    item.description = row.description;
+    item.tooltip = row.tooltip;
+    item.iconPath = new vscode.ThemeIcon(row.icon, row.iconColor ? new vscode.ThemeColor(row.iconColor) : undefined);
+    item.contextValue = row.contextValue;
+    item.accessibilityInformation = { label: `${row.label}, ${row.description}` };
+    item.command = { command: 'vigil.openSession', title: 'Open Session', arguments: [node.meta.id] };
+    return item;
+  }
+
+  /** `vigil.renameSession`: a row, a session id, or nothing (then a quick pick). */
+  async rename(target?: SessionNode | string): Promise<void> {
+    const meta = await this.resolveTarget(target, 'Rename which session?');
+    if (!meta) return;
+    const title = await vscode.window.showInputBox({
+      title: 'Rename Session',
+      prompt: 'New title of the session',
+      value: meta.title,
+      valueSelection: [0, meta.title.length],
+      validateInput: validateSessionTitle,
+    });
+    if (title === undefined || title.trim() === meta.title) return;
+    try {
+      await (await this.deps.store()).rename(meta.id, title.trim());
+      this.refresh();
+    } catch (error) {
+      this.deps.logger.error(`[sessions] renaming ${meta.id} failed: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(`Vigil: could not rename “${meta.title}”: ${errorMessage(error)}`);
+    }
+  }
+
+  /** `vigil.deleteSession`: asks first (modal, naming the session) and refuses while a turn runs. */
+  async delete(target?: SessionNode | string): Promise<void> {
+    const meta = await this.resolveTarget(target, 'Delete which session?');
+    if (!meta) return;
+    if (await this.turnActive(meta.id)) {
+      void vscode.window.showWarningMessage(`Vigil: “${meta.title}” has a turn running. Stop it first (Vigil: Abort Turn), then delete the session.`);
+      return;
+    }
+    const choice = await vscode.window.showWarningMessage(
+      `Delete the session “${meta.title}”?`,
+      { modal: true, detail: 'Its transcript is deleted for good. Background tasks it started keep running until they end or you kill them.' },
+      'Delete',
+    );
+    if (choice !== 'Delete') return;
+    // The answer may have taken a while: a turn could have started meanwhile (a wakeup).
+    if (await this.turnActive(meta.id)) {
+      void vscode.window.showWarningMessage(`Vigil: “${meta.title}” started a turn meanwhile; it was not deleted.`);
+      return;
+    }
+    try {
+      await (await this.deps.store()).delete(meta.id);
+      this.deps.logger.info(`[sessions] deleted session ${meta.id}`);
+      this._onDidDeleteSession.fire(meta.id);
+      this.refresh();
+    } catch (error) {
+      this.deps.logger.error(`[sessions] deleting ${meta.id} failed: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(`Vigil: could not delete “${meta.title}”: ${errorMessage(error)}`);
+    }
+  }
+
+  private async turnActive(id: string): Promise<boolean> {
+    if (this.deps.isTurnActive) return this.deps.isTurnActive(id);
+    const phase = this.deps.statusOf(id);
+    return phase !== undefined && isTurnRunning(rowStatus({ state: 'idle' }, phase));
+  }
+
+  private async resolveTarget(target: SessionNode | string | undefined, placeHolder: string): Promise<SessionMeta | undefined> {
+    const store = await this.deps.store();
+    if (target instanceof SessionNode) target = target.meta.id;
+    if (typeof target === 'string') {
+      const meta = await store.get(target);
+      if (!meta) void vscode.window.showWarningMessage(`Vigil: session ${target} no longer exists.`);
+      return meta;
+    }
+    const sessions = await store.list();
+    if (sessions.length === 0) {
+      void vscode.window.showInformationMessage('Vigil: there are no sessions yet.');
+      return undefined;
+    }
+    const now = this.now();
+    const picked = await vscode.window.showQuickPick(
+      sessions.map((meta) => {
+        const row = presentSession(meta, this.deps.statusOf(meta.id), this.runningTasks(meta.id), now);
+        return { label: `$(${row.icon.replace('~spin', '')}) ${row.label}`, description: row.description, meta };
+      }),
+      { placeHolder, matchOnDescription: true },
+    );
+    return picked?.meta;
+  }
+
+  private runningTasks(sessionId: string): number {
+    return this.deps.tasks()?.list({ sessionId }).filter((t) => t.status === 'running').length ?? 0;
+  }
+
+  private updateBadge(): void {
+    const running = this.deps.tasks()?.list().filter((t) => t.status === 'running').length ?? 0;
+    this.view.badge = running > 0 ? { value: running, tooltip: `${running} background task${running === 1 ? '' : 's'} running` } : undefined;
+  }
+
+  private updateTicker(): void {
+    if (this.view.visible && !this.ticker) {
+      this.ticker = setInterval(() => this._onDidChangeTreeData.fire(undefined), 60_000);
+    } else if (!this.view.visible && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// How a background task reads in quick picks and terminal names (status, elapsed, exit code); pure, unit-tested.
+
+import { formatDuration } from './relativeTime';
+import type { MirroredTask } from './taskMirrorFeed';
+
+export interface TaskPickRow {
+  label: string;
+  description: string;
+  detail: string;
+}
+
+export function taskIcon(task: MirroredTask): string {
+  switch (task.status) {
+    case 'running':
+      return 'sync~spin';
+    case 'exited':
+      return task.exitCode === 0 && !task.signal ? 'pass' : 'error';
+    case 'killed':
+      return 'circle-slash';
+    case 'lost':
+      return 'question';
+    default: {
+      const never: never = task.status;
+      return String(never);
+    }
+  }
+}
+
+export function taskStatusText(task: MirroredTask): string {
+  if (task.status === 'exited') return task.signal ? `ended by ${task.signal}` : `exit code ${task.exitCode ?? '?'}`;
+  return task.status;
+}
+
+export function presentTaskPick(task: MirroredTask & { cwd?: string; sessionId: string }, now: number, sessionTitle?: string): TaskPickRow {
+  const elapsed = formatDuration((task.endedAt ?? now) - task.startedAt);
+  return {
+    label: `$(${taskIcon(task)}) ${oneLine(task.command, 120)}`,
+    description: `${taskStatusText(task)} · ${elapsed}`,
+    detail: [sessionTitle ? `Session: ${sessionTitle}` : `Session ${task.sessionId}`, task.id, ...(task.cwd ? [task.cwd] : [])].join(' · '),
+  };
+}
+
+/** Terminal tab name: short, one line, says which task. */
+export function mirrorName(task: Pick<MirroredTask, 'id' | 'command'>): string {
+  return `Vigil ${task.id}: ${oneLine(task.command, 40)}`;
+}
+
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,65 @@
+// Session list rows: status from live phase or stored state, icons, descriptions, context values, title validation.
+
+import * as assert from 'node:assert';
+import type { SessionMeta } from '../../../src/extension/core/store/sessionStore';
+import { presentSession, rowStatus, validateSessionTitle } from '../../../src/extension/vscode/sessionPresentation';
+
+const now = Date.UTC(2026, 10, 30, 12, 0, 0);
+const meta = (patch: Partial<SessionMeta> = {}): SessionMeta => ({ id: 's1', title: 'Fix the build', createdAt: now - 3_600_000, updatedAt: now - 5 * 60_000, state: 'idle', ...patch });
+
+describe('session list presentation', () => {
+  it('an idle session shows its last activity only, and no background count when none runs', () => {
+    const row = presentSession(meta(), undefined, 0, now);
+    assert.strictEqual(row.label, 'Fix the build');
+    assert.strictEqual(row.description, '5 min ago');
+    assert.strictEqual(row.contextValue, 'session.idle');
+    assert.strictEqual(row.icon, 'comment-discussion');
+    assert.strictEqual(row.turnRunning, false);
+  });
+
+  it('a live phase wins over the stored state; supervisor idle defers to it', () => {
+    assert.strictEqual(rowStatus({ state: 'aborted' }, 'idle'), 'aborted');
+    assert.strictEqual(rowStatus({ state: 'aborted' }, undefined), 'aborted');
+    assert.strictEqual(rowStatus({ state: 'interrupted' }, 'running'), 'running');
+  });
+
+  it('every running phase has context session.running and shows the running tasks', () => {
+    for (const phase of ['running', 'quiet', 'stalled', 'approval'] as const) {
+      const row = presentSession(meta(), phase, 2, now);
+      assert.strictEqual(row.contextValue, 'session.running', phase);
+      assert.match(row.description, / · 2 bg$/);
+      assert.strictEqual(row.turnRunning, true);
+      assert.ok(row.iconColor, `${phase} is coloured`);
+    }
+    assert.strictEqual(presentSession(meta(), 'stalled', 0, now).icon, 'warning');
+    assert.match(presentSession(meta(), 'approval', 0, now).description, /^waiting for approval/);
+  });
+
+  it('aborted and interrupted are resumable, red, and say why in the tooltip', () => {
+    const aborted = presentSession(meta({ state: 'aborted', stateReason: 'no progress for 300 s' }), undefined, 0, now);
+    assert.strictEqual(aborted.contextValue, 'session.aborted.resumable');
+    assert.strictEqual(aborted.iconColor, 'list.errorForeground');
+    assert.match(aborted.tooltip, /Why: no progress for 300 s/);
+    assert.match(aborted.tooltip, /Resume/);
+    const interrupted = presentSession(meta({ state: 'interrupted' }), undefined, 1, now);
+    assert.strictEqual(interrupted.contextValue, 'session.interrupted.resumable');
+    assert.strictEqual(interrupted.description, 'interrupted · 5 min ago · 1 bg');
+  });
+
+  it('every context value matches the menus’ /^session/', () => {
+    for (const phase of [undefined, 'idle', 'running', 'quiet', 'stalled', 'approval', 'aborted', 'interrupted'] as const) {
+      assert.match(presentSession(meta(), phase, 0, now).contextValue, /^session/);
+    }
+  });
+
+  it('a blank title still gives a readable label', () => {
+    assert.strictEqual(presentSession(meta({ title: '   ' }), undefined, 0, now).label, 'Untitled session');
+  });
+
+  it('validates titles: non-empty, at most 200 characters', () => {
+    assert.match(validateSessionTitle('  ') ?? '', /empty/);
+    assert.strictEqual(validateSessionTitle('a'.repeat(200)), undefined);
+    assert.match(validateSessionTitle('a'.repeat(201)) ?? '', /at most 200 characters \(this one has 201\)/);
+    assert.strictEqual(validateSessionTitle(' ok '), undefined);
+  });
+});

@@ -1,0 +1,74 @@
+// The text side of a task mirror: buffering before open, CRLF, the read-only hint, one exit line, and quick-pick rows.
+
+import * as assert from 'node:assert';
+import { READ_ONLY_HINT, TaskMirrorFeed, describeEnd, toTerminalText, type MirroredTask } from '../../../src/extension/vscode/taskMirrorFeed';
+import { mirrorName, presentTaskPick, taskIcon } from '../../../src/extension/vscode/taskPresentation';
+
+const task = (patch: Partial<MirroredTask> = {}): MirroredTask => ({ id: 't-1', command: 'npm test', status: 'running', exitCode: null, signal: null, startedAt: 1_000, endedAt: null, ...patch });
+
+function feed(): { feed: TaskMirrorFeed; written: string[] } {
+  const written: string[] = [];
+  return { feed: new TaskMirrorFeed((t) => written.push(t)), written };
+}
+
+describe('task mirror feed', () => {
+  it('holds everything written before the terminal opens, then flushes it in order', () => {
+    const { feed: f, written } = feed();
+    f.header(task(), false);
+    f.output('one\n');
+    assert.deepStrictEqual(written, []);
+    f.open();
+    f.output('two\n');
+    // eslint-disable-next-line no-control-regex -- stripping the ANSI colour codes is the point
+    assert.strictEqual(written.join('').replace(/\x1b\[[0-9;]*m/g, ''), 'Vigil task t-1 · npm test\r\none\r\ntwo\r\n');
+  });
+
+  it('turns bare LF into CRLF and leaves CRLF alone', () => {
+    assert.strictEqual(toTerminalText('a\nb\r\nc'), 'a\r\nb\r\nc');
+  });
+
+  it('typing (Ctrl+C included) writes one hint per burst, never more', () => {
+    const { feed: f, written } = feed();
+    f.open();
+    f.output('building');
+    f.input('\x03');
+    f.input('q');
+    assert.strictEqual(written.filter((w) => w.includes(READ_ONLY_HINT)).length, 1);
+    assert.ok(written.at(-1)!.startsWith('\r\n'), 'the hint starts on its own line');
+    f.output('more\n');
+    f.input('x');
+    assert.strictEqual(written.filter((w) => w.includes(READ_ONLY_HINT)).length, 2);
+  });
+
+  it('prints the end once, and nothing after it', () => {
+    const { feed: f, written } = feed();
+    f.open();
+    const ended = task({ status: 'exited', exitCode: 2, endedAt: 13_000 });
+    f.end(task());
+    assert.strictEqual(f.hasEnded, false, 'a running snapshot is not an end');
+    f.end(ended);
+    f.end(ended);
+    f.output('late');
+    const text = written.join('');
+    assert.strictEqual(text.match(/\[Task t-1/g)?.length, 1);
+    assert.match(text, /exited with code 2 after 12 s/);
+    assert.doesNotMatch(text, /late/);
+  });
+
+  it('describes every way a task ends', () => {
+    assert.strictEqual(describeEnd(task({ status: 'exited', exitCode: 0, endedAt: 2_000 })), 'exited with code 0 after 1 s');
+    assert.strictEqual(describeEnd(task({ status: 'exited', signal: 'SIGSEGV', endedAt: 2_000 })), 'ended by signal SIGSEGV after 1 s');
+    assert.match(describeEnd(task({ status: 'killed', signal: 'SIGTERM', endedAt: 2_000 })), /^was killed \(SIGTERM\)/);
+    assert.match(describeEnd(task({ status: 'lost' })), /^was lost/);
+  });
+
+  it('quick-pick rows carry command, status, elapsed and exit code', () => {
+    const row = presentTaskPick({ ...task({ status: 'exited', exitCode: 1, endedAt: 66_000 }), sessionId: 's1', cwd: '/w' }, 99_000, 'Fix the build');
+    assert.strictEqual(row.label, '$(error) npm test');
+    assert.strictEqual(row.description, 'exit code 1 · 1 min 05 s');
+    assert.strictEqual(row.detail, 'Session: Fix the build · t-1 · /w');
+    assert.strictEqual(presentTaskPick({ ...task(), sessionId: 's1' }, 43_000).description, 'running · 42 s');
+    assert.strictEqual(taskIcon(task({ status: 'exited', exitCode: 0 })), 'pass');
+    assert.strictEqual(mirrorName({ id: 't-1', command: 'npm   run\nwatch' }), 'Vigil t-1: npm run watch');
+  });
+});
