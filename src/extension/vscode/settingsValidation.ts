@@ -1,0 +1,208 @@
+// Validation of `vigil.*` settings (except turnLiveness, which has its own resolver in core/settings):
+// every invalid value falls back to its default with a message naming the setting and the fix. Pure, unit-tested.
+
+import type { ProviderKind } from '../../agent/config';
+import type { CustomAgentSettings } from '../core/acp/agentLaunch';
+import type { ApprovalMode } from '../core/acp/hostPorts';
+
+export type AgentSetting = { kind: 'built-in' } | ({ kind: 'custom' } & Required<CustomAgentSettings>);
+
+export const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'other'] as const;
+export type ToolKind = (typeof TOOL_KINDS)[number];
+const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'allowReadOnly', 'allowAll'];
+const PROVIDERS: readonly ProviderKind[] = ['auto', 'vscode-lm', 'openai-compatible', 'anthropic', 'demo'];
+
+export interface ModelSettingValues {
+  provider: ProviderKind;
+  /** '' = the provider's default endpoint. */
+  baseUrl: string;
+  /** '' = the provider's default model. */
+  name: string;
+  /** '' = none (demo provider only). */
+  scriptFile: string;
+}
+
+/** Everything of `vigil.*` except `turnLiveness`, validated. */
+export interface ValidatedSettings {
+  agent: AgentSetting;
+  model: ModelSettingValues;
+  wakeups: { maxPerTurn: number };
+  tasks: { outputByteLimit: number };
+  approvals: { policy: ApprovalMode; byKind: Partial<Record<ToolKind, ApprovalMode>> };
+}
+
+export interface SettingIssue {
+  /** Full setting id, e.g. `vigil.agent`, for the log and for "Open Settings". */
+  key: string;
+  message: string;
+}
+
+export const SETTING_DEFAULTS: ValidatedSettings = {
+  agent: { kind: 'built-in' },
+  model: { provider: 'demo', baseUrl: '', name: '', scriptFile: '' },
+  wakeups: { maxPerTurn: 5 },
+  tasks: { outputByteLimit: 1_048_576 },
+  approvals: { policy: 'allowReadOnly', byKind: {} },
+};
+
+/** Reads one setting below `vigil.` (e.g. `model.name`); undefined when unset. */
+export type SettingReader = (key: string) => unknown;
+
+export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
+  const issues: SettingIssue[] = [];
+  const issue = (key: string, message: string) => issues.push({ key: `vigil.${key}`, message });
+  const settings: ValidatedSettings = {
+    agent: validateAgent(read('agent'), (m) => issue('agent', m)),
+    model: {
+      provider: oneOf(read('model.provider'), PROVIDERS, SETTING_DEFAULTS.model.provider, 'model.provider', issue),
+      baseUrl: baseUrl(read('model.baseUrl'), issue),
+      name: text(read('model.name'), 'model.name', 200, issue),
+      scriptFile: text(read('model.scriptFile'), 'model.scriptFile', 4096, issue),
+    },
+    wakeups: { maxPerTurn: integer(read('wakeups.maxPerTurn'), 'wakeups.maxPerTurn', 1, 100, SETTING_DEFAULTS.wakeups.maxPerTurn, issue) },
+    tasks: { outputByteLimit: integer(read('tasks.outputByteLimit'), 'tasks.outputByteLimit', 1024, 67_108_864, SETTING_DEFAULTS.tasks.outputByteLimit, issue) },
+    approvals: {
+      policy: oneOf(read('approvals.policy'), APPROVAL_MODES, SETTING_DEFAULTS.approvals.policy, 'approvals.policy', issue),
+      byKind: byKind(read('approvals.byKind'), issue),
+    },
+  };
+  return { settings, issues };
+}
+
+/** The approval mode for one tool kind: its override, else the policy. */
+export function approvalModeFor(approvals: ValidatedSettings['approvals'], kind: string | undefined): ApprovalMode {
+  if (kind !== undefined && (TOOL_KINDS as readonly string[]).includes(kind)) return approvals.byKind[kind as ToolKind] ?? approvals.policy;
+  return approvals.policy;
+}
+
+/** `"built-in"` or `{ command, args, env }`; anything else is explained, with an example. */
+export function validateAgent(value: unknown, report: (message: string) => void): AgentSetting {
+  const example = 'Use "built-in", or a third-party ACP agent as { "command": "gemini", "args": ["--acp"], "env": {} }.';
+  if (value === undefined || value === null || value === 'built-in') return { kind: 'built-in' };
+  if (typeof value === 'string') {
+    report(`vigil.agent is "${clip(value)}", which is not an agent. ${example} Using the built-in agent meanwhile.`);
+    return { kind: 'built-in' };
+  }
+  if (!isRecord(value)) {
+    report(`vigil.agent must be "built-in" or an object, not ${describe(value)}. ${example} Using the built-in agent meanwhile.`);
+    return { kind: 'built-in' };
+  }
+  const problems: string[] = [];
+  const command = typeof value.command === 'string' ? value.command.trim() : '';
+  if (!command) problems.push('"command" must be a non-empty string (the agent\'s executable)');
+  const args = value.args ?? [];
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) problems.push('"args" must be an array of strings');
+  const env = value.env ?? {};
+  if (!isRecord(env) || !Object.values(env).every((v) => typeof v === 'string')) problems.push('"env" must be an object of string values');
+  const unknown = Object.keys(value).filter((k) => !['command', 'args', 'env'].includes(k));
+  if (unknown.length > 0) problems.push(`unknown field${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')}`);
+  if (problems.length > 0) {
+    report(`vigil.agent is not a valid ACP agent: ${problems.join('; ')}. ${example} Using the built-in agent meanwhile.`);
+    return { kind: 'built-in' };
+  }
+  return { kind: 'custom', command, args: args as string[], env: env as Record<string, string> };
+}
+
+/** '' or an absolute http(s) URL. */
+export function validateBaseUrl(value: string): string | undefined {
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return `"${clip(trimmed)}" is not a URL; write it in full, e.g. http://127.0.0.1:11434/v1 or https://api.openai.com/v1.`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `The base URL must start with http:// or https://, not ${url.protocol}//.`;
+  return undefined;
+}
+
+function baseUrl(value: unknown, issue: (key: string, message: string) => void): string {
+  const raw = text(value, 'model.baseUrl', 2048, issue);
+  const problem = validateBaseUrl(raw);
+  if (problem) {
+    issue('model.baseUrl', `vigil.model.baseUrl: ${problem} Using the provider's default endpoint meanwhile.`);
+    return '';
+  }
+  return raw.trim();
+}
+
+function text(value: unknown, key: string, max: number, issue: (key: string, message: string) => void): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') {
+    issue(key, `vigil.${key} must be a string, not ${describe(value)}; fix it in settings. It is ignored meanwhile.`);
+    return '';
+  }
+  if (value.length > max) {
+    issue(key, `vigil.${key} is ${value.length} characters long; at most ${max} are allowed. It is ignored meanwhile.`);
+    return '';
+  }
+  return value.trim();
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T, key: string, issue: (key: string, message: string) => void): T {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  issue(key, `vigil.${key} is ${describe(value)}; it must be one of ${allowed.map((a) => `"${a}"`).join(', ')}. Using "${fallback}" meanwhile.`);
+  return fallback;
+}
+
+function integer(value: unknown, key: string, min: number, max: number, fallback: number, issue: (key: string, message: string) => void): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    issue(key, `vigil.${key} is ${describe(value)}; it must be a whole number from ${min} to ${max}. Using ${fallback} meanwhile.`);
+    return fallback;
+  }
+  return value;
+}
+
+function byKind(value: unknown, issue: (key: string, message: string) => void): Partial<Record<ToolKind, ApprovalMode>> {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) {
+    issue('approvals.byKind', `vigil.approvals.byKind must be an object such as { "execute": "ask" }, not ${describe(value)}. Using vigil.approvals.policy for every kind meanwhile.`);
+    return {};
+  }
+  const result: Partial<Record<ToolKind, ApprovalMode>> = {};
+  const bad: string[] = [];
+  for (const [kind, mode] of Object.entries(value)) {
+    if (!(TOOL_KINDS as readonly string[]).includes(kind)) bad.push(`"${clip(kind)}" is not a tool kind (${TOOL_KINDS.join(', ')})`);
+    else if (typeof mode !== 'string' || !(APPROVAL_MODES as readonly string[]).includes(mode)) bad.push(`"${kind}" must be one of ${APPROVAL_MODES.map((m) => `"${m}"`).join(', ')}, not ${describe(mode)}`);
+    else result[kind as ToolKind] = mode as ApprovalMode;
+  }
+  if (bad.length > 0) issue('approvals.byKind', `vigil.approvals.byKind: ${bad.join('; ')}. Those entries are ignored; vigil.approvals.policy applies to them.`);
+  return result;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return `"${clip(value)}"`;
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+/** Remembers which keys were reported, so a bad value re-read on every change is reported once; a fixed key may be reported again later. */
+export class IssueLedger {
+  private readonly reported = new Map<string, string>();
+
+  /** The issues not reported yet; forgets keys that are valid now, so breaking one again is reported again. */
+  fresh(issues: readonly SettingIssue[]): SettingIssue[] {
+    const current = new Set(issues.map((i) => i.key));
+    for (const key of [...this.reported.keys()]) if (!current.has(key)) this.reported.delete(key);
+    const out: SettingIssue[] = [];
+    for (const issue of issues) {
+      if (this.reported.has(issue.key)) continue;
+      this.reported.set(issue.key, issue.message);
+      out.push(issue);
+    }
+    return out;
+  }
+}

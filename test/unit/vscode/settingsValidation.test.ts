@@ -1,0 +1,95 @@
+// Settings validation: defaults, every bad shape reported with the setting's name and a fix, per-kind approvals, once-per-key reporting.
+
+import * as assert from 'node:assert';
+import { IssueLedger, SETTING_DEFAULTS, approvalModeFor, validateBaseUrl, validateSettings, type SettingReader } from '../../../src/extension/vscode/settingsValidation';
+
+const reader = (values: Record<string, unknown>): SettingReader => (key) => values[key];
+
+describe('settings validation', () => {
+  it('nothing set gives the contributed defaults and no issue', () => {
+    const { settings, issues } = validateSettings(reader({}));
+    assert.deepStrictEqual(settings, SETTING_DEFAULTS);
+    assert.deepStrictEqual(issues, []);
+  });
+
+  it('reads valid values of every setting', () => {
+    const { settings, issues } = validateSettings(reader({
+      agent: { command: 'gemini', args: ['--acp'], env: { A: '1' } },
+      'model.provider': 'openai-compatible',
+      'model.baseUrl': ' http://127.0.0.1:11434/v1 ',
+      'model.name': 'llama3',
+      'model.scriptFile': '/tmp/script.json',
+      'wakeups.maxPerTurn': 1,
+      'tasks.outputByteLimit': 2048,
+      'approvals.policy': 'ask',
+      'approvals.byKind': { execute: 'ask', read: 'allowAll' },
+    }));
+    assert.deepStrictEqual(issues, []);
+    assert.deepStrictEqual(settings.agent, { kind: 'custom', command: 'gemini', args: ['--acp'], env: { A: '1' } });
+    assert.deepStrictEqual(settings.model, { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', name: 'llama3', scriptFile: '/tmp/script.json' });
+    assert.strictEqual(settings.wakeups.maxPerTurn, 1);
+    assert.strictEqual(settings.tasks.outputByteLimit, 2048);
+    assert.deepStrictEqual(settings.approvals, { policy: 'ask', byKind: { execute: 'ask', read: 'allowAll' } });
+  });
+
+  it('a bad vigil.agent falls back to the built-in agent and says what to write', () => {
+    for (const bad of ['gemini', 42, ['gemini'], { command: '' }, { command: 'x', args: 'a b' }, { command: 'x', env: { A: 1 } }, { command: 'x', cmd: 'y' }]) {
+      const { settings, issues } = validateSettings(reader({ agent: bad }));
+      assert.deepStrictEqual(settings.agent, { kind: 'built-in' }, JSON.stringify(bad));
+      assert.strictEqual(issues.length, 1);
+      assert.strictEqual(issues[0].key, 'vigil.agent');
+      assert.match(issues[0].message, /^vigil\.agent .*"command": "gemini".*Using the built-in agent/);
+    }
+    const missing = validateSettings(reader({ agent: { args: [] } })).issues[0].message;
+    assert.match(missing, /"command" must be a non-empty string/);
+  });
+
+  it('out-of-range and wrongly typed values fall back to defaults, naming the setting and the range', () => {
+    const { settings, issues } = validateSettings(reader({
+      'model.provider': 'gpt',
+      'wakeups.maxPerTurn': 0,
+      'tasks.outputByteLimit': 12.5,
+      'approvals.policy': 'yes',
+      'model.name': 'x'.repeat(201),
+      'model.scriptFile': 7,
+    }));
+    assert.deepStrictEqual(settings, SETTING_DEFAULTS);
+    const byKey = Object.fromEntries(issues.map((i) => [i.key, i.message]));
+    assert.match(byKey['vigil.model.provider'], /must be one of "auto", "vscode-lm", "openai-compatible", "anthropic", "demo". Using "demo"/);
+    assert.match(byKey['vigil.wakeups.maxPerTurn'], /whole number from 1 to 100. Using 5/);
+    assert.match(byKey['vigil.tasks.outputByteLimit'], /from 1024 to 67108864/);
+    assert.match(byKey['vigil.approvals.policy'], /Using "allowReadOnly"/);
+    assert.match(byKey['vigil.model.name'], /201 characters long; at most 200/);
+    assert.match(byKey['vigil.model.scriptFile'], /must be a string/);
+  });
+
+  it('base URL: empty or http(s) only', () => {
+    assert.strictEqual(validateBaseUrl(''), undefined);
+    assert.strictEqual(validateBaseUrl('https://api.openai.com/v1'), undefined);
+    assert.match(validateBaseUrl('localhost:11434') ?? '', /http:\/\/ or https:\/\//);
+    assert.match(validateBaseUrl('not a url') ?? '', /is not a URL/);
+    const { settings, issues } = validateSettings(reader({ 'model.baseUrl': 'ftp://x' }));
+    assert.strictEqual(settings.model.baseUrl, '');
+    assert.strictEqual(issues[0].key, 'vigil.model.baseUrl');
+  });
+
+  it('approvals.byKind keeps the good entries, reports the bad ones, and overrides the policy per kind', () => {
+    const { settings, issues } = validateSettings(reader({ 'approvals.policy': 'allowAll', 'approvals.byKind': { execute: 'ask', bogus: 'ask', edit: 'never' } }));
+    assert.deepStrictEqual(settings.approvals.byKind, { execute: 'ask' });
+    assert.strictEqual(issues.length, 1);
+    assert.match(issues[0].message, /"bogus" is not a tool kind.*"edit" must be one of/);
+    assert.strictEqual(approvalModeFor(settings.approvals, 'execute'), 'ask');
+    assert.strictEqual(approvalModeFor(settings.approvals, 'edit'), 'allowAll');
+    assert.strictEqual(approvalModeFor(settings.approvals, undefined), 'allowAll');
+    assert.strictEqual(approvalModeFor(settings.approvals, 'toString'), 'allowAll');
+  });
+
+  it('reports each bad key once, and again only after it was fixed and broken anew', () => {
+    const ledger = new IssueLedger();
+    const bad = { key: 'vigil.agent', message: 'bad' };
+    assert.deepStrictEqual(ledger.fresh([bad]), [bad]);
+    assert.deepStrictEqual(ledger.fresh([bad]), []);
+    assert.deepStrictEqual(ledger.fresh([]), []);
+    assert.deepStrictEqual(ledger.fresh([bad]), [bad]);
+  });
+});
