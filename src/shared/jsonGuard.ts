@@ -10,42 +10,63 @@ export interface JsonGuardLimits {
 
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
 
+class Rejection {
+  readonly path: (string | number)[] = [];
+  constructor(readonly reason: string) {}
+}
+
 /** Returns undefined when the value is plain JSON-like data within limits, else the reason. */
 export function checkJsonShape(value: unknown, limits: JsonGuardLimits): string | undefined {
-  let nodes = 0;
-  let chars = 0;
-  // Iterative walk: a hostile message must not be able to blow the stack.
-  const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: '$' }];
-  while (stack.length > 0) {
-    const { value: v, depth, path } = stack.pop()!;
-    if (++nodes > limits.maxNodes) return `too many values (more than ${limits.maxNodes})`;
-    if (depth > limits.maxDepth) return `nested deeper than ${limits.maxDepth} at ${path}`;
-    if (v === null || typeof v === 'boolean') continue;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return `non-finite number at ${path}`;
-      continue;
-    }
-    if (typeof v === 'string') {
-      chars += v.length;
-      if (chars > limits.maxChars) return `message larger than ${limits.maxChars} characters`;
-      continue;
-    }
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], depth: depth + 1, path: `${path}[${i}]` });
-      continue;
-    }
-    if (typeof v === 'object') {
-      const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) return `not a plain object at ${path}`;
-      for (const key of Object.keys(v)) {
-        if (forbiddenKeys.has(key)) return `forbidden key "${key}" at ${path}`;
-        chars += key.length;
-        stack.push({ value: (v as Record<string, unknown>)[key], depth: depth + 1, path: `${path}.${key}` });
-      }
-      if (chars > limits.maxChars) return `message larger than ${limits.maxChars} characters`;
-      continue;
-    }
-    return `unsupported ${typeof v} at ${path}`;
+  const budget = { nodes: 0, chars: 0 };
+  try {
+    walk(value, 0, limits, budget);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof Rejection)) throw error;
+    // The path is collected only on the way out of a failure: the common case builds no strings.
+    const where = error.path.reverse().map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
+    return where ? `${error.reason} at $${where}` : error.reason;
   }
-  return undefined;
+}
+
+// Recursion is bounded by maxDepth (checked before descending), so hostile nesting cannot blow the stack.
+function walk(v: unknown, depth: number, limits: JsonGuardLimits, budget: { nodes: number; chars: number }): void {
+  if (++budget.nodes > limits.maxNodes) throw new Rejection(`too many values (more than ${limits.maxNodes})`);
+  if (v === null || typeof v === 'boolean') return;
+  if (typeof v === 'string') {
+    budget.chars += v.length;
+    if (budget.chars > limits.maxChars) throw new Rejection(`message larger than ${limits.maxChars} characters`);
+    return;
+  }
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Rejection('non-finite number');
+    return;
+  }
+  if (typeof v !== 'object') throw new Rejection(`unsupported ${typeof v}`);
+  if (depth >= limits.maxDepth) throw new Rejection(`nested deeper than ${limits.maxDepth}`);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      try {
+        walk(v[i], depth + 1, limits, budget);
+      } catch (error) {
+        if (error instanceof Rejection) error.path.push(i);
+        throw error;
+      }
+    }
+    return;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) throw new Rejection('not a plain object');
+  for (const key in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+    if (forbiddenKeys.has(key)) throw new Rejection(`forbidden key "${key}"`);
+    budget.chars += key.length;
+    try {
+      walk((v as Record<string, unknown>)[key], depth + 1, limits, budget);
+    } catch (error) {
+      if (error instanceof Rejection) error.path.push(key);
+      throw error;
+    }
+  }
+  if (budget.chars > limits.maxChars) throw new Rejection(`message larger than ${limits.maxChars} characters`);
 }

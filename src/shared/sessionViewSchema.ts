@@ -12,6 +12,7 @@ export const viewLimits = {
   id: 256,
   title: 4_000,
   text: 2_000_000,
+  entries: 1_000_000,
 } as const;
 
 const id = z.string().min(1).max(viewLimits.id);
@@ -107,7 +108,7 @@ const sessionMeta: z.ZodType<SessionMetaView> = z.strictObject({
 
 export const snapshotSchema: z.ZodType<SessionSnapshot> = z.strictObject({
   session: sessionMeta.nullable(),
-  entries: z.array(entrySchema).max(1_000_000),
+  entries: z.array(entrySchema).max(viewLimits.entries),
   turn: turnStatus,
   notices: z.array(noticeSchema).max(100),
   tasks: z.array(task).max(10_000),

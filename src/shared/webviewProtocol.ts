@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { checkJsonShape, type JsonGuardLimits } from './jsonGuard';
 import type { ApprovalDecision, HostEvent, SessionSnapshot } from './sessionView';
-import { hostEventSchema, snapshotSchema } from './sessionViewSchema';
+import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
 
 /** Request ids are chosen by the webview and echoed by the host (pong, error). */
 export type RequestId = string;
@@ -77,6 +77,42 @@ export function parseWebviewMessage(raw: unknown): ParseResult<WebviewMessage> {
 /** Validates a message from the extension host. Never throws. */
 export function parseHostMessage(raw: unknown): ParseResult<HostMessage> {
   return parseWith(hostMessageSchema, hostGuard, raw);
+}
+
+/** A host message whose snapshot entries before `unvalidated` still await `validateEntries`. */
+export type TailFirstResult = { ok: true; message: HostMessage; unvalidated: number } | { ok: false; reason: string };
+
+/**
+ * Like parseHostMessage, but a long snapshot has only its last `tail` entries validated now (with
+ * everything else in it); the caller validates the older ones with validateEntries before it
+ * renders them, and drops the snapshot if any fails. Opening a 10,000-message session then costs
+ * the validation of what is painted first, not of the whole history.
+ */
+export function parseHostMessageTailFirst(raw: unknown, tail: number): TailFirstResult {
+  const entries = (raw as { type?: unknown; snapshot?: { entries?: unknown } } | null)?.snapshot?.entries;
+  if ((raw as { type?: unknown } | null)?.type !== 'snapshot' || !Array.isArray(entries) || entries.length <= tail) {
+    const parsed = parseHostMessage(raw);
+    return parsed.ok ? { ...parsed, unvalidated: 0 } : parsed;
+  }
+  if (entries.length > viewLimits.entries) return { ok: false, reason: `message "snapshot": more than ${viewLimits.entries} entries` };
+  const split = entries.length - tail;
+  const envelope = raw as { snapshot: Record<string, unknown> };
+  const parsed = parseHostMessage({ ...envelope, snapshot: { ...envelope.snapshot, entries: entries.slice(split) } });
+  if (!parsed.ok || parsed.message.type !== 'snapshot') return parsed.ok ? { ...parsed, unvalidated: 0 } : parsed;
+  // Valid entries parse to equal plain data (strict schemas, no transforms), so the head stays as sent.
+  const message: HostMessage = { ...parsed.message, snapshot: { ...parsed.message.snapshot, entries: entries.slice(0, split).concat(parsed.message.snapshot.entries) } };
+  return { ok: true, message, unvalidated: split };
+}
+
+/** Validates entries [from, to) of a snapshot accepted tail-first; returns the reason of the first failure. */
+export function validateEntries(entries: readonly unknown[], from: number, to: number): string | undefined {
+  for (let i = from; i < to; i++) {
+    const shape = checkJsonShape(entries[i], hostGuard);
+    if (shape) return `message "snapshot": entries.${i}: ${shape}`;
+    const result = entrySchema.safeParse(entries[i]);
+    if (!result.success) return `message "snapshot": entries.${i}.${formatIssues(result.error)}`;
+  }
+  return undefined;
 }
 
 function parseWith<T>(schema: z.ZodType<T>, guard: JsonGuardLimits, raw: unknown): ParseResult<T> {

@@ -1,7 +1,10 @@
 // The webview's only line to the extension host: validates everything received, numbers every
 // intent with a request id, and keeps the small view state (scroll, draft) VS Code persists for us.
 
-import { parseHostMessage, type HostMessage, type WebviewMessage } from '../shared/webviewProtocol';
+import { parseHostMessageTailFirst, type HostMessage, type WebviewMessage } from '../shared/webviewProtocol';
+
+/** Snapshot entries validated before the first paint; older ones are validated right after. */
+const tailFirstEntries = 300;
 
 /** What survives a webview reload besides what the host re-sends: nothing that matters. */
 export interface ViewState {
@@ -38,19 +41,26 @@ export class HostBridge {
     return id;
   }
 
-  /** Delivers only valid host messages; an invalid one is dropped and reported to the host. */
-  listen(onMessage: (message: HostMessage) => void): void {
+  /**
+   * Delivers only valid host messages; an invalid one is dropped and reported to the host. For a
+   * long snapshot, `unvalidated` leading entries still need validateEntries before they are shown.
+   */
+  listen(onMessage: (message: HostMessage, unvalidated: number) => void): void {
     window.addEventListener('message', (event: MessageEvent) => {
       // Marked before validation, so the first-paint figure includes it.
       if ((event.data as { type?: unknown } | null)?.type === 'snapshot') performance.mark('vigil:snapshot-received');
-      const parsed = parseHostMessage(event.data);
+      const parsed = parseHostMessageTailFirst(event.data, tailFirstEntries);
       if (parsed.ok) {
-        onMessage(parsed.message);
+        onMessage(parsed.message, parsed.unvalidated);
         return;
       }
-      console.warn(`[vigil] dropped host message: ${parsed.reason}`);
-      this.post({ type: 'error', message: `webview dropped a host message: ${parsed.reason}`.slice(0, 4_000) });
+      this.reportDropped(parsed.reason);
     });
+  }
+
+  reportDropped(reason: string): void {
+    console.warn(`[vigil] dropped host message: ${reason}`);
+    this.post({ type: 'error', message: `webview dropped a host message: ${reason}`.slice(0, 4_000) });
   }
 
   get viewState(): ViewState {

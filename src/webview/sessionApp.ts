@@ -7,7 +7,7 @@ import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { emptySnapshot, type SessionSnapshot } from '../shared/sessionView';
 import { applyHostEvent, findEntry, isTurnLive } from '../shared/sessionViewReducer';
-import type { HostMessage } from '../shared/webviewProtocol';
+import { validateEntries, type HostMessage } from '../shared/webviewProtocol';
 import { approvalsView } from './approvalsView';
 import { composer } from './composer';
 import { renderEntry } from './entryTemplates';
@@ -20,6 +20,8 @@ import type { ViewActions } from './viewActions';
 
 /** Distance in px from an edge of the rendered slice at which the next slice is rendered. */
 const edgePx = 800;
+/** Entries validated per background step after a tail-first snapshot (a few ms each). */
+const validationStep = 1_000;
 
 export class SessionApp {
   private state: SessionSnapshot = emptySnapshot();
@@ -39,6 +41,8 @@ export class SessionApp {
   private readonly pendingPrompts = new Map<string, string>();
   private readonly actions: ViewActions;
   private lastScrollTop = 0;
+  /** Bumped per snapshot, so background validation of a replaced snapshot stops. */
+  private snapshotGeneration = 0;
   private readonly resizeObserver = new ResizeObserver(() => this.pinToTail());
   private observed: Element | undefined;
 
@@ -53,7 +57,7 @@ export class SessionApp {
   }
 
   start(): void {
-    this.bridge.listen((message) => this.onHostMessage(message));
+    this.bridge.listen((message, unvalidated) => this.onHostMessage(message, unvalidated));
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && isTurnLive(this.state.turn.phase)) {
         e.preventDefault();
@@ -65,10 +69,10 @@ export class SessionApp {
     this.bridge.post({ type: 'ready' });
   }
 
-  private onHostMessage(message: HostMessage): void {
+  private onHostMessage(message: HostMessage, unvalidated: number): void {
     switch (message.type) {
       case 'snapshot':
-        this.applySnapshot(message.seq, message.snapshot);
+        this.applySnapshot(message.seq, message.snapshot, unvalidated);
         return;
       case 'event': {
         if (this.seq < 0 || message.seq <= this.seq) return;
@@ -97,11 +101,14 @@ export class SessionApp {
     }
   }
 
-  private applySnapshot(seq: number, snapshot: SessionSnapshot): void {
+  private applySnapshot(seq: number, snapshot: SessionSnapshot, unvalidated: number): void {
     const sameSession = this.seq >= 0 && snapshot.session?.id === this.state.session?.id;
     this.seq = seq;
     this.state = snapshot;
     this.hostError = undefined;
+    const generation = ++this.snapshotGeneration;
+    this.window.floor = unvalidated;
+    if (unvalidated > 0) setTimeout(() => this.validateOlder(generation, snapshot.entries), 0);
     const restore = this.restore;
     this.restore = undefined;
     const anchorIndex = restore?.followTail === false && restore.anchorEntryId ? findEntry(snapshot.entries, restore.anchorEntryId) : -1;
@@ -117,6 +124,28 @@ export class SessionApp {
     }
     this.paintMarkPending = true;
     this.renderNow();
+  }
+
+  /** Validates the entries a tail-first snapshot left for later, newest first, a step per task. */
+  private validateOlder(generation: number, entries: readonly unknown[]): void {
+    if (generation !== this.snapshotGeneration) return;
+    const to = this.window.floor;
+    const from = Math.max(0, to - validationStep);
+    const reason = validateEntries(entries, from, to);
+    if (reason) {
+      // Never show part of an invalid snapshot: drop all of it, as for any invalid message.
+      this.bridge.reportDropped(reason);
+      this.state = emptySnapshot();
+      this.seq = -1;
+      this.window.floor = 0;
+      this.window.reset(0);
+      this.hostError = `The session could not be shown: ${reason}`;
+      this.scheduleRender();
+      return;
+    }
+    this.window.floor = from;
+    if (from > 0) setTimeout(() => this.validateOlder(generation, entries), 0);
+    else this.queueEdgeCheck();
   }
 
   private post(intent: Intent): string {

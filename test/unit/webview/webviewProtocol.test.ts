@@ -2,7 +2,9 @@
 // rejected with a reason that says why.
 
 import * as assert from 'node:assert/strict';
-import { parseHostMessage, parseWebviewMessage, webviewLimits, type WebviewMessage } from '../../../src/shared/webviewProtocol';
+import {
+  parseHostMessage, parseHostMessageTailFirst, parseWebviewMessage, validateEntries, webviewLimits, type WebviewMessage,
+} from '../../../src/shared/webviewProtocol';
 import { longTranscript, snapshotWith } from './viewBuilders';
 
 function rejected(raw: unknown): string {
@@ -127,5 +129,46 @@ describe('webview protocol: messages from the host', () => {
     const result = parseHostMessage({ type: 'event', seq: 1, event });
     assert.equal(result.ok, false);
     assert.match(result.ok ? '' : result.reason, /__proto__/);
+  });
+});
+
+describe('webview protocol: long snapshots, tail first', () => {
+  it('validates the tail now and leaves the head to validateEntries', () => {
+    const snapshot = snapshotWith(longTranscript(10_000));
+    const result = parseHostMessageTailFirst({ type: 'snapshot', seq: 3, snapshot }, 300);
+    assert.ok(result.ok);
+    assert.equal(result.unvalidated, 9_700);
+    assert.ok(result.message.type === 'snapshot');
+    assert.deepEqual(result.message.snapshot, snapshot, 'the snapshot is delivered whole and unchanged');
+    assert.equal(validateEntries(result.message.snapshot.entries, 0, 9_700), undefined);
+  });
+
+  it('rejects at once a bad entry in the tail, and names a bad one in the head when validated', () => {
+    const snapshot = snapshotWith(longTranscript(1_000));
+    (snapshot.entries[990] as { id: unknown }).id = 42;
+    const tailBad = parseHostMessageTailFirst({ type: 'snapshot', seq: 1, snapshot }, 100);
+    assert.equal(tailBad.ok, false);
+
+    const other = snapshotWith(longTranscript(1_000));
+    (other.entries[12] as { at: unknown }).at = 'yesterday';
+    const headBad = parseHostMessageTailFirst({ type: 'snapshot', seq: 1, snapshot: other }, 100);
+    assert.ok(headBad.ok && headBad.unvalidated === 900);
+    assert.match(validateEntries(headBad.ok ? (headBad.message as { snapshot: { entries: unknown[] } }).snapshot.entries : [], 0, 900) ?? '', /entries\.12\.at/);
+  });
+
+  it('still rejects a bad envelope, and treats short snapshots and other messages as usual', () => {
+    const snapshot = snapshotWith(longTranscript(1_000), { turn: { phase: 'exploded' as 'idle', silenceSeconds: 0 } });
+    assert.equal(parseHostMessageTailFirst({ type: 'snapshot', seq: 1, snapshot }, 100).ok, false);
+    const short = parseHostMessageTailFirst({ type: 'snapshot', seq: 1, snapshot: snapshotWith(longTranscript(10)) }, 100);
+    assert.ok(short.ok && short.unvalidated === 0);
+    assert.equal(parseHostMessageTailFirst({ type: 'pong', id: 'w1', extra: 1 }, 100).ok, false);
+  });
+
+  it('catches prototype-pollution keys in the head too', () => {
+    const snapshot = snapshotWith(longTranscript(500));
+    const poisoned = JSON.parse(JSON.stringify({ type: 'snapshot', seq: 1, snapshot }).replace('"id":"u3"', '"id":"u3","__proto__":{"x":1}'));
+    const result = parseHostMessageTailFirst(poisoned, 100);
+    assert.ok(result.ok && result.unvalidated === 400);
+    assert.match(validateEntries((result.message as { snapshot: { entries: unknown[] } }).snapshot.entries, 0, 400) ?? '', /entries\.3: forbidden key "__proto__"/);
   });
 });
