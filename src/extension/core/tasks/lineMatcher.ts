@@ -18,7 +18,8 @@ export class LineMatcher {
       if (this.test(line)) return line;
     }
     // A server may print its banner without a newline and then wait: test the open line too.
-    if (this.partial && this.test(this.partial)) return this.partial;
+    const open = this.partial;
+    if (open && this.test(open)) return open;
     if (this.partial.length > MAX_LINE_CHARS) this.partial = this.partial.slice(-4096);
     return undefined;
   }

@@ -7,7 +7,7 @@ import type { TerminalExitStatus } from '../ports/terminalHost';
 import { LineMatcher, compilePattern } from './lineMatcher';
 import { LogFollower } from './logFollower';
 import { OutputRing } from './outputRing';
-import { isTaskWrapper, listDescendants, signalTree } from './processTree';
+import { isAlive, isTaskWrapper, listDescendants, signalTree } from './processTree';
 import { RecordWriter, readExitFile, type ExitFile, type TaskPaths } from './taskStore';
 import { completionKey, type CompletionKind, type TaskCompletion, type TaskEvent, type TaskRecord, type TaskSnapshot } from './taskTypes';
 
@@ -30,6 +30,8 @@ export class TaskRun {
   private readonly writer: RecordWriter;
   private matcher: LineMatcher | undefined;
   private exitStatus: TerminalExitStatus | undefined;
+  /** Set once the end is stored and announced; `waitForExit` resolves from here. */
+  private reported: TerminalExitStatus | undefined;
   private readonly exitWaiters = new Set<(status: TerminalExitStatus) => void>();
   private finalizing: Promise<void> | undefined;
   private readonly sent = new Set<CompletionKind>();
@@ -108,7 +110,7 @@ export class TaskRun {
   }
 
   waitForExit(signal?: AbortSignal): Promise<TerminalExitStatus> {
-    if (this.exitStatus) return Promise.resolve(this.exitStatus);
+    if (this.reported) return Promise.resolve(this.reported);
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.exitWaiters.delete(done);
@@ -142,6 +144,21 @@ export class TaskRun {
       // The wrapper died with the group before recording anything: we know why it ended.
       await this.check();
       if (!this.finished) await this.finalize({ exitCode: null, signal: 'SIGKILL', endedAt: this.deps.clock.wallNow() });
+    }
+    await this.untilGone([pid, ...known]);
+  }
+
+  /** SIGKILL is delivered asynchronously: resolve once every process is gone (bounded), so a kill means dead. */
+  private async untilGone(pids: number[]): Promise<void> {
+    const deadline = this.deps.clock.now() + 2_000;
+    for (;;) {
+      const alive = pids.filter(isAlive);
+      if (alive.length === 0) return;
+      if (this.deps.clock.now() >= deadline) {
+        this.deps.logger.warn(`task ${this.id}: processes ${alive.join(', ')} still exist after SIGKILL`);
+        return;
+      }
+      await new Promise<void>((resolve) => this.deps.clock.setTimer(10, resolve));
     }
   }
 
@@ -209,12 +226,14 @@ export class TaskRun {
       signal: exit?.signal ?? null,
     };
     this.exitStatus = { exitCode: this.current.exitCode, signal: this.current.signal };
+    await this.follower.close().catch((error: unknown) => this.deps.logger.warn(`closing the log of ${this.id} failed`, error));
+    this.unsettled = true;
+    // Durable first (completion, then record), so whoever learns of the end finds it stored.
+    await this.settle();
+    this.reported = this.exitStatus;
     for (const waiter of [...this.exitWaiters]) waiter(this.exitStatus);
     this.exitWaiters.clear();
     this.deps.emit({ type: 'changed', task: this.snapshot() });
-    await this.follower.close().catch((error: unknown) => this.deps.logger.warn(`closing the log of ${this.id} failed`, error));
-    this.unsettled = true;
-    await this.settle();
   }
 
   /** Makes the end durable: completions first (the outbox), then the final record. Retried by the poll on failure. */

@@ -1,0 +1,100 @@
+// Opens task registries over a temporary storage root with a recording completion sink; gates for real child processes.
+
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { TaskRegistry, type TaskRegistryOptions } from '../../src/extension/core/tasks/taskRegistry';
+import type { TaskCompletion, TaskEvent } from '../../src/extension/core/tasks/taskTypes';
+
+export interface OpenedRegistry {
+  registry: TaskRegistry;
+  completions: TaskCompletion[];
+  events: TaskEvent[];
+}
+
+export async function openRegistry(root: string, options: Partial<TaskRegistryOptions> = {}): Promise<OpenedRegistry> {
+  const completions: TaskCompletion[] = [];
+  const workspace = path.join(root, 'workspace');
+  await fs.mkdir(workspace, { recursive: true });
+  const registry = await TaskRegistry.open({
+    storageRoot: root,
+    workspaceFolder: () => workspace,
+    shell: '/bin/sh',
+    killGraceMs: 500,
+    pollIntervalMs: 200,
+    onCompletion: async (c) => {
+      completions.push(c);
+    },
+    ...options,
+  });
+  const events: TaskEvent[] = [];
+  // Output chunks are not kept: a test of bounded memory must not hold them itself.
+  registry.subscribe((e) => {
+    if (e.type !== 'output') events.push(e);
+  });
+  return { registry, completions, events };
+}
+
+/** A named pipe the child blocks on (`cat fifo`) until the test writes to it: a gate, not a timer. */
+export function makeFifo(dir: string, name = 'gate'): string {
+  const file = path.join(dir, name);
+  execFileSync('mkfifo', [file]);
+  return file;
+}
+
+export async function openGate(fifo: string): Promise<void> {
+  await fs.writeFile(fifo, 'go\n');
+}
+
+/** Resolves once the task's output contains `text`. */
+export function waitForOutput(opened: OpenedRegistry, taskId: string, text: string, timeoutMs = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = async () => (await opened.registry.get(taskId))?.output.includes(text) ?? false;
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`timed out waiting for ${JSON.stringify(text)} in ${taskId}`));
+    }, timeoutMs);
+    const off = opened.registry.subscribe((e) => {
+      if (e.type !== 'output' || e.taskId !== taskId) return;
+      void check().then((ok) => {
+        if (!ok) return;
+        clearTimeout(timer);
+        off();
+        resolve();
+      });
+    });
+    void check().then((ok) => {
+      if (!ok) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
+
+/** Resolves when a file appears in `dir` (watched, with a timeout). */
+export async function waitForFile(file: string, timeoutMs = 10_000): Promise<void> {
+  const { watch } = await import('node:fs');
+  await new Promise<void>((resolve, reject) => {
+    const watcher = watch(path.dirname(file), () => void probe());
+    const timer = setTimeout(() => {
+      watcher.close();
+      reject(new Error(`timed out waiting for ${file}`));
+    }, timeoutMs);
+    const probe = async () => {
+      try {
+        await fs.access(file);
+      } catch {
+        return;
+      }
+      clearTimeout(timer);
+      watcher.close();
+      resolve();
+    };
+    void probe();
+  });
+}
+
+export function readPid(file: string): number {
+  return Number(execFileSync('cat', [file]).toString().trim());
+}
