@@ -35,6 +35,8 @@ export class AcpHarness {
   /** What the scripted person answers; `wait` leaves the prompt open until it is cancelled. */
   answer: PermissionAnswer | 'wait' = 'allowOnce';
   sup!: TurnSupervisor;
+  /** Read at every turn start, so a test may loosen the bound for the turns after a stall. */
+  settings = { timeoutMs: 10_000, graceMs: 1_000 };
   agents!: AcpAgentHandleProvider;
   workspace = '';
   private root = '';
@@ -42,6 +44,7 @@ export class AcpHarness {
 
   static async create(o: { lm?: LanguageModelBridge; terminalHost?: (storageRoot: string) => Promise<TerminalHost>; launch?: () => LaunchSpec; settings?: { timeoutMs?: number; graceMs?: number }; initializeTimeoutMs?: number } = {}): Promise<AcpHarness> {
     const h = new AcpHarness();
+    h.settings = { timeoutMs: o.settings?.timeoutMs ?? 10_000, graceMs: o.settings?.graceMs ?? 1_000 };
     h.root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-acp-'));
     h.workspace = path.join(h.root, 'ws');
     await fs.mkdir(h.workspace);
@@ -69,7 +72,7 @@ export class AcpHarness {
       clock: systemClock,
       logger: log,
       agents: { get: async (sessionId) => h.tap(await h.agents.get(sessionId)) },
-      settings: () => ({ enabled: true, timeoutMs: o.settings?.timeoutMs ?? 10_000, toolTimeoutMs: 60_000, graceMs: o.settings?.graceMs ?? 1_000 }),
+      settings: () => ({ enabled: true, toolTimeoutMs: 60_000, ...h.settings }),
       windowId: 'window-test',
       leaseTtlMs: 30_000,
       activityThrottleMs: 0,

@@ -51,6 +51,7 @@ export class AcpAgentHandle implements AgentHandle {
   private readonly killed = new WeakSet<AgentProcess>();
   private history: HistoryRecorder | undefined;
   private crashNotice: string | undefined;
+  private previousAcpSessionId: string | undefined;
   private disposed = false;
 
   constructor(
@@ -64,11 +65,14 @@ export class AcpAgentHandle implements AgentHandle {
     if (this.running) throw new VigilError('SESSION_BUSY', `a prompt is already running in session ${this.sessionId}`);
     const describer = new ActivityDescriber();
     let live: Live;
+    const spawning = !this.live;
     try {
       live = await this.ensureStarted();
     } catch (error) {
       throw failure(error, 'AGENT_FAILED');
     }
+    // A (re)started agent answered initialize and opened the session: that is progress of this turn.
+    if (spawning) request.onEvent({ description: `agent: started (pid ${live.process.pid})`, waitingOn: { kind: 'agent' } });
     if (this.crashNotice) {
       request.onEvent({ description: this.crashNotice, waitingOn: { kind: 'agent' } });
       this.crashNotice = undefined;
@@ -147,7 +151,7 @@ export class AcpAgentHandle implements AgentHandle {
     try {
       await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
       this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
-      const acpSessionId = await connection.newSession(this.deps.cwd, this.history.snapshot());
+      const acpSessionId = await this.openSession(connection, spec);
       const live: Live = { process: proc, connection, acpSessionId, terminals };
       this.live = live;
       void proc.exited.then((exit) => this.onProcessExit(live, exit));
@@ -158,6 +162,27 @@ export class AcpAgentHandle implements AgentHandle {
       connection.close();
       throw error;
     }
+  }
+
+  /**
+   * The built-in agent gets its history in `_meta` of session/new. A third-party agent that can load
+   * sessions reloads its own earlier session (its replayed updates arrive outside a prompt and are
+   * not re-recorded); one that cannot starts afresh, and the person is told.
+   */
+  private async openSession(connection: AcpConnection, spec: LaunchSpec): Promise<string> {
+    const previous = this.previousAcpSessionId;
+    if (!spec.builtin && previous && connection.initializeResponse?.agentCapabilities?.loadSession) {
+      try {
+        await connection.loadSession(previous, this.deps.cwd, this.history!.snapshot());
+        return previous;
+      } catch (error) {
+        this.deps.log.warn(`${spec.label} could not reload session ${previous}: ${errorMessage(error)}; starting a new one`);
+      }
+    }
+    const id = await connection.newSession(this.deps.cwd, this.history!.snapshot());
+    if (!spec.builtin && previous) this.crashNotice = `${this.crashNotice ?? ''} ${spec.label} cannot reload sessions, so it starts without the earlier conversation.`.trim();
+    this.previousAcpSessionId = id;
+    return id;
   }
 
   private onProcessExit(live: Live, exit: AgentExit): void {

@@ -67,3 +67,21 @@ export function customLaunch(settings: CustomAgentSettings, baseEnv: NodeJS.Proc
     setting: 'vigil.agent.command',
   };
 }
+
+/**
+ * What the composition root calls on every spawn: a configured `vigil.agent` wins; otherwise the
+ * built-in agent with `vigil.model.*` and the provider's key from SecretStorage.
+ */
+export async function resolveLaunch(o: {
+  agent?: CustomAgentSettings;
+  model: ModelSettings;
+  secrets: { apiKey(provider: 'openai-compatible' | 'anthropic'): Promise<string | undefined> };
+  agentScript: string;
+  execPath: string;
+}): Promise<LaunchSpec> {
+  if (o.agent?.command?.trim()) return customLaunch(o.agent);
+  const keyFor = o.model.provider === 'anthropic' ? 'anthropic' : o.model.provider === 'openai-compatible' || o.model.provider === 'auto' ? 'openai-compatible' : undefined;
+  let apiKey = keyFor ? await o.secrets.apiKey(keyFor) : undefined;
+  if (o.model.provider === 'auto' && !apiKey) apiKey = await o.secrets.apiKey('anthropic');
+  return builtinLaunch({ agentScript: o.agentScript, execPath: o.execPath, model: o.model, apiKey });
+}
