@@ -34,6 +34,8 @@ export async function openE2eSession(options: E2eOptions): Promise<E2eSession> {
   let workbench: Workbench;
   try {
     workbench = await Workbench.open(server);
+    // The status item appears once the extension host has loaded and activated Vigil.
+    await workbench.statusItem().waitFor({ timeout: 90_000 });
   } catch (error) {
     await server.stop();
     throw error;

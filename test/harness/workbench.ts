@@ -69,16 +69,23 @@ export class Workbench {
     return workbench;
   }
 
-  /** Runs a command by its palette title, e.g. `Vigil: New Session`. */
+  /** Runs a command by its palette title, e.g. `Vigil: New Session` (retried while the palette is still loading commands). */
   async runCommand(title: string): Promise<void> {
-    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 }, force: true }).catch(() => undefined);
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input.input');
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
-    await input.fill(`>${title}`);
     const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ timeout: 30_000 });
-    await input.press('Enter');
+    for (let attempt = 1; ; attempt += 1) {
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 30_000 });
+      await input.fill(`>${title}`);
+      try {
+        await row.waitFor({ timeout: 10_000 });
+        await input.press('Enter');
+        return;
+      } catch (error) {
+        await input.press('Escape');
+        if (attempt === 3) throw error;
+      }
+    }
   }
 
   /** Whether the palette offers a command (for `when` clauses). */
@@ -87,10 +94,9 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible', timeout: 30_000 });
     await input.fill(`>${title}`);
-    const rows = this.page.locator('.quick-input-widget .monaco-list-row .label-name');
-    await this.page.waitForTimeout(0);
-    await this.page.locator('.quick-input-widget .monaco-list-rows, .quick-input-widget .quick-input-message').first().waitFor({ timeout: 10_000 });
-    const texts = await rows.allInnerTexts();
+    // The list renders synchronously from the filter; give it one frame to settle.
+    await this.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined))));
+    const texts = await this.page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
     await input.press('Escape');
     return texts.some((t) => t.replace(/\s+/g, ' ').trim() === title);
   }

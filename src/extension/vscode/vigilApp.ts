@@ -1,16 +1,35 @@
-// The running extension: status bar, views and commands up front; the heavy services
-// (store, supervisor, registry, agents) are created on first use.
+// The running extension: status bar, views and commands up front; the services (store, supervisor,
+// registry, agents, wakeups) start right after activation, off its critical path.
 
 import * as vscode from 'vscode';
-import { Disposable } from '../core/common/disposable';
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import { Disposable, toDisposable } from '../core/common/disposable';
+import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
+import { builtinLaunch, customLaunch, type LaunchSpec } from '../core/acp/agentLaunch';
+import { ApprovalBroker } from '../presentation/approvalBroker';
+import { VigilServices } from '../services';
+import { VigilConfiguration } from './configuration';
+import { registerCommands } from './commands';
+import { SessionController } from './sessionController';
+import { SessionTreeProvider } from './sessionTree';
 import { StatusBarController } from './statusBar';
+import type { StatusModel, StatusPhase } from './statusPresentation';
+import { TaskTerminals } from './taskTerminal';
 import { SessionViewProvider } from './webview/sessionViewProvider';
-import type { StatusModel } from './statusPresentation';
 
 export class VigilApp extends Disposable {
+  readonly config: VigilConfiguration;
+  readonly broker = new ApprovalBroker();
   readonly statusBar: StatusBarController;
   readonly sessionView: SessionViewProvider;
+  readonly sessions: SessionController;
+  readonly tree: SessionTreeProvider;
+  readonly terminals: TaskTerminals;
+  private servicesPromise: Promise<VigilServices> | undefined;
+  private started: VigilServices | undefined;
+  private contextTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -18,50 +37,162 @@ export class VigilApp extends Disposable {
     readonly logger: Logger,
   ) {
     super();
-    this.statusBar = this._register(new StatusBarController(() => this.statusModel()));
-    this.sessionView = this._register(
-      new SessionViewProvider({
-        extensionUri: context.extensionUri,
+    this.config = this._register(new VigilConfiguration(logger));
+    this.sessions = this._register(
+      new SessionController({
+        services: () => this.services(),
+        broker: this.broker,
         logger,
-        controller: {
-          onPrompt: () => undefined,
-          onStop: () => undefined,
-          onResume: () => undefined,
-          onApproval: () => undefined,
-          onShowTaskOutput: () => undefined,
-          onKillTask: () => undefined,
-          onOpenSession: () => undefined,
-        },
+        memento: context.workspaceState,
+        post: (event) => this.sessionView.postEvent(event),
+        postSnapshot: (snapshot) => this.sessionView.postSnapshot(snapshot),
+        reveal: () => this.sessionView.reveal(true),
+        changed: () => this.changed(),
+        showTaskOutput: (taskId) => this.terminals.show(taskId),
+        killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
+        metaExtra: () => this.agentLabel(),
       }),
     );
-    this.registerCommands();
+    this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions }));
+    this.statusBar = this._register(new StatusBarController(() => this.statusModel()));
+    this.tree = this._register(
+      new SessionTreeProvider({
+        store: async () => (await this.services()).supervisor.sessions,
+        statusOf: (id) => this.phaseOf(id),
+        tasks: () => this.started?.registry,
+        isTurnActive: async (id) => (await this.services()).supervisor.hasActiveTurn(id),
+        logger,
+      }),
+    );
+    this.terminals = this._register(
+      new TaskTerminals({ tasks: async () => (await this.services()).registry, logger }),
+    );
+    this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
+    registerCommands(this);
+    this._register(toDisposable(() => this.contextTimer && clearTimeout(this.contextTimer)));
+    // Start the services soon, but not inside activate: a reloaded window re-attaches its
+    // background tasks, recovers interrupted sessions and delivers pending wakeups from here.
+    setImmediate(() => {
+      if (this.isDisposed) return;
+      void this.services()
+        .then(() => this.sessions.restoreLast())
+        .catch((error: unknown) => logger.error(`Vigil could not start its services: ${errorMessage(error)}`));
+    });
+  }
+
+  /** The services, started once; a failure is reported and retried on the next use. */
+  services(): Promise<VigilServices> {
+    this.servicesPromise ??= this.startServices().catch((error: unknown) => {
+      this.servicesPromise = undefined;
+      void vscode.window.showErrorMessage(`Vigil could not start: ${errorMessage(error)}`, 'Show Log').then((c) => c && this.logChannel.show());
+      throw error;
+    });
+    return this.servicesPromise;
+  }
+
+  private async startServices(): Promise<VigilServices> {
+    const storageRoot = this.context.globalStorageUri.fsPath;
+    const services = await VigilServices.start({
+      storageRoot,
+      windowId: randomUUID(),
+      logger: this.logger,
+      workspaceFolder: () => this.workspaceFolder(),
+      liveness: () => this.config.settings.liveness,
+      maxWakeupsPerTurn: () => this.config.settings.wakeups.maxPerTurn,
+      outputByteLimit: () => this.config.settings.tasks.outputByteLimit,
+      launchFor: () => this.launch(),
+      policy: { isTrusted: () => this.config.isTrusted(), mode: () => this.config.settings.approvals.policy },
+      prompter: this.broker,
+    });
+    if (this.isDisposed) {
+      services.dispose();
+      throw new Error('Vigil was deactivated while starting');
+    }
+    this._register(services);
+    this.started = services;
+    this.sessions.attach(services);
+    this.logger.info(`Vigil services started (storage: ${storageRoot})`);
+    this.changed();
+    return services;
+  }
+
+  get runningServices(): VigilServices | undefined {
+    return this.started;
+  }
+
+  workspaceFolder(): string {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.context.globalStorageUri.fsPath;
+  }
+
+  /** How the next agent process of a session is started: settings and keys as they are now. */
+  private async launch(): Promise<LaunchSpec> {
+    const custom = this.config.customAgent();
+    if (custom) return customLaunch(custom);
+    const model = this.config.modelSettings();
+    const apiKey = model.provider === 'openai-compatible' || model.provider === 'anthropic' ? await this.context.secrets.get(`vigil.apiKey.${model.provider}`) : undefined;
+    return builtinLaunch({ agentScript: path.join(this.context.extensionPath, 'dist', 'agent.js'), execPath: process.execPath, model, apiKey });
+  }
+
+  private agentLabel(): { agent?: string; model?: string } {
+    const custom = this.config.customAgent();
+    if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' ') };
+    const { provider, name } = this.config.settings.model;
+    return { agent: 'built-in', model: provider === 'demo' ? 'demo (offline demo model)' : name ? `${provider}: ${name}` : provider };
+  }
+
+  phaseOf(sessionId: string): StatusPhase | undefined {
+    if (sessionId === this.sessions.currentSessionId) return toStatusPhase(this.sessions.currentSnapshot?.turn.phase);
+    return this.started?.supervisor.getSnapshot(sessionId) ? 'running' : undefined;
   }
 
   statusModel(): StatusModel {
-    return { phase: 'idle', runningTasks: 0 };
+    const snapshot = this.sessions.currentSnapshot;
+    const runningTasks = this.started?.registry.list().filter((t) => t.status === 'running').length ?? 0;
+    if (!snapshot?.session) return { phase: 'idle', runningTasks };
+    const live = this.started?.supervisor.getSnapshot(snapshot.session.id);
+    const now = Date.now();
+    return {
+      phase: toStatusPhase(snapshot.turn.phase),
+      sessionTitle: snapshot.session.title,
+      elapsedMs: snapshot.turn.startedAt !== undefined ? now - snapshot.turn.startedAt : undefined,
+      silenceMs: live?.silenceMs ?? (snapshot.turn.lastActivityAt !== undefined ? now - snapshot.turn.lastActivityAt : undefined),
+      waitingOn: snapshot.turn.waitingOn,
+      runningTasks,
+    };
   }
 
-  private registerCommands(): void {
-    const later = (what: string) => () =>
-      vscode.window.showInformationMessage(`Vigil: ${what} is not available in this build yet.`);
-    const commands: Record<string, (...args: unknown[]) => unknown> = {
-      'vigil.newSession': () => this.sessionView.reveal(),
-      'vigil.focusSession': () => this.sessionView.reveal(),
-      'vigil.showLog': () => this.logChannel.show(),
-      'vigil.openSession': later('Open Session'),
-      'vigil.abortTurn': later('Abort Turn'),
-      'vigil.resumeSession': later('Resume Session'),
-      'vigil.showBackgroundTasks': later('Show Background Tasks'),
-      'vigil.killBackgroundTask': later('Kill Background Task'),
-      'vigil.restartAgent': later('Restart Agent'),
-      'vigil.selectAgent': later('Select Agent'),
-      'vigil.selectModel': later('Select Model'),
-      'vigil.setApiKey': later('Set API Key'),
-      'vigil.renameSession': later('Rename Session'),
-      'vigil.deleteSession': later('Delete Session'),
-    };
-    for (const [id, handler] of Object.entries(commands)) {
-      this._register(vscode.commands.registerCommand(id, handler));
-    }
+  /** Status bar now; context keys and the session list a moment later (bursts coalesce). */
+  private changed(): void {
+    this.statusBar.render();
+    if (this.contextTimer) return;
+    this.contextTimer = setTimeout(() => {
+      this.contextTimer = undefined;
+      void this.updateContext();
+      this.tree.refresh();
+    }, 100);
+  }
+
+  private async updateContext(): Promise<void> {
+    const services = this.started;
+    const phase = this.sessions.currentSnapshot?.turn.phase;
+    const resumable = phase === 'aborted' || phase === 'interrupted' || (services ? (await services.supervisor.listResumable()).length > 0 : false);
+    await vscode.commands.executeCommand('setContext', 'vigil.turnRunning', this.sessions.turnLive);
+    await vscode.commands.executeCommand('setContext', 'vigil.hasResumable', resumable);
+    await vscode.commands.executeCommand('setContext', 'vigil.hasRunningTasks', (services?.registry.list().some((t) => t.status === 'running')) ?? false);
+  }
+}
+
+function toStatusPhase(phase: string | undefined): StatusPhase {
+  switch (phase) {
+    case 'running':
+    case 'quiet':
+    case 'stalled':
+    case 'aborted':
+    case 'interrupted':
+      return phase;
+    case 'awaitingApproval':
+      return 'approval';
+    default:
+      return 'idle';
   }
 }

@@ -1,0 +1,101 @@
+// One open session as the view sees it: folds transcript records, supervisor events, tasks and
+// approvals into a snapshot, and hands each change on as a host event.
+
+import { applyHostEvent } from '../../shared/sessionViewReducer';
+import { emptySnapshot, type ApprovalView, type HostEvent, type SessionMetaView, type SessionSnapshot, type TaskView } from '../../shared/sessionView';
+import type { SessionMeta } from '../core/store/sessionStore';
+import type { TranscriptRecord } from '../core/store/transcriptRecords';
+import type { SupervisorEvent, TurnSnapshot } from '../core/supervisor/supervisorEvents';
+import type { TaskSnapshot } from '../core/tasks/taskTypes';
+import { TranscriptTranslator } from './transcriptTranslator';
+import { TurnStatusTracker } from './turnStatusTracker';
+
+export function metaView(meta: SessionMeta, extra: Partial<SessionMetaView> = {}): SessionMetaView {
+  return { id: meta.id, title: meta.title, createdAt: meta.createdAt, ...extra };
+}
+
+export function taskView(task: TaskSnapshot): TaskView {
+  return {
+    id: task.id,
+    command: task.command,
+    status: task.status,
+    startedAt: task.startedAt,
+    ...(task.endedAt !== null ? { endedAt: task.endedAt } : {}),
+    exitCode: task.exitCode,
+    signal: task.signal,
+  };
+}
+
+export interface PresenterSeed {
+  meta: SessionMeta;
+  metaExtra?: Partial<SessionMetaView>;
+  records: readonly TranscriptRecord[];
+  live: TurnSnapshot | undefined;
+  tasks: readonly TaskSnapshot[];
+  approvals: readonly ApprovalView[];
+}
+
+export class SessionPresenter {
+  private readonly translator = new TranscriptTranslator();
+  private readonly tracker: TurnStatusTracker;
+  private state: SessionSnapshot;
+
+  constructor(
+    seed: PresenterSeed,
+    private readonly post: (event: HostEvent) => void,
+    now: () => number = Date.now,
+  ) {
+    this.tracker = new TurnStatusTracker(now);
+    let state: SessionSnapshot = { ...emptySnapshot(), session: metaView(seed.meta, seed.metaExtra) };
+    for (const record of seed.records) {
+      for (const event of this.translator.translate(record)) state = applyHostEvent(state, event);
+    }
+    const { turn, notice } = this.tracker.initial(seed.meta, seed.live);
+    state = applyHostEvent(state, { type: 'turnStatusChanged', turn, ...(notice ? { notice } : {}) });
+    for (const task of seed.tasks) state = applyHostEvent(state, { type: 'taskChanged', task: taskView(task) });
+    for (const approval of seed.approvals) state = applyHostEvent(state, { type: 'approvalRequested', approval });
+    this.state = state;
+  }
+
+  get sessionId(): string {
+    return this.state.session!.id;
+  }
+
+  get snapshot(): SessionSnapshot {
+    return this.state;
+  }
+
+  get phase(): SessionSnapshot['turn']['phase'] {
+    return this.state.turn.phase;
+  }
+
+  records(records: readonly TranscriptRecord[]): void {
+    for (const record of records) for (const event of this.translator.translate(record)) this.emit(event);
+  }
+
+  supervisorEvent(event: SupervisorEvent): void {
+    const hostEvent = this.tracker.apply(event);
+    if (hostEvent) this.emit(hostEvent);
+  }
+
+  task(task: TaskSnapshot): void {
+    this.emit({ type: 'taskChanged', task: taskView(task) });
+  }
+
+  approvalRequested(approval: ApprovalView): void {
+    this.emit({ type: 'approvalRequested', approval });
+  }
+
+  approvalResolved(requestId: string): void {
+    this.emit({ type: 'approvalResolved', requestId });
+  }
+
+  meta(meta: SessionMeta, extra: Partial<SessionMetaView> = {}): void {
+    this.emit({ type: 'sessionMetaChanged', session: metaView(meta, extra) });
+  }
+
+  private emit(event: HostEvent): void {
+    this.state = applyHostEvent(this.state, event);
+    this.post(event);
+  }
+}

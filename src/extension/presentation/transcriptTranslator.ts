@@ -1,0 +1,161 @@
+// Turns durable transcript records (user prompts, ACP updates, notices, turn boundaries) into
+// the session view's host events. One translator per open session: it remembers which message
+// is still streaming so consecutive chunks extend one entry.
+
+import type { TranscriptRecord } from '../core/store/transcriptRecords';
+import type { EntryView, HostEvent, PlanItemView, ToolCallPatch, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../shared/sessionView';
+
+const toolKinds = new Set<ToolKindView>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
+const toolStatuses = new Set<ToolStatusView>(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
+const wakeupTaskId = /Background task (\S+?) (?:completed|matched)/g;
+
+type Json = Record<string, unknown>;
+
+export class TranscriptTranslator {
+  private seq = 0;
+  private streaming: { id: string; kind: 'agent' | 'thought' } | undefined;
+  private turnId: string | undefined;
+
+  translate(record: TranscriptRecord): HostEvent[] {
+    const at = record.at;
+    switch (record.type) {
+      case 'userPrompt':
+        return [...this.endStream(), { type: 'entryAppended', entry: this.promptEntry(record.text, record.source, at) }];
+      case 'agentUpdate':
+        return this.fromUpdate(record.update, at);
+      case 'notice':
+        return [...this.endStream(), this.noticeEntry(record.level === 'error' ? 'error' : 'info', record.text, at)];
+      case 'turnStarted':
+        this.turnId = record.turnId;
+        return this.endStream();
+      case 'turnEnded':
+        return this.endStream();
+      case 'interrupted':
+        return [...this.endStream(), this.noticeEntry('interrupted', record.reason, at)];
+      case 'syntheticToolResult':
+        return [{ type: 'toolCallUpdated', toolCallId: record.toolCallId, patch: { status: record.status, content: [{ type: 'text', text: record.text }], endedAt: at } }];
+      default: {
+        const never: never = record;
+        return never;
+      }
+    }
+  }
+
+  private nextId(prefix: string, at: number): string {
+    this.seq += 1;
+    return `${prefix}-${at}-${this.seq}`;
+  }
+
+  private promptEntry(text: string, source: 'user' | 'wakeup' | 'resume', at: number): EntryView {
+    if (source === 'wakeup') {
+      const taskIds = [...text.matchAll(wakeupTaskId)].map((m) => m[1]);
+      return { kind: 'wakeup', id: this.nextId('wakeup', at), at, text, taskIds };
+    }
+    return { kind: 'user', id: this.nextId('user', at), text, at, source };
+  }
+
+  private noticeEntry(kind: 'info' | 'error' | 'interrupted', text: string, at: number): HostEvent {
+    const id = this.nextId('notice', at);
+    return { type: 'entryAppended', entry: { kind: 'notice', id, at, notice: { id, kind, text, resumable: false, at } } };
+  }
+
+  private endStream(): HostEvent[] {
+    if (!this.streaming) return [];
+    const { id } = this.streaming;
+    this.streaming = undefined;
+    return [{ type: 'streamEnded', entryId: id }];
+  }
+
+  private chunk(kind: 'agent' | 'thought', update: Json, at: number): HostEvent[] {
+    const content = update.content as Json | undefined;
+    const text = content?.type === 'text' && typeof content.text === 'string' ? content.text : '';
+    if (!text) return [];
+    const events: HostEvent[] = [];
+    if (this.streaming?.kind !== kind) {
+      events.push(...this.endStream());
+      this.streaming = { id: this.nextId(kind, at), kind };
+    }
+    events.push({ type: 'chunkAppended', entryId: this.streaming!.id, entryKind: kind, text, at });
+    return events;
+  }
+
+  private fromUpdate(update: Json, at: number): HostEvent[] {
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk':
+        return this.chunk('agent', update, at);
+      case 'agent_thought_chunk':
+        return this.chunk('thought', update, at);
+      case 'tool_call':
+        return [...this.endStream(), { type: 'toolCallCreated', toolCall: toolCallView(update, at), at }];
+      case 'tool_call_update':
+        if (typeof update.toolCallId !== 'string') return [];
+        return [{ type: 'toolCallUpdated', toolCallId: update.toolCallId, patch: toolCallPatch(update, at) }];
+      case 'plan':
+        return [...this.endStream(), { type: 'planUpdated', entryId: `plan-${this.turnId ?? 'none'}`, items: planItems(update.entries), at }];
+      default:
+        // user_message_chunk (replays), available commands, modes: nothing to show.
+        return [];
+    }
+  }
+}
+
+function toolCallView(update: Json, at: number): ToolCallView {
+  return {
+    toolCallId: String(update.toolCallId ?? `unknown-${at}`),
+    title: typeof update.title === 'string' ? update.title : 'tool call',
+    kind: toolKinds.has(update.kind as ToolKindView) ? (update.kind as ToolKindView) : 'other',
+    status: toolStatuses.has(update.status as ToolStatusView) ? (update.status as ToolStatusView) : 'pending',
+    rawInput: update.rawInput,
+    rawOutput: update.rawOutput,
+    content: toolContent(update.content),
+    locations: locations(update.locations),
+    startedAt: at,
+  };
+}
+
+function toolCallPatch(update: Json, at: number): ToolCallPatch {
+  const patch: ToolCallPatch = {};
+  if (typeof update.title === 'string') patch.title = update.title;
+  if (toolKinds.has(update.kind as ToolKindView)) patch.kind = update.kind as ToolKindView;
+  if (toolStatuses.has(update.status as ToolStatusView)) {
+    patch.status = update.status as ToolStatusView;
+    if (patch.status === 'completed' || patch.status === 'failed') patch.endedAt = at;
+  }
+  if (update.rawInput !== undefined) patch.rawInput = update.rawInput;
+  if (update.rawOutput !== undefined) patch.rawOutput = update.rawOutput;
+  if (Array.isArray(update.content)) patch.content = toolContent(update.content);
+  if (Array.isArray(update.locations)) patch.locations = locations(update.locations);
+  return patch;
+}
+
+function toolContent(raw: unknown): ToolContentView[] {
+  if (!Array.isArray(raw)) return [];
+  const out: ToolContentView[] = [];
+  for (const item of raw as Json[]) {
+    if (item?.type === 'content') {
+      const inner = item.content as Json | undefined;
+      if (inner?.type === 'text' && typeof inner.text === 'string') out.push({ type: 'text', text: inner.text });
+    } else if (item?.type === 'diff' && typeof item.path === 'string' && typeof item.newText === 'string') {
+      out.push({ type: 'diff', path: item.path, oldText: typeof item.oldText === 'string' ? item.oldText : null, newText: item.newText });
+    } else if (item?.type === 'terminal' && typeof item.terminalId === 'string') {
+      out.push({ type: 'terminal', terminalId: item.terminalId });
+    }
+  }
+  return out;
+}
+
+function locations(raw: unknown): { path: string; line?: number }[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  return (raw as Json[])
+    .filter((l) => typeof l?.path === 'string')
+    .map((l) => ({ path: l.path as string, ...(typeof l.line === 'number' ? { line: l.line } : {}) }));
+}
+
+function planItems(raw: unknown): PlanItemView[] {
+  if (!Array.isArray(raw)) return [];
+  return (raw as Json[]).map((e) => ({
+    content: String(e?.content ?? ''),
+    priority: e?.priority === 'high' || e?.priority === 'low' ? e.priority : 'medium',
+    status: e?.status === 'in_progress' || e?.status === 'completed' ? e.status : 'pending',
+  }));
+}

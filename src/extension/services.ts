@@ -1,0 +1,125 @@
+// Builds the extension host's long-lived services in dependency order and owns them:
+// outbox → task registry → ACP agents → turn supervisor → wakeup coordinator.
+// vscode-free, so plain-Node tests can run the whole stack.
+
+import { Disposable } from './core/common/disposable';
+import { errorMessage } from './core/common/errors';
+import type { Clock } from './core/ports/clock';
+import { systemClock } from './core/ports/clock';
+import { tagged, type Logger } from './core/ports/logger';
+import { AcpAgentHandleProvider } from './core/acp/acpHandleProvider';
+import type { LaunchSpec } from './core/acp/agentLaunch';
+import { HistoryRecorder } from './core/acp/historyRecorder';
+import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './core/acp/hostPorts';
+import type { LivenessSettings } from './core/settings/livenessSettings';
+import { TurnSupervisor } from './core/supervisor/turnSupervisor';
+import { TaskRegistry } from './core/tasks/taskRegistry';
+import type { TaskCompletion } from './core/tasks/taskTypes';
+import { WakeupCoordinator } from './core/wakeups/wakeupCoordinator';
+import { WakeupOutbox } from './core/wakeups/wakeupOutbox';
+import type { ChatMessage } from '../agent/providers/types';
+
+export interface ServiceOptions {
+  storageRoot: string;
+  windowId: string;
+  logger: Logger;
+  clock?: Clock;
+  /** The folder a session works in (fs confinement, task cwd). */
+  workspaceFolder(sessionId: string): string;
+  liveness(): LivenessSettings;
+  maxWakeupsPerTurn(): number;
+  outputByteLimit(): number;
+  launchFor(sessionId: string): Promise<LaunchSpec>;
+  policy: ApprovalPolicy;
+  prompter: PermissionPrompter;
+  lm?: LanguageModelBridge;
+  leaseTtlMs?: number;
+}
+
+/** How much of a long transcript a fresh agent process is given as history. */
+const historyRecords = 2_000;
+
+export class VigilServices extends Disposable {
+  private constructor(
+    readonly supervisor: TurnSupervisor,
+    readonly registry: TaskRegistry,
+    readonly outbox: WakeupOutbox,
+    readonly wakeups: WakeupCoordinator,
+    readonly agents: AcpAgentHandleProvider,
+  ) {
+    super();
+  }
+
+  static async start(o: ServiceOptions): Promise<VigilServices> {
+    const clock = o.clock ?? systemClock;
+    const outbox = await WakeupOutbox.open({ storageRoot: o.storageRoot, windowId: o.windowId, clock, logger: o.logger });
+    // The registry may report completions while it re-attaches tasks of an earlier window, before
+    // the coordinator exists: they wait here (the outbox makes them durable once it is ready).
+    let coordinator: WakeupCoordinator | undefined;
+    let release!: () => void;
+    const ready = new Promise<void>((resolve) => (release = resolve));
+    const registry = await TaskRegistry.open({
+      storageRoot: o.storageRoot,
+      onCompletion: async (completion: TaskCompletion) => {
+        await ready;
+        await coordinator!.onCompletion(completion);
+      },
+      workspaceFolder: o.workspaceFolder,
+      clock,
+      logger: o.logger,
+      defaultOutputByteLimit: o.outputByteLimit(),
+    });
+    let supervisor: TurnSupervisor | undefined;
+    const agents = new AcpAgentHandleProvider({
+      log: tagged(o.logger, 'acp'),
+      cwdFor: o.workspaceFolder,
+      launchFor: o.launchFor,
+      loadHistoryFor: (sessionId) => loadHistory(supervisor!, sessionId),
+      policy: o.policy,
+      prompter: o.prompter,
+      terminals: registry,
+      lm: o.lm,
+    });
+    supervisor = new TurnSupervisor({
+      storageRoot: o.storageRoot,
+      clock,
+      logger: o.logger,
+      agents,
+      settings: o.liveness,
+      windowId: o.windowId,
+      leaseTtlMs: o.leaseTtlMs,
+    });
+    await supervisor.sessions.init();
+    coordinator = new WakeupCoordinator({ turns: supervisor, outbox, clock, logger: o.logger, maxPerTurn: o.maxWakeupsPerTurn });
+    const services = new VigilServices(supervisor, registry, outbox, coordinator, agents);
+    // Disposed in reverse: wakeups stop first, then turns, agents, and the registry (tasks live on).
+    services._register(registry);
+    services._register(agents);
+    services._register(supervisor);
+    services._register(coordinator);
+    coordinator.start();
+    release();
+    const recovered = await supervisor.recoverInterrupted().catch((error: unknown) => {
+      o.logger.error(`recovering interrupted sessions failed: ${errorMessage(error)}`);
+      return [] as string[];
+    });
+    if (recovered.length > 0) o.logger.info(`sessions interrupted with their window, offered for Resume: ${recovered.join(', ')}`);
+    void coordinator.sweep();
+    return services;
+  }
+}
+
+/** Folds the tail of a session's transcript into the plain history a fresh built-in agent continues from. */
+async function loadHistory(supervisor: TurnSupervisor, sessionId: string): Promise<ChatMessage[]> {
+  const { records } = await supervisor.sessions.readTail(sessionId, historyRecords);
+  // The turn being started already persisted its prompt, which the agent is about to be sent:
+  // leave that unanswered turn out, or the agent would see the prompt twice.
+  const lastStart = records.map((r) => r.type).lastIndexOf('turnStarted');
+  const current = lastStart >= 0 && !records.slice(lastStart).some((r) => r.type === 'agentUpdate' || r.type === 'turnEnded');
+  const recorder = new HistoryRecorder();
+  for (const record of current ? records.slice(0, lastStart) : records) {
+    if (record.type === 'userPrompt') recorder.user(record.text);
+    else if (record.type === 'agentUpdate') recorder.update(record.update as never);
+  }
+  return recorder.snapshot();
+}

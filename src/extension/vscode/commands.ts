@@ -1,0 +1,90 @@
+// Every command of ui.md, registered in one place; each handler says clearly why it cannot act.
+
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/common/errors';
+import type { SessionMeta } from '../core/store/sessionStore';
+import type { VigilApp } from './vigilApp';
+
+type Handler = (...args: unknown[]) => unknown;
+
+export function registerCommands(app: VigilApp): void {
+  const commands: Record<string, Handler> = {
+    'vigil.newSession': async () => {
+      await app.sessions.newSession();
+      await app.sessionView.reveal();
+    },
+    'vigil.focusSession': () => app.sessionView.reveal(),
+    'vigil.openSession': async (arg) => {
+      const id = typeof arg === 'string' ? arg : await pickSession(app, 'Open which session?', false);
+      if (!id) return;
+      await app.sessions.open(id);
+      await app.sessionView.reveal();
+    },
+    'vigil.abortTurn': async () => {
+      if (!app.sessions.turnLive) {
+        void vscode.window.showInformationMessage('Vigil: no turn is running in the open session.');
+        return;
+      }
+      await app.sessions.onStop();
+    },
+    'vigil.resumeSession': async (arg) => {
+      const id = typeof arg === 'string' ? arg : await pickSession(app, 'Resume which session?', true);
+      if (!id) return;
+      await app.sessionView.reveal(true);
+      await app.sessions.onResume({ sessionId: id });
+    },
+    'vigil.showBackgroundTasks': () => app.terminals.showBackgroundTasks(),
+    'vigil.killBackgroundTask': (arg) => app.terminals.killBackgroundTask(typeof arg === 'string' ? arg : undefined),
+    'vigil.restartAgent': async () => {
+      const id = app.sessions.currentSessionId;
+      if (!id) {
+        void vscode.window.showInformationMessage('Vigil: open a session first; its agent process is restarted on the next message.');
+        return;
+      }
+      if (app.sessions.turnLive) {
+        const choice = await vscode.window.showWarningMessage('A turn is running. Abort it and restart the agent?', { modal: true }, 'Abort and Restart');
+        if (choice !== 'Abort and Restart') return;
+        await app.sessions.onStop();
+      }
+      await (await app.services()).agents.release(id);
+      void vscode.window.showInformationMessage('Vigil: the agent process was stopped; a fresh one starts with the next message.');
+    },
+    'vigil.showLog': () => app.logChannel.show(),
+    'vigil.renameSession': (arg) => app.tree.rename(arg as never),
+    'vigil.deleteSession': (arg) => app.tree.delete(arg as never),
+  };
+  for (const [id, handler] of Object.entries(commands)) {
+    app.context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          return await handler(...args);
+        } catch (error) {
+          app.logger.error(`${id} failed: ${errorMessage(error)}`);
+          void vscode.window.showErrorMessage(`Vigil: ${errorMessage(error)}`);
+          return undefined;
+        }
+      }),
+    );
+  }
+}
+
+/** Quick pick of sessions; for Resume, interrupted and aborted sessions come first. */
+async function pickSession(app: VigilApp, placeHolder: string, resumableFirst: boolean): Promise<string | undefined> {
+  const sessions = await (await app.services()).supervisor.sessions.list();
+  if (sessions.length === 0) {
+    void vscode.window.showInformationMessage('Vigil: there are no sessions yet. Use "Vigil: New Session".');
+    return undefined;
+  }
+  const rank = (s: SessionMeta) => (resumableFirst && s.state !== 'idle' ? 0 : 1);
+  const ordered = [...sessions].sort((a, b) => rank(a) - rank(b) || b.updatedAt - a.updatedAt);
+  const picked = await vscode.window.showQuickPick(
+    ordered.map((s) => ({
+      label: `${s.state === 'idle' ? '$(comment-discussion)' : '$(debug-pause)'} ${s.title}`,
+      description: s.state === 'idle' ? undefined : s.state,
+      detail: s.stateReason,
+      id: s.id,
+    })),
+    { placeHolder, matchOnDescription: true },
+  );
+  return picked?.id;
+}

@@ -1,0 +1,252 @@
+// Connects the session view to the services: opens sessions, starts user and resume turns,
+// aborts, answers approvals, and streams every change of the open session to the view.
+
+import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../core/common/disposable';
+import { errorMessage } from '../core/common/errors';
+import type { Logger } from '../core/ports/logger';
+import type { SessionMeta } from '../core/store/sessionStore';
+import type { TranscriptRecord } from '../core/store/transcriptRecords';
+import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
+import type { ApprovalDecision, HostEvent, SessionSnapshot } from '../../shared/sessionView';
+import { emptySnapshot } from '../../shared/sessionView';
+import { isTurnLive } from '../../shared/sessionViewReducer';
+import type { ApprovalBroker } from '../presentation/approvalBroker';
+import { SessionPresenter } from '../presentation/sessionPresenter';
+import type { VigilServices } from '../services';
+import type { SessionViewController } from './webview/sessionViewController';
+
+export interface SessionControllerDeps {
+  services(): Promise<VigilServices>;
+  broker: ApprovalBroker;
+  logger: Logger;
+  memento: vscode.Memento;
+  post(event: HostEvent): void;
+  postSnapshot(snapshot: SessionSnapshot): void;
+  reveal(): Promise<void>;
+  /** Something the status bar, context keys or the session tree show has changed. */
+  changed(): void;
+  showTaskOutput(taskId: string): Promise<void>;
+  killTask(taskId: string): Promise<void>;
+  /** Extra facts about the session for its header (agent, model). */
+  metaExtra(): { agent?: string; model?: string };
+}
+
+const lastSessionKey = 'vigil.lastSessionId';
+const untitled = 'New session';
+const tailRecords = 10_000;
+
+export const resumePrompt =
+  'Resume: the previous turn ended before it finished (it was aborted or interrupted). Continue the task from where it stopped. ' +
+  'Check the current state of files and background tasks before repeating any step.';
+
+export class SessionController extends Disposable implements SessionViewController {
+  private presenter: SessionPresenter | undefined;
+  /** Records that became durable while a session was being opened (its tail read in flight). */
+  private opening: { sessionId: string; buffered: TranscriptRecord[] } | undefined;
+  /** User turns still waiting for a busy lease, per session: Stop cancels the wait. */
+  private readonly waiting = new Map<string, AbortController>();
+  private attached = false;
+
+  constructor(private readonly d: SessionControllerDeps) {
+    super();
+  }
+
+  get currentSessionId(): string | undefined {
+    return this.presenter?.sessionId;
+  }
+
+  get currentSnapshot(): SessionSnapshot | undefined {
+    return this.presenter?.snapshot;
+  }
+
+  /** Subscribes to the services once they run; everything the view shows flows from here. */
+  attach(services: VigilServices): void {
+    if (this.attached) return;
+    this.attached = true;
+    const { supervisor, registry } = services;
+    this._register(toDisposable(supervisor.subscribe((event) => this.onSupervisorEvent(event))));
+    this._register(
+      toDisposable(
+        supervisor.sessions.onAppended(({ sessionId, records }) => {
+          if (sessionId === this.opening?.sessionId) this.opening.buffered.push(...records);
+          else if (sessionId === this.presenter?.sessionId) this.presenter.records(records);
+        }),
+      ),
+    );
+    this._register(
+      toDisposable(
+        registry.subscribe((event) => {
+          if (event.type === 'created' || event.type === 'changed') {
+            if (event.task.sessionId === this.presenter?.sessionId) this.presenter.task(event.task);
+            this.d.changed();
+          }
+        }),
+      ),
+    );
+    this._register(
+      toDisposable(
+        this.d.broker.subscribe((change) => {
+          if (change.sessionId === this.presenter?.sessionId) {
+            if (change.type === 'requested') this.presenter.approvalRequested(change.approval);
+            else this.presenter.approvalResolved(change.requestId);
+          }
+          if (change.type === 'requested') void this.d.reveal();
+          this.d.changed();
+        }),
+      ),
+    );
+  }
+
+  /** Answers the webview's `ready` (synchronously, so no event slips between snapshot and send). */
+  getSnapshot(): SessionSnapshot {
+    return this.presenter?.snapshot ?? emptySnapshot();
+  }
+
+  /** After a window reload: show the session that was open before. */
+  async restoreLast(): Promise<void> {
+    const last = this.d.memento.get<string>(lastSessionKey);
+    if (!last || this.presenter) return;
+    await this.open(last).catch((error: unknown) => this.d.logger.warn(`reopening session ${last} failed: ${errorMessage(error)}`));
+  }
+
+  async newSession(title = untitled): Promise<SessionMeta> {
+    const services = await this.d.services();
+    const meta = await services.supervisor.sessions.create(title);
+    await this.open(meta.id);
+    this.d.changed();
+    return meta;
+  }
+
+  /** Makes `sessionId` the session the view shows, from its durable transcript. */
+  async open(sessionId: string): Promise<void> {
+    const services = await this.d.services();
+    const { supervisor, registry } = services;
+    const meta = await supervisor.sessions.get(sessionId);
+    if (!meta) throw new Error(`Session ${sessionId} does not exist any more.`);
+    const opening = { sessionId, buffered: [] as TranscriptRecord[] };
+    this.opening = opening;
+    let tail: Awaited<ReturnType<typeof supervisor.sessions.readTail>>;
+    try {
+      tail = await supervisor.sessions.readTail(sessionId, tailRecords);
+    } finally {
+      if (this.opening === opening) this.opening = undefined;
+    }
+    const records = [...tail.records, ...unseen(tail.records, opening.buffered)];
+    if (tail.corrupt.length > 0) {
+      void vscode.window.showWarningMessage(
+        `Vigil: ${tail.corrupt.length} damaged line(s) in the transcript of "${meta.title}" were set aside (kept next to it as .quarantine); the rest of the session is intact.`,
+      );
+    }
+    this.presenter = new SessionPresenter(
+      {
+        meta,
+        metaExtra: this.d.metaExtra(),
+        records,
+        live: supervisor.getSnapshot(sessionId),
+        tasks: registry.list({ sessionId }),
+        approvals: this.d.broker.openFor(sessionId),
+      },
+      (event) => this.d.post(event),
+    );
+    await this.d.memento.update(lastSessionKey, sessionId);
+    this.d.postSnapshot(this.presenter.snapshot);
+    this.d.changed();
+  }
+
+  async onPrompt(intent: { sessionId?: string; text: string }): Promise<void> {
+    const text = intent.text.trim();
+    if (!text) return;
+    let sessionId = intent.sessionId ?? this.presenter?.sessionId;
+    const services = await this.d.services();
+    if (!sessionId) sessionId = (await this.newSession(titleFrom(text))).id;
+    else await this.nameIfUntitled(services, sessionId, text);
+    if (sessionId !== this.presenter?.sessionId) await this.open(sessionId);
+    await this.start(services, sessionId, text, 'user');
+  }
+
+  async onResume(intent: { sessionId?: string } = {}): Promise<void> {
+    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
+    if (!sessionId) return;
+    const services = await this.d.services();
+    if (sessionId !== this.presenter?.sessionId) await this.open(sessionId);
+    // Resuming is the person's way of saying the provider is fixed: parked wakeups may flow again.
+    services.supervisor.unpause(sessionId);
+    await this.start(services, sessionId, resumePrompt, 'resume');
+  }
+
+  async onStop(intent: { sessionId?: string } = {}): Promise<void> {
+    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
+    if (!sessionId) return;
+    this.waiting.get(sessionId)?.abort();
+    const services = await this.d.services();
+    await services.supervisor.abort(sessionId, 'Aborted by you');
+  }
+
+  onApproval(intent: { requestId: string; decision: ApprovalDecision }): void {
+    if (!this.d.broker.answer(intent.requestId, intent.decision)) {
+      void vscode.window.showInformationMessage('Vigil: that approval request was already answered or cancelled.');
+    }
+  }
+
+  onShowTaskOutput(intent: { taskId: string }): Promise<void> {
+    return this.d.showTaskOutput(intent.taskId);
+  }
+
+  onKillTask(intent: { taskId: string }): Promise<void> {
+    return this.d.killTask(intent.taskId);
+  }
+
+  async onOpenSession(intent: { sessionId?: string }): Promise<void> {
+    if (intent.sessionId) await this.open(intent.sessionId);
+    else await vscode.commands.executeCommand('vigil.openSession');
+  }
+
+  /** Whether the open session has a live turn (Abort applies). */
+  get turnLive(): boolean {
+    return this.presenter ? isTurnLive(this.presenter.phase) : false;
+  }
+
+  private async start(services: VigilServices, sessionId: string, text: string, source: 'user' | 'resume'): Promise<void> {
+    const abort = new AbortController();
+    this.waiting.set(sessionId, abort);
+    try {
+      const result = await services.supervisor.startTurn(sessionId, text, { source, signal: abort.signal });
+      if (result.kind === 'failed') throw new Error(result.reason);
+      if (result.kind === 'busy') throw new Error('This session already has a turn running. Stop it first, or wait for it to finish.');
+      if (result.kind === 'paused') throw new Error('Wakeups of this session are paused after a provider failure; fix the key or model, then Resume.');
+    } finally {
+      if (this.waiting.get(sessionId) === abort) this.waiting.delete(sessionId);
+      this.d.changed();
+    }
+  }
+
+  private async nameIfUntitled(services: VigilServices, sessionId: string, text: string): Promise<void> {
+    const meta = await services.supervisor.sessions.get(sessionId);
+    if (meta?.title !== untitled) return;
+    const renamed = await services.supervisor.sessions.rename(sessionId, titleFrom(text));
+    if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra());
+  }
+
+  private onSupervisorEvent(event: SupervisorEvent): void {
+    const sessionId = event.type === 'turnEnded' ? event.ended.sessionId : event.sessionId;
+    if (sessionId === this.presenter?.sessionId) this.presenter.supervisorEvent(event);
+    this.d.changed();
+  }
+}
+
+/** The buffered records that the tail read did not already include (it may have caught some). */
+function unseen(tail: readonly TranscriptRecord[], buffered: readonly TranscriptRecord[]): TranscriptRecord[] {
+  const key = (r: TranscriptRecord) => JSON.stringify(r);
+  for (let overlap = Math.min(tail.length, buffered.length); overlap > 0; overlap -= 1) {
+    let same = true;
+    for (let i = 0; i < overlap && same; i += 1) same = key(tail[tail.length - overlap + i]) === key(buffered[i]);
+    if (same) return buffered.slice(overlap);
+  }
+  return [...buffered];
+}
+
+export function titleFrom(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || untitled;
+}
