@@ -55,32 +55,31 @@ export class VigilServices extends Disposable {
     const outbox = await WakeupOutbox.open({ storageRoot: o.storageRoot, windowId: o.windowId, clock, logger: o.logger });
     // The registry may report completions while it re-attaches tasks of an earlier window, before
     // the coordinator exists: they wait here (the outbox makes them durable once it is ready).
-    let coordinator: WakeupCoordinator | undefined;
+    const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor } = {};
     let release!: () => void;
     const ready = new Promise<void>((resolve) => (release = resolve));
     const registry = await TaskRegistry.open({
       storageRoot: o.storageRoot,
       onCompletion: async (completion: TaskCompletion) => {
         await ready;
-        await coordinator!.onCompletion(completion);
+        await late.coordinator!.onCompletion(completion);
       },
       workspaceFolder: o.workspaceFolder,
       clock,
       logger: o.logger,
       defaultOutputByteLimit: o.outputByteLimit(),
     });
-    let supervisor: TurnSupervisor | undefined;
     const agents = new AcpAgentHandleProvider({
       log: tagged(o.logger, 'acp'),
       cwdFor: o.workspaceFolder,
       launchFor: o.launchFor,
-      loadHistoryFor: (sessionId) => loadHistory(supervisor!, sessionId),
+      loadHistoryFor: (sessionId) => loadHistory(late.supervisor!, sessionId),
       policy: o.policy,
       prompter: o.prompter,
       terminals: registry,
       lm: o.lm,
     });
-    supervisor = new TurnSupervisor({
+    const supervisor = new TurnSupervisor({
       storageRoot: o.storageRoot,
       clock,
       logger: o.logger,
@@ -89,14 +88,16 @@ export class VigilServices extends Disposable {
       windowId: o.windowId,
       leaseTtlMs: o.leaseTtlMs,
     });
+    late.supervisor = supervisor;
     await supervisor.sessions.init();
-    coordinator = new WakeupCoordinator({ turns: supervisor, outbox, clock, logger: o.logger, maxPerTurn: o.maxWakeupsPerTurn });
+    const coordinator = new WakeupCoordinator({ turns: supervisor, outbox, clock, logger: o.logger, maxPerTurn: o.maxWakeupsPerTurn });
     const services = new VigilServices(supervisor, registry, outbox, coordinator, agents);
     // Disposed in reverse: wakeups stop first, then turns, agents, and the registry (tasks live on).
     services._register(registry);
     services._register(agents);
     services._register(supervisor);
     services._register(coordinator);
+    late.coordinator = coordinator;
     coordinator.start();
     release();
     const recovered = await supervisor.recoverInterrupted().catch((error: unknown) => {
