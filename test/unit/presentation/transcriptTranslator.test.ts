@@ -1,0 +1,100 @@
+// Transcript records become the session view's host events: streaming chunks extend one entry,
+// tool calls and their updates keep their id, notices and wakeups get their own entries.
+
+import * as assert from 'node:assert';
+import { TranscriptTranslator } from '../../../src/extension/presentation/transcriptTranslator';
+import { applyHostEvent } from '../../../src/shared/sessionViewReducer';
+import { emptySnapshot, type SessionSnapshot } from '../../../src/shared/sessionView';
+import type { TranscriptRecord } from '../../../src/extension/core/store/transcriptRecords';
+
+function fold(records: TranscriptRecord[]): SessionSnapshot {
+  const translator = new TranscriptTranslator();
+  let state = emptySnapshot();
+  for (const r of records) for (const e of translator.translate(r)) state = applyHostEvent(state, e);
+  return state;
+}
+
+const chunk = (text: string, at: number, kind = 'agent_message_chunk'): TranscriptRecord => ({
+  type: 'agentUpdate',
+  at,
+  turnId: 't1',
+  update: { sessionUpdate: kind, content: { type: 'text', text } },
+});
+
+describe('transcript translator', () => {
+  it('joins consecutive message chunks into one streaming entry and ends it at the turn end', () => {
+    const state = fold([
+      { type: 'turnStarted', at: 1, turnId: 't1', source: 'user', epoch: 1 },
+      { type: 'userPrompt', at: 1, turnId: 't1', source: 'user', text: 'hi' },
+      chunk('Hel', 2),
+      chunk('lo', 3),
+      { type: 'turnEnded', at: 4, turnId: 't1', reason: 'completed' },
+    ]);
+    assert.deepStrictEqual(state.entries.map((e) => e.kind), ['user', 'agent']);
+    const agent = state.entries[1];
+    assert.ok(agent.kind === 'agent');
+    assert.strictEqual(agent.markdown, 'Hello');
+    assert.strictEqual(agent.streaming, false);
+  });
+
+  it('a thought between messages starts new entries instead of merging', () => {
+    const state = fold([chunk('a', 1), chunk('thinking', 2, 'agent_thought_chunk'), chunk('b', 3)]);
+    assert.deepStrictEqual(state.entries.map((e) => e.kind), ['agent', 'thought', 'agent']);
+  });
+
+  it('maps a tool call and its updates, with content, diff and duration', () => {
+    const state = fold([
+      { type: 'agentUpdate', at: 10, update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'edit a.ts', kind: 'edit', status: 'pending', rawInput: { path: 'a.ts' } } },
+      {
+        type: 'agentUpdate',
+        at: 25,
+        update: { sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [{ type: 'diff', path: 'a.ts', oldText: 'x', newText: 'y' }, { type: 'content', content: { type: 'text', text: 'ok' } }] },
+      },
+    ]);
+    const entry = state.entries[0];
+    assert.ok(entry.kind === 'toolCall');
+    assert.strictEqual(entry.toolCall.status, 'completed');
+    assert.strictEqual(entry.toolCall.kind, 'edit');
+    assert.strictEqual(entry.toolCall.startedAt, 10);
+    assert.strictEqual(entry.toolCall.endedAt, 25);
+    assert.deepStrictEqual(entry.toolCall.content, [{ type: 'diff', path: 'a.ts', oldText: 'x', newText: 'y' }, { type: 'text', text: 'ok' }]);
+  });
+
+  it('unknown kinds and statuses degrade to other/pending instead of breaking the view', () => {
+    const state = fold([{ type: 'agentUpdate', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'c', title: 't', kind: 'teleport', status: 'weird' } }]);
+    const entry = state.entries[0];
+    assert.ok(entry.kind === 'toolCall');
+    assert.strictEqual(entry.toolCall.kind, 'other');
+    assert.strictEqual(entry.toolCall.status, 'pending');
+  });
+
+  it('a synthetic result marks an unfinished tool call interrupted', () => {
+    const state = fold([
+      { type: 'agentUpdate', at: 1, update: { sessionUpdate: 'tool_call', toolCallId: 'c', title: 'run', kind: 'execute', status: 'in_progress' } },
+      { type: 'interrupted', at: 2, reason: 'window closed' },
+      { type: 'syntheticToolResult', at: 2, toolCallId: 'c', status: 'cancelled', text: 'interrupted before a result was produced' },
+    ]);
+    const tool = state.entries.find((e) => e.kind === 'toolCall');
+    assert.ok(tool?.kind === 'toolCall');
+    assert.strictEqual(tool.toolCall.status, 'cancelled');
+    assert.ok(state.entries.some((e) => e.kind === 'notice' && e.notice.kind === 'interrupted'));
+  });
+
+  it('a wakeup prompt becomes a wakeup entry naming its tasks', () => {
+    const state = fold([
+      { type: 'userPrompt', at: 1, source: 'wakeup', text: '[IMPORTANT: Background task t-1 completed (exit code 0).\n…]\n\n[IMPORTANT: Background task t-2 matched "listening"…]' },
+    ]);
+    const entry = state.entries[0];
+    assert.ok(entry.kind === 'wakeup');
+    assert.deepStrictEqual(entry.taskIds, ['t-1', 't-2']);
+  });
+
+  it('plans update one entry per turn', () => {
+    const plan = (status: string): TranscriptRecord => ({ type: 'agentUpdate', at: 1, update: { sessionUpdate: 'plan', entries: [{ content: 'step', priority: 'high', status }] } });
+    const state = fold([{ type: 'turnStarted', at: 0, turnId: 'x', source: 'user', epoch: 1 }, plan('pending'), plan('completed')]);
+    const plans = state.entries.filter((e) => e.kind === 'plan');
+    assert.strictEqual(plans.length, 1);
+    assert.ok(plans[0].kind === 'plan');
+    assert.strictEqual(plans[0].items[0].status, 'completed');
+  });
+});

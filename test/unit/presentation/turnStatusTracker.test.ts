@@ -1,0 +1,70 @@
+// Supervisor events become the view's turn status and pinned notices, in the order the contract
+// gives: quiet, then the observational stall, then the definitive abort with Resume.
+
+import * as assert from 'node:assert';
+import { TurnStatusTracker } from '../../../src/extension/presentation/turnStatusTracker';
+import type { SessionMeta } from '../../../src/extension/core/store/sessionStore';
+
+const meta = (state: SessionMeta['state'], stateReason?: string): SessionMeta => ({ id: 's', title: 'S', createdAt: 0, updatedAt: 0, state, stateReason });
+
+describe('turn status tracker', () => {
+  it('follows a stalled turn to its abort and keeps it resumable after the turn ends', () => {
+    const t = new TurnStatusTracker(() => 1_000);
+    t.initial(meta('idle'), undefined);
+    assert.strictEqual(t.apply({ type: 'turnStarted', sessionId: 's', turnId: 't', source: 'user', startedAt: 0 })?.type, 'turnStatusChanged');
+    assert.strictEqual(t.status.phase, 'running');
+    const quiet = t.apply({ type: 'quiet', sessionId: 's', turnId: 't', silentMs: 150_000, waitingOn: { kind: 'model' } });
+    assert.ok(quiet?.type === 'turnStatusChanged');
+    assert.strictEqual(quiet.turn.phase, 'quiet');
+    assert.match(quiet.notice!.text, /150 s \(waiting on: model\)/);
+    const stall = t.apply({ type: 'stallObserved', sessionId: 's', turnId: 't', seconds: 300, waitingOn: { kind: 'model' }, message: 'No progress for 300 s (waiting on: model) — attempting recovery.' });
+    assert.ok(stall?.type === 'turnStatusChanged');
+    assert.strictEqual(stall.turn.phase, 'stalled');
+    assert.strictEqual(stall.notice?.kind, 'stall');
+    assert.strictEqual(stall.notice?.resumable, false);
+    const abort = t.apply({ type: 'abortCommitted', sessionId: 's', turnId: 't', cause: 'watchdog', message: 'Turn aborted by the liveness watchdog (300 s without progress)' });
+    assert.ok(abort?.type === 'turnStatusChanged');
+    assert.strictEqual(abort.notice?.kind, 'abort');
+    assert.strictEqual(abort.notice?.resumable, true);
+    // Late activity after a committed abort never reopens the turn in the view.
+    assert.strictEqual(t.apply({ type: 'activity', sessionId: 's', turnId: 't', description: 'x', waitingOn: { kind: 'agent' } }), undefined);
+    t.apply({ type: 'turnEnded', ended: { sessionId: 's', turnId: 't', source: 'user', reason: 'aborted' } });
+    assert.strictEqual(t.status.phase, 'aborted');
+  });
+
+  it('activity after a quiet spell returns to running', () => {
+    const t = new TurnStatusTracker(() => 5);
+    t.apply({ type: 'turnStarted', sessionId: 's', turnId: 't', source: 'user', startedAt: 0 });
+    t.apply({ type: 'quiet', sessionId: 's', turnId: 't', silentMs: 10_000, waitingOn: { kind: 'model' } });
+    const back = t.apply({ type: 'activity', sessionId: 's', turnId: 't', description: 'model: streaming', waitingOn: { kind: 'tool', name: 'run_command', observable: true } });
+    assert.ok(back?.type === 'turnStatusChanged');
+    assert.strictEqual(back.turn.phase, 'running');
+    assert.strictEqual(back.turn.waitingOn, 'tool run_command');
+  });
+
+  it('approval waiting is its own phase', () => {
+    const t = new TurnStatusTracker();
+    t.apply({ type: 'turnStarted', sessionId: 's', turnId: 't', source: 'user', startedAt: 0 });
+    t.apply({ type: 'approvalWaiting', sessionId: 's', turnId: 't', open: true });
+    assert.strictEqual(t.status.phase, 'awaitingApproval');
+    t.apply({ type: 'approvalWaiting', sessionId: 's', turnId: 't', open: false });
+    assert.strictEqual(t.status.phase, 'running');
+  });
+
+  it('opens an interrupted or aborted session with a resumable notice', () => {
+    for (const state of ['interrupted', 'aborted'] as const) {
+      const { turn, notice } = new TurnStatusTracker().initial(meta(state, 'holder died'), undefined);
+      assert.strictEqual(turn.phase, state);
+      assert.strictEqual(notice?.resumable, true);
+      assert.strictEqual(notice?.text, 'holder died');
+    }
+  });
+
+  it('a failed turn shows its reason as an error and goes idle', () => {
+    const t = new TurnStatusTracker();
+    const ended = t.apply({ type: 'turnEnded', ended: { sessionId: 's', turnId: 't', source: 'user', reason: 'failed', message: 'The API key was rejected: set it with "Vigil: Set API Key…"' } });
+    assert.ok(ended?.type === 'turnStatusChanged');
+    assert.strictEqual(ended.turn.phase, 'idle');
+    assert.strictEqual(ended.notice?.kind, 'error');
+  });
+});
