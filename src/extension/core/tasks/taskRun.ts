@@ -38,6 +38,7 @@ export class TaskRun {
   private readonly sending = new Map<CompletionKind, Promise<void>>();
   private unsettled = false;
   private checking: Promise<void> | undefined;
+  private recheck = false;
 
   constructor(
     private current: TaskRecord,
@@ -97,11 +98,25 @@ export class TaskRun {
     this.onText(text, false);
   }
 
-  /** Something changed on disk (log written, exit recorded) or the poll ticked. Never runs twice at once. */
+  /**
+   * Something changed on disk (log written, exit recorded) or the poll ticked. Never runs twice at
+   * once; a request during a run queues one more run, so an exit recorded mid-check is not missed.
+   */
   check(): Promise<void> {
-    this.checking ??= this.runCheck().finally(() => {
-      this.checking = undefined;
-    });
+    if (this.checking) {
+      this.recheck = true;
+      return this.checking;
+    }
+    this.checking = (async () => {
+      try {
+        do {
+          this.recheck = false;
+          await this.runCheck();
+        } while (this.recheck);
+      } finally {
+        this.checking = undefined;
+      }
+    })();
     return this.checking;
   }
 
@@ -177,9 +192,9 @@ export class TaskRun {
       if (this.unsettled) await this.settle();
       return;
     }
-    await this.follower.poke();
     const exit = await readExitFile(this.deps.paths.exit);
     if (exit) return this.finalize(exit);
+    await this.follower.poke();
     const pid = this.current.pid;
     if (pid !== null && isTaskWrapper(pid, this.id)) return;
     // The wrapper is gone: it writes the exit file before it ends, so look once more before calling it lost.

@@ -230,7 +230,7 @@ export class WakeupCoordinator extends Disposable {
         return undefined;
       }
       if (!claim) return undefined;
-      return this.contribution(claim, formatWakeupPrompt(claim.completions) + '\n\n', 'carried', turnId, () =>
+      return this.contribution(claim, formatWakeupPrompt(claim.completions), 'carried', turnId, () =>
         this.options.outbox.release(claim, 'not-persisted').catch((error: unknown) => this.logger.error('releasing a claim failed', error)),
       );
     } catch (error) {
