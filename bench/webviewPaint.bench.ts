@@ -8,15 +8,20 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { chromium } from 'playwright-core';
 import { renderSessionViewHtml } from '../src/extension/vscode/webview/sessionViewHtml';
+import { snapshotTailEntries } from '../src/shared/webviewProtocol';
 
 const root = path.resolve(__dirname, '..', '..');
 const dist = path.join(root, 'dist');
 const chromiumPath = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
-const messages = 10_000;
+/** VIGIL_BENCH_MESSAGES=10 gives the baseline: what first paint costs whatever the session's length. */
+const messages = Number(process.env.VIGIL_BENCH_MESSAGES ?? 10_000);
 const runs = 5;
 
-/** Runs in the page before the bundle: stands in for acquireVsCodeApi and the extension host. */
-function fakeHost(n: number): void {
+/**
+ * Runs in the page before the bundle: stands in for acquireVsCodeApi and the extension host,
+ * answering as SessionViewChannel does (the tail first, the rest on request).
+ */
+function fakeHost(n: number, tail: number): void {
   const now = Date.now();
   const entries: unknown[] = [];
   for (let i = 0; i < n; i++) {
@@ -26,11 +31,17 @@ function fakeHost(n: number): void {
   }
   const snapshot = { session: { id: 's1', title: 'bench' }, entries, turn: { phase: 'idle', silenceSeconds: 0 }, notices: [], tasks: [], approvals: [] };
   const w = window as unknown as Record<string, unknown>;
+  const split = Math.max(0, n - tail);
   w.acquireVsCodeApi = () => ({
-    postMessage(m: { type: string }) {
-      if (m.type !== 'ready') return;
-      w.postedAt = performance.now();
-      window.postMessage({ type: 'snapshot', seq: 1, snapshot }, '*');
+    postMessage(m: { type: string; id: string }) {
+      if (m.type === 'ready') {
+        w.postedAt = performance.now();
+        const message = { type: 'snapshot', seq: 1, snapshot: { ...snapshot, entries: entries.slice(split) }, ...(split > 0 ? { omitted: split } : {}) };
+        window.postMessage(message, '*');
+      } else if (m.type === 'history') {
+        w.historyAskedAt = performance.now();
+        window.postMessage({ type: 'history', requestId: m.id, snapshotSeq: 1, entries: entries.slice(0, split) }, '*');
+      }
     },
     getState: () => undefined,
     setState: () => undefined,
@@ -47,7 +58,7 @@ function serve(): Promise<http.Server> {
         .replace('<script type="module"', `<script nonce="${nonce}" src="${origin}/host.js"></script>\n<script type="module"`);
       res.writeHead(200, { 'content-type': 'text/html' }).end(page);
     } else if (url.pathname === '/host.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' }).end(`(${fakeHost.toString()})(${messages});`);
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(`(${fakeHost.toString()})(${messages}, ${snapshotTailEntries});`);
     } else if (url.pathname.startsWith('/dist/') && !url.pathname.includes('..')) {
       const file = path.join(dist, url.pathname.slice('/dist/'.length));
       if (!existsSync(file)) return void res.writeHead(404).end();
@@ -73,16 +84,22 @@ async function main(): Promise<void> {
     const port = (server.address() as AddressInfo).port;
     const fromPost: number[] = [];
     const fromReceipt: number[] = [];
+    const historyMs: number[] = [];
     let inDom = 0;
     for (let i = 0; i < runs; i++) {
       await page.goto(`http://127.0.0.1:${port}/`);
       await page.waitForSelector('#app[data-painted-seq]', { timeout: 60_000 });
+      // The whole history is in place once the "loading earlier entries" edge gives way.
+      await page.waitForFunction(() => !/Loading/.test(document.querySelector('#older-edge')?.textContent ?? ''), undefined, { timeout: 60_000 });
       const m = await page.evaluate(() => ({
         posted: (window as unknown as { postedAt: number }).postedAt,
         received: performance.getEntriesByName('vigil:snapshot-received')[0].startTime,
         painted: performance.getEntriesByName('vigil:tail-painted')[0].startTime,
         inDom: document.querySelectorAll('.entry').length,
+        historyAt: (window as unknown as { historyAskedAt: number }).historyAskedAt,
+        mergedAt: performance.now(),
       }));
+      if (m.historyAt !== undefined) historyMs.push(m.mergedAt - m.historyAt);
       fromPost.push(m.painted - m.posted);
       fromReceipt.push(m.painted - m.received);
       inDom = m.inDom;
@@ -91,6 +108,7 @@ async function main(): Promise<void> {
     console.log(`webview first paint, ${messages.toLocaleString('en')}-message session, snapshot posted → tail painted (median of ${runs}): ${median(fromPost).toFixed(0)} ms (max ${Math.max(...fromPost).toFixed(0)} ms)`);
     console.log(`webview first paint, snapshot received → tail painted (validation + render + paint, median of ${runs}): ${median(fromReceipt).toFixed(0)} ms`);
     console.log(`webview entries in the DOM after first paint: ${inDom} of ${messages}`);
+    if (messages > snapshotTailEntries) console.log(`webview history after first paint (${messages - snapshotTailEntries} older entries requested → merged, median of ${runs}): ${median(historyMs).toFixed(0)} ms`);
   } finally {
     await browser.close();
     server.close();

@@ -1,10 +1,12 @@
 // The one protocol module of the webview ↔ extension host boundary: every message both ways, its
 // zod schema, and the parse functions each side runs on everything it receives.
 // Handshake: the webview posts `ready`; only then does the host post a `snapshot`, then `event`s.
+// A long session's snapshot carries only its tail (`omitted` older entries); the webview paints
+// it, then asks for the rest with `history`, which the host answers from that same snapshot.
 
 import { z } from 'zod';
 import { checkJsonShape, type JsonGuardLimits } from './jsonGuard';
-import type { ApprovalDecision, HostEvent, SessionSnapshot } from './sessionView';
+import type { ApprovalDecision, EntryView, HostEvent, SessionSnapshot } from './sessionView';
 import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
 
 /** Request ids are chosen by the webview and echoed by the host (pong, error). */
@@ -20,15 +22,22 @@ export type WebviewMessage =
   | { type: 'killTask'; id: RequestId; taskId: string }
   | { type: 'openSession'; id: RequestId; sessionId?: string }
   | { type: 'ping'; id: RequestId }
+  /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */
+  | { type: 'history'; id: RequestId; snapshotSeq: number }
   /** The webview reports a host message it dropped, so the host can log it. */
   | { type: 'error'; id: RequestId; message: string };
 
 export type HostMessage =
   /** `seq` numbers snapshot and events in order; a gap tells the webview to ask again with `ready`. */
-  | { type: 'snapshot'; seq: number; snapshot: SessionSnapshot }
+  | { type: 'snapshot'; seq: number; snapshot: SessionSnapshot; omitted?: number }
   | { type: 'event'; seq: number; event: HostEvent }
+  /** The entries before a tail snapshot's first one, as they were when it was sent. */
+  | { type: 'history'; requestId: RequestId; snapshotSeq: number; entries: EntryView[] }
   | { type: 'pong'; id: RequestId }
   | { type: 'error'; requestId?: RequestId; message: string };
+
+/** Snapshots longer than this are sent as their tail first; the rest follows on request. */
+export const snapshotTailEntries = 300;
 
 export const webviewLimits = {
   promptChars: 100_000,
@@ -57,11 +66,19 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('killTask'), id: requestId, taskId: refId }),
   z.strictObject({ type: z.literal('openSession'), id: requestId, sessionId }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
+  z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),
   z.strictObject({ type: z.literal('error'), id: requestId, message: z.string().max(webviewLimits.errorChars) }),
 ]);
 
 export const hostMessageSchema: z.ZodType<HostMessage> = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('snapshot'), seq: z.number().int().nonnegative(), snapshot: snapshotSchema }),
+  z.strictObject({
+    type: z.literal('snapshot'), seq: z.number().int().nonnegative(), snapshot: snapshotSchema,
+    omitted: z.number().int().nonnegative().max(viewLimits.entries).optional(),
+  }),
+  z.strictObject({
+    type: z.literal('history'), requestId, snapshotSeq: z.number().int().nonnegative(),
+    entries: z.array(entrySchema).max(viewLimits.entries),
+  }),
   z.strictObject({ type: z.literal('event'), seq: z.number().int().nonnegative(), event: hostEventSchema }),
   z.strictObject({ type: z.literal('pong'), id: requestId }),
   z.strictObject({ type: z.literal('error'), requestId: requestId.optional(), message: z.string().max(20_000) }),
@@ -77,42 +94,6 @@ export function parseWebviewMessage(raw: unknown): ParseResult<WebviewMessage> {
 /** Validates a message from the extension host. Never throws. */
 export function parseHostMessage(raw: unknown): ParseResult<HostMessage> {
   return parseWith(hostMessageSchema, hostGuard, raw);
-}
-
-/** A host message whose snapshot entries before `unvalidated` still await `validateEntries`. */
-export type TailFirstResult = { ok: true; message: HostMessage; unvalidated: number } | { ok: false; reason: string };
-
-/**
- * Like parseHostMessage, but a long snapshot has only its last `tail` entries validated now (with
- * everything else in it); the caller validates the older ones with validateEntries before it
- * renders them, and drops the snapshot if any fails. Opening a 10,000-message session then costs
- * the validation of what is painted first, not of the whole history.
- */
-export function parseHostMessageTailFirst(raw: unknown, tail: number): TailFirstResult {
-  const entries = (raw as { type?: unknown; snapshot?: { entries?: unknown } } | null)?.snapshot?.entries;
-  if ((raw as { type?: unknown } | null)?.type !== 'snapshot' || !Array.isArray(entries) || entries.length <= tail) {
-    const parsed = parseHostMessage(raw);
-    return parsed.ok ? { ...parsed, unvalidated: 0 } : parsed;
-  }
-  if (entries.length > viewLimits.entries) return { ok: false, reason: `message "snapshot": more than ${viewLimits.entries} entries` };
-  const split = entries.length - tail;
-  const envelope = raw as { snapshot: Record<string, unknown> };
-  const parsed = parseHostMessage({ ...envelope, snapshot: { ...envelope.snapshot, entries: entries.slice(split) } });
-  if (!parsed.ok || parsed.message.type !== 'snapshot') return parsed.ok ? { ...parsed, unvalidated: 0 } : parsed;
-  // Valid entries parse to equal plain data (strict schemas, no transforms), so the head stays as sent.
-  const message: HostMessage = { ...parsed.message, snapshot: { ...parsed.message.snapshot, entries: entries.slice(0, split).concat(parsed.message.snapshot.entries) } };
-  return { ok: true, message, unvalidated: split };
-}
-
-/** Validates entries [from, to) of a snapshot accepted tail-first; returns the reason of the first failure. */
-export function validateEntries(entries: readonly unknown[], from: number, to: number): string | undefined {
-  for (let i = from; i < to; i++) {
-    const shape = checkJsonShape(entries[i], hostGuard);
-    if (shape) return `message "snapshot": entries.${i}: ${shape}`;
-    const result = entrySchema.safeParse(entries[i]);
-    if (!result.success) return `message "snapshot": entries.${i}.${formatIssues(result.error)}`;
-  }
-  return undefined;
 }
 
 function parseWith<T>(schema: z.ZodType<T>, guard: JsonGuardLimits, raw: unknown): ParseResult<T> {

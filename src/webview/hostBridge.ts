@@ -1,10 +1,7 @@
 // The webview's only line to the extension host: validates everything received, numbers every
 // intent with a request id, and keeps the small view state (scroll, draft) VS Code persists for us.
 
-import { parseHostMessageTailFirst, type HostMessage, type WebviewMessage } from '../shared/webviewProtocol';
-
-/** Snapshot entries validated before the first paint; older ones are validated right after. */
-const tailFirstEntries = 300;
+import { parseHostMessage, type HostMessage, type WebviewMessage } from '../shared/webviewProtocol';
 
 /** What survives a webview reload besides what the host re-sends: nothing that matters. */
 export interface ViewState {
@@ -41,17 +38,14 @@ export class HostBridge {
     return id;
   }
 
-  /**
-   * Delivers only valid host messages; an invalid one is dropped and reported to the host. For a
-   * long snapshot, `unvalidated` leading entries still need validateEntries before they are shown.
-   */
-  listen(onMessage: (message: HostMessage, unvalidated: number) => void): void {
+  /** Delivers only valid host messages; an invalid one is dropped and reported to the host. */
+  listen(onMessage: (message: HostMessage) => void): void {
     window.addEventListener('message', (event: MessageEvent) => {
       // Marked before validation, so the first-paint figure includes it.
       if ((event.data as { type?: unknown } | null)?.type === 'snapshot') performance.mark('vigil:snapshot-received');
-      const parsed = parseHostMessageTailFirst(event.data, tailFirstEntries);
+      const parsed = parseHostMessage(event.data);
       if (parsed.ok) {
-        onMessage(parsed.message, parsed.unvalidated);
+        onMessage(parsed.message);
         return;
       }
       this.reportDropped(parsed.reason);

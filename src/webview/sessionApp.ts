@@ -5,9 +5,9 @@
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { emptySnapshot, type SessionSnapshot } from '../shared/sessionView';
+import { emptySnapshot, type HostEvent, type SessionSnapshot } from '../shared/sessionView';
 import { applyHostEvent, findEntry, isTurnLive } from '../shared/sessionViewReducer';
-import { validateEntries, type HostMessage } from '../shared/webviewProtocol';
+import type { HostMessage } from '../shared/webviewProtocol';
 import { approvalsView } from './approvalsView';
 import { composer } from './composer';
 import { renderEntry } from './entryTemplates';
@@ -20,8 +20,8 @@ import type { ViewActions } from './viewActions';
 
 /** Distance in px from an edge of the rendered slice at which the next slice is rendered. */
 const edgePx = 800;
-/** Entries validated per background step after a tail-first snapshot (a few ms each). */
-const validationStep = 1_000;
+/** Events held while history is on its way; beyond this a fresh snapshot is cheaper. */
+const maxQueuedEvents = 5_000;
 
 export class SessionApp {
   private state: SessionSnapshot = emptySnapshot();
@@ -41,8 +41,9 @@ export class SessionApp {
   private readonly pendingPrompts = new Map<string, string>();
   private readonly actions: ViewActions;
   private lastScrollTop = 0;
-  /** Bumped per snapshot, so background validation of a replaced snapshot stops. */
-  private snapshotGeneration = 0;
+  /** The older entries a tail snapshot omitted: asked for after its first paint; events wait meanwhile. */
+  private history: { snapshotSeq: number; omitted: number; requestId?: string; queued: HostEvent[] } | undefined;
+  private afterPaint: (() => void) | undefined;
   private readonly resizeObserver = new ResizeObserver(() => this.pinToTail());
   private observed: Element | undefined;
 
@@ -57,7 +58,7 @@ export class SessionApp {
   }
 
   start(): void {
-    this.bridge.listen((message, unvalidated) => this.onHostMessage(message, unvalidated));
+    this.bridge.listen((message) => this.onHostMessage(message));
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && isTurnLive(this.state.turn.phase)) {
         e.preventDefault();
@@ -69,29 +70,42 @@ export class SessionApp {
     this.bridge.post({ type: 'ready' });
   }
 
-  private onHostMessage(message: HostMessage, unvalidated: number): void {
+  private onHostMessage(message: HostMessage): void {
     switch (message.type) {
       case 'snapshot':
-        this.applySnapshot(message.seq, message.snapshot, unvalidated);
+        this.applySnapshot(message.seq, message.snapshot, message.omitted ?? 0);
         return;
       case 'event': {
         if (this.seq < 0 || message.seq <= this.seq) return;
-        if (message.seq !== this.seq + 1) {
-          // A gap means a lost message: the only safe state is a fresh snapshot.
-          this.seq = -1;
-          this.bridge.post({ type: 'ready' });
+        // A gap means a lost message: the only safe state is a fresh snapshot.
+        if (message.seq !== this.seq + 1) return this.resync();
+        this.seq = message.seq;
+        if (this.history) {
+          // Events may touch omitted entries; they apply once the history is in place.
+          this.history.queued.push(message.event);
+          if (this.history.queued.length > maxQueuedEvents) this.resync();
           return;
         }
-        const before = this.state.entries.length;
-        this.state = applyHostEvent(this.state, message.event);
-        this.seq = message.seq;
-        this.window.grow(before, this.state.entries.length);
+        this.applyEvent(message.event);
+        this.scheduleRender();
+        return;
+      }
+      case 'history': {
+        const h = this.history;
+        if (!h || h.snapshotSeq !== message.snapshotSeq) return;
+        if (message.entries.length !== h.omitted) return this.resync();
+        this.history = undefined;
+        this.state = { ...this.state, entries: message.entries.concat(this.state.entries) };
+        this.window.shift(h.omitted);
+        for (const event of h.queued) this.applyEvent(event);
+        this.queueEdgeCheck();
         this.scheduleRender();
         return;
       }
       case 'pong':
         return;
       case 'error': {
+        if (this.history && message.requestId === this.history.requestId) return this.resync();
         this.hostError = message.message;
         const draft = message.requestId !== undefined ? this.pendingPrompts.get(message.requestId) : undefined;
         if (draft !== undefined && this.draft === '') this.draft = draft;
@@ -101,14 +115,30 @@ export class SessionApp {
     }
   }
 
-  private applySnapshot(seq: number, snapshot: SessionSnapshot, unvalidated: number): void {
+  private applyEvent(event: HostEvent): void {
+    const before = this.state.entries.length;
+    this.state = applyHostEvent(this.state, event);
+    this.window.grow(before, this.state.entries.length);
+  }
+
+  private resync(): void {
+    this.seq = -1;
+    this.history = undefined;
+    this.bridge.post({ type: 'ready' });
+  }
+
+  private applySnapshot(seq: number, snapshot: SessionSnapshot, omitted: number): void {
     const sameSession = this.seq >= 0 && snapshot.session?.id === this.state.session?.id;
     this.seq = seq;
     this.state = snapshot;
     this.hostError = undefined;
-    const generation = ++this.snapshotGeneration;
-    this.window.floor = unvalidated;
-    if (unvalidated > 0) setTimeout(() => this.validateOlder(generation, snapshot.entries), 0);
+    this.history = omitted > 0 ? { snapshotSeq: seq, omitted, queued: [] } : undefined;
+    // Asked for after the first paint, so moving and validating history never delays the tail.
+    this.afterPaint = omitted > 0
+      ? () => {
+          if (this.history?.snapshotSeq === seq) this.history.requestId = this.post({ type: 'history', snapshotSeq: seq });
+        }
+      : undefined;
     const restore = this.restore;
     this.restore = undefined;
     const anchorIndex = restore?.followTail === false && restore.anchorEntryId ? findEntry(snapshot.entries, restore.anchorEntryId) : -1;
@@ -124,28 +154,6 @@ export class SessionApp {
     }
     this.paintMarkPending = true;
     this.renderNow();
-  }
-
-  /** Validates the entries a tail-first snapshot left for later, newest first, a step per task. */
-  private validateOlder(generation: number, entries: readonly unknown[]): void {
-    if (generation !== this.snapshotGeneration) return;
-    const to = this.window.floor;
-    const from = Math.max(0, to - validationStep);
-    const reason = validateEntries(entries, from, to);
-    if (reason) {
-      // Never show part of an invalid snapshot: drop all of it, as for any invalid message.
-      this.bridge.reportDropped(reason);
-      this.state = emptySnapshot();
-      this.seq = -1;
-      this.window.floor = 0;
-      this.window.reset(0);
-      this.hostError = `The session could not be shown: ${reason}`;
-      this.scheduleRender();
-      return;
-    }
-    this.window.floor = from;
-    if (from > 0) setTimeout(() => this.validateOlder(generation, entries), 0);
-    else this.queueEdgeCheck();
   }
 
   private post(intent: Intent): string {
@@ -186,10 +194,13 @@ export class SessionApp {
       this.paintMarkPending = false;
       const seq = this.seq;
       // After the next frame has been produced: what the person sees, not just what is in the DOM.
+      const then = this.afterPaint;
+      this.afterPaint = undefined;
       requestAnimationFrame(() =>
         setTimeout(() => {
           performance.mark('vigil:tail-painted');
           this.root.dataset.paintedSeq = String(seq);
+          then?.();
         }, 0),
       );
     }
@@ -215,7 +226,9 @@ export class SessionApp {
           ? html`<div id="empty-state">No session is open. Send a message to start one, or open an earlier session.</div>`
           : nothing}
         <div id="entries">
-          ${start > 0 ? html`<div id="older-edge" class="edge">${start} earlier ${start === 1 ? 'entry' : 'entries'}</div>` : nothing}
+          ${this.history
+            ? html`<div id="older-edge" class="edge">Loading ${this.history.omitted} earlier entries…</div>`
+            : start > 0 ? html`<div id="older-edge" class="edge">${start} earlier ${start === 1 ? 'entry' : 'entries'}</div>` : nothing}
           ${repeat(slice, (e) => e.id, (e) => guard([e], () => renderEntry(e, this.actions)))}
           ${end < s.entries.length ? html`<div id="newer-edge" class="edge">${s.entries.length - end} newer</div>` : nothing}
         </div>

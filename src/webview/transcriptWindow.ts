@@ -15,28 +15,26 @@ export interface WindowSizes {
   max: number;
 }
 
-export const defaultWindowSizes: WindowSizes = { initial: 40, step: 40, max: 240 };
+export const defaultWindowSizes: WindowSizes = { initial: 30, step: 40, max: 240 };
 
 export class TranscriptWindow {
   start = 0;
   end = 0;
   /** Following the tail: new entries extend the window and the view stays scrolled to the bottom. */
   followTail = true;
-  /** Entries below this index are not validated yet (a snapshot accepted tail-first): never rendered. */
-  floor = 0;
 
   constructor(private readonly sizes: WindowSizes = defaultWindowSizes) {}
 
   /** A new snapshot: show its tail, or the neighbourhood of `anchor` when restoring a scroll position. */
   reset(length: number, anchor?: number): void {
-    if (anchor !== undefined && anchor >= this.floor && anchor < length) {
-      this.start = Math.max(this.floor, anchor - Math.floor(this.sizes.initial / 2));
+    if (anchor !== undefined && anchor >= 0 && anchor < length) {
+      this.start = Math.max(0, anchor - Math.floor(this.sizes.initial / 2));
       this.end = Math.min(length, this.start + this.sizes.initial);
       this.followTail = false;
       return;
     }
     this.end = length;
-    this.start = Math.max(this.floor, length - this.sizes.initial);
+    this.start = Math.max(0, length - this.sizes.initial);
     this.followTail = true;
   }
 
@@ -60,8 +58,8 @@ export class TranscriptWindow {
 
   /** Scrolled near the top: render earlier entries. */
   older(): boolean {
-    if (this.start <= this.floor) return false;
-    this.start = Math.max(this.floor, this.start - this.sizes.step);
+    if (this.start === 0) return false;
+    this.start = Math.max(0, this.start - this.sizes.step);
     if (this.end - this.start > this.sizes.max) {
       this.end = this.start + this.sizes.max;
       this.followTail = false;
@@ -75,6 +73,12 @@ export class TranscriptWindow {
     this.end = Math.min(length, this.end + this.sizes.step);
     if (this.end - this.start > this.sizes.max) this.start = this.end - this.sizes.max;
     return true;
+  }
+
+  /** `count` entries were inserted before the first one (history arrived): keep showing the same ones. */
+  shift(count: number): void {
+    this.start += count;
+    this.end += count;
   }
 
   jumpToTail(length: number): void {

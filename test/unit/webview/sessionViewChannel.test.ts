@@ -5,7 +5,8 @@ import type { Logger } from '../../../src/extension/core/ports/logger';
 import { SessionViewChannel } from '../../../src/extension/vscode/webview/sessionViewChannel';
 import type { SessionViewController } from '../../../src/extension/vscode/webview/sessionViewController';
 import type { HostMessage } from '../../../src/shared/webviewProtocol';
-import { agentEntry, snapshotWith, userEntry } from './viewBuilders';
+import { snapshotTailEntries } from '../../../src/shared/webviewProtocol';
+import { agentEntry, longTranscript, snapshotWith, userEntry } from './viewBuilders';
 
 class RecordingLogger implements Logger {
   readonly records: { level: string; message: string }[] = [];
@@ -70,6 +71,27 @@ describe('session view channel (host side)', () => {
     const first = posted[0];
     assert.ok(first.type === 'snapshot');
     assert.deepEqual(first.snapshot.entries.map((e) => e.id), ['from-store']);
+  });
+
+  it('sends a long session as its tail, then the omitted entries on request, as they were sent', async () => {
+    const { channel, posted } = setup();
+    channel.postSnapshot(snapshotWith(longTranscript(10_000)));
+    await channel.receive({ type: 'ready', id: 'w1' });
+    const first = posted[0];
+    assert.ok(first.type === 'snapshot');
+    assert.equal(first.snapshot.entries.length, snapshotTailEntries);
+    assert.equal(first.omitted, 10_000 - snapshotTailEntries);
+    assert.equal(first.snapshot.entries[0].id, longTranscript(10_000)[10_000 - snapshotTailEntries].id);
+    // An event lands before the webview asks: it goes out as an event, and history stays as sent.
+    channel.postEvent({ type: 'entryAppended', entry: userEntry('u0', 'edited') });
+    await channel.receive({ type: 'history', id: 'w2', snapshotSeq: first.seq });
+    const history = posted[2];
+    assert.ok(history.type === 'history');
+    assert.equal(history.requestId, 'w2');
+    assert.equal(history.entries.length, first.omitted);
+    assert.equal(history.entries[0].kind === 'user' && history.entries[0].text, 'question u0');
+    await channel.receive({ type: 'history', id: 'w3', snapshotSeq: first.seq });
+    assert.deepEqual(posted[3], { type: 'error', requestId: 'w3', message: 'history of a replaced snapshot' });
   });
 
   it('answers ping with pong carrying the same id, also before ready', async () => {

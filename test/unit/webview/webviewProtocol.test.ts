@@ -3,7 +3,7 @@
 
 import * as assert from 'node:assert/strict';
 import {
-  parseHostMessage, parseHostMessageTailFirst, parseWebviewMessage, validateEntries, webviewLimits, type WebviewMessage,
+  parseHostMessage, parseWebviewMessage, webviewLimits, type WebviewMessage,
 } from '../../../src/shared/webviewProtocol';
 import { longTranscript, snapshotWith } from './viewBuilders';
 
@@ -26,6 +26,7 @@ describe('webview protocol: messages from the webview', () => {
     { type: 'openSession', id: 'w8', sessionId: 's2' },
     { type: 'openSession', id: 'w8b' },
     { type: 'ping', id: 'w9' },
+    { type: 'history', id: 'w9b', snapshotSeq: 3 },
     { type: 'error', id: 'w10', message: 'dropped a host message' },
   ];
 
@@ -132,43 +133,21 @@ describe('webview protocol: messages from the host', () => {
   });
 });
 
-describe('webview protocol: long snapshots, tail first', () => {
-  it('validates the tail now and leaves the head to validateEntries', () => {
-    const snapshot = snapshotWith(longTranscript(10_000));
-    const result = parseHostMessageTailFirst({ type: 'snapshot', seq: 3, snapshot }, 300);
-    assert.ok(result.ok);
-    assert.equal(result.unvalidated, 9_700);
-    assert.ok(result.message.type === 'snapshot');
-    assert.deepEqual(result.message.snapshot, snapshot, 'the snapshot is delivered whole and unchanged');
-    assert.equal(validateEntries(result.message.snapshot.entries, 0, 9_700), undefined);
+describe('webview protocol: tail snapshots and history', () => {
+  it('accepts a tail snapshot and the history answer, and validates the history entries', () => {
+    assert.ok(parseHostMessage({ type: 'snapshot', seq: 4, snapshot: snapshotWith(longTranscript(300)), omitted: 9_700 }).ok);
+    assert.ok(parseHostMessage({ type: 'history', requestId: 'w2', snapshotSeq: 4, entries: longTranscript(9_700) }).ok);
+    const bad = longTranscript(500);
+    (bad[12] as { at: unknown }).at = 'yesterday';
+    const result = parseHostMessage({ type: 'history', requestId: 'w2', snapshotSeq: 4, entries: bad });
+    assert.equal(result.ok, false);
+    assert.match(result.ok ? '' : result.reason, /entries\.12\.at/);
+    assert.equal(parseHostMessage({ type: 'snapshot', seq: 4, snapshot: snapshotWith(), omitted: -1 }).ok, false);
   });
 
-  it('rejects at once a bad entry in the tail, and names a bad one in the head when validated', () => {
-    const snapshot = snapshotWith(longTranscript(1_000));
-    (snapshot.entries[990] as { id: unknown }).id = 42;
-    const tailBad = parseHostMessageTailFirst({ type: 'snapshot', seq: 1, snapshot }, 100);
-    assert.equal(tailBad.ok, false);
-
-    const other = snapshotWith(longTranscript(1_000));
-    (other.entries[12] as { at: unknown }).at = 'yesterday';
-    const headBad = parseHostMessageTailFirst({ type: 'snapshot', seq: 1, snapshot: other }, 100);
-    assert.ok(headBad.ok && headBad.unvalidated === 900);
-    assert.match(validateEntries(headBad.ok ? (headBad.message as { snapshot: { entries: unknown[] } }).snapshot.entries : [], 0, 900) ?? '', /entries\.12\.at/);
-  });
-
-  it('still rejects a bad envelope, and treats short snapshots and other messages as usual', () => {
-    const snapshot = snapshotWith(longTranscript(1_000), { turn: { phase: 'exploded' as 'idle', silenceSeconds: 0 } });
-    assert.equal(parseHostMessageTailFirst({ type: 'snapshot', seq: 1, snapshot }, 100).ok, false);
-    const short = parseHostMessageTailFirst({ type: 'snapshot', seq: 1, snapshot: snapshotWith(longTranscript(10)) }, 100);
-    assert.ok(short.ok && short.unvalidated === 0);
-    assert.equal(parseHostMessageTailFirst({ type: 'pong', id: 'w1', extra: 1 }, 100).ok, false);
-  });
-
-  it('catches prototype-pollution keys in the head too', () => {
-    const snapshot = snapshotWith(longTranscript(500));
-    const poisoned = JSON.parse(JSON.stringify({ type: 'snapshot', seq: 1, snapshot }).replace('"id":"u3"', '"id":"u3","__proto__":{"x":1}'));
-    const result = parseHostMessageTailFirst(poisoned, 100);
-    assert.ok(result.ok && result.unvalidated === 400);
-    assert.match(validateEntries((result.message as { snapshot: { entries: unknown[] } }).snapshot.entries, 0, 400) ?? '', /entries\.3: forbidden key "__proto__"/);
+  it('accepts the webview\'s history request only with a snapshot sequence number', () => {
+    assert.ok(parseWebviewMessage({ type: 'history', id: 'w3', snapshotSeq: 4 }).ok);
+    assert.equal(parseWebviewMessage({ type: 'history', id: 'w3' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'history', id: 'w3', snapshotSeq: 1.5 }).ok, false);
   });
 });

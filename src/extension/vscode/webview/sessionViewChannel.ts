@@ -1,13 +1,14 @@
 // The host end of the webview protocol, free of vscode so it runs in plain Node tests: validates
 // every inbound message, does the ready handshake, answers pings and forwards intents.
 // It keeps the current snapshot (folding events with the shared reducer) so a reloaded webview
-// gets the same session back without asking anyone.
+// gets the same session back without asking anyone. A long session goes out as its tail first;
+// the older entries follow when the webview, having painted, asks for them.
 
 import type { Logger } from '../../core/ports/logger';
-import type { HostEvent, SessionSnapshot } from '../../../shared/sessionView';
+import type { EntryView, HostEvent, SessionSnapshot } from '../../../shared/sessionView';
 import { emptySnapshot } from '../../../shared/sessionView';
 import { applyHostEvent } from '../../../shared/sessionViewReducer';
-import { parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../../shared/webviewProtocol';
+import { parseWebviewMessage, snapshotTailEntries, type HostMessage, type WebviewMessage } from '../../../shared/webviewProtocol';
 import type { SessionViewController } from './sessionViewController';
 
 export type PostToWebview = (message: HostMessage) => unknown;
@@ -22,6 +23,8 @@ export class SessionViewChannel {
   private ready = false;
   private seq = 0;
   private current: SessionSnapshot = emptySnapshot();
+  /** What the last tail snapshot omitted, kept (as sent) until the webview asks for it. */
+  private omitted: { seq: number; entries: EntryView[] } | undefined;
 
   constructor(
     private readonly post: PostToWebview,
@@ -45,7 +48,7 @@ export class SessionViewChannel {
 
   postSnapshot(snapshot: SessionSnapshot): void {
     this.current = snapshot;
-    if (this.ready) this.send({ type: 'snapshot', seq: ++this.seq, snapshot });
+    if (this.ready) this.sendSnapshot();
   }
 
   postEvent(event: HostEvent): void {
@@ -79,9 +82,20 @@ export class SessionViewChannel {
       case 'ready':
         if (c.getSnapshot) this.current = c.getSnapshot();
         this.ready = true;
-        this.send({ type: 'snapshot', seq: ++this.seq, snapshot: this.current });
+        this.sendSnapshot();
         this.observer.onReady?.();
         return;
+      case 'history': {
+        const omitted = this.omitted;
+        if (!omitted || omitted.seq !== message.snapshotSeq) {
+          // A newer snapshot went out since; the webview drops this request's snapshot anyway.
+          this.send({ type: 'error', requestId: message.id, message: 'history of a replaced snapshot' });
+          return;
+        }
+        this.omitted = undefined;
+        this.send({ type: 'history', requestId: message.id, snapshotSeq: omitted.seq, entries: omitted.entries });
+        return;
+      }
       case 'ping':
         this.send({ type: 'pong', id: message.id });
         return;
@@ -105,6 +119,20 @@ export class SessionViewChannel {
       default:
         return assertNever(message);
     }
+  }
+
+  private sendSnapshot(): void {
+    const seq = ++this.seq;
+    const all = this.current.entries;
+    if (all.length <= snapshotTailEntries) {
+      this.omitted = undefined;
+      this.send({ type: 'snapshot', seq, snapshot: this.current });
+      return;
+    }
+    // Entries are immutable and only appended or replaced in place, so these slices stay exact.
+    const split = all.length - snapshotTailEntries;
+    this.omitted = { seq, entries: all.slice(0, split) };
+    this.send({ type: 'snapshot', seq, snapshot: { ...this.current, entries: all.slice(split) }, omitted: split });
   }
 
   private send(message: HostMessage): void {
