@@ -53,9 +53,10 @@ describe('turn lease across two real processes', () => {
     const b = new Holder(root, 'window-b');
     try {
       await Promise.all([a.ready, b.ready]);
+      // Taken before A acquires: A's expiry (its wall clock + TTL) is at or after this + TTL.
+      const acquiredAt = Date.now();
       const first = await a.send({ cmd: 'acquire', turnId: 'turn-a' });
       assert.equal(first.kind, 'acquired');
-      const acquiredAt = Date.now();
       assert.deepEqual(await a.send({ cmd: 'append', text: 'A1' }), { ok: true });
       assert.equal((await b.send({ cmd: 'acquire', turnId: 'turn-b' })).kind, 'busy', 'A is alive and within its TTL');
 
