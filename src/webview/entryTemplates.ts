@@ -37,7 +37,7 @@ export function renderEntry(entry: EntryView, actions: ViewActions): TemplateRes
       </div>`;
     case 'notice':
       return html`<div class="entry notice notice-${entry.notice.kind}" data-entry-id=${entry.id}>
-        <span class="codicon codicon-${entry.notice.kind === 'error' ? 'error' : 'warning'}"></span> ${entry.notice.text}
+        <span class="codicon codicon-${entry.notice.kind === 'info' ? 'info' : entry.notice.kind === 'stall' || entry.notice.kind === 'quiet' ? 'warning' : 'error'}"></span> ${entry.notice.text}
       </div>`;
     case 'wakeup':
       return html`<div class="entry wakeup" data-entry-id=${entry.id}>

@@ -65,7 +65,7 @@ export const sessionStyles = css`
   .plan-item.completed { color: var(--vscode-descriptionForeground); text-decoration: line-through; }
   .plan-item.in_progress { font-weight: 600; }
   .entry.notice { padding: 4px 8px; border-left: 3px solid var(--vscode-editorWarning-foreground); color: var(--vscode-descriptionForeground); }
-  .entry.notice.notice-error { border-left-color: var(--vscode-errorForeground); }
+  .entry.notice.notice-error, .entry.notice.notice-abort, .entry.notice.notice-interrupted { border-left-color: var(--vscode-errorForeground); }
   .entry.wakeup { color: var(--vscode-descriptionForeground); border-top: 1px dashed var(--vscode-panel-border, var(--vscode-widget-border)); padding-top: 4px; }
   #jump-to-latest { align-self: center; margin: -36px 0 8px; z-index: 1; }
   #turn-status {
