@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   try {
     // Task exit → wakeup admitted: the command prints its own exit time (ns) as its last act.
     const exitLatencies: number[] = [];
-    for (let i = 0; i < 60; i += 1) {
+    for (let i = 0; i < 40; i += 1) {
       const sessionId = `idle-${i}`;
       const { terminalId } = await registry.create({ sessionId, command: 'date +%s%N', background: true });
       const admittedAt = await turns.whenAdmitted(sessionId);
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
 
     // Turn teardown → deferred wakeup admitted.
     const teardownLatencies: number[] = [];
-    for (let i = 0; i < 300; i += 1) {
+    for (let i = 0; i < 200; i += 1) {
       const sessionId = `deferred-${i}`;
       turns.begin(sessionId);
       await coordinator.onCompletion({

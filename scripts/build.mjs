@@ -14,7 +14,17 @@ const common = {
 };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    // Stamped before any module of the bundle runs, so activation can report load + activate.
+    banner: { js: 'globalThis.__vigilBundleStart = performance.now();' },
+  },
   { ...common, entryPoints: ['src/agent/main.ts'], outfile: 'dist/agent.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'esm', target: 'es2022' },
 ];
