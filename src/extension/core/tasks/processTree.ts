@@ -58,14 +58,24 @@ export async function listDescendants(root: number): Promise<number[]> {
   return out;
 }
 
-async function processParents(): Promise<Map<number, number>> {
+/** One scan of the process table at a time; concurrent kills (100 tasks at once) share it instead of exhausting file handles. */
+let scanning: Promise<Map<number, number>> | undefined;
+
+function processParents(): Promise<Map<number, number>> {
+  scanning ??= scanProcesses().finally(() => {
+    scanning = undefined;
+  });
+  return scanning;
+}
+
+async function scanProcesses(): Promise<Map<number, number>> {
   const map = new Map<number, number>();
   if (process.platform === 'linux') {
-    const entries = await fs.readdir('/proc');
-    await Promise.all(
-      entries
-        .filter((e) => /^\d+$/.test(e))
-        .map(async (e) => {
+    const entries = (await fs.readdir('/proc')).filter((e) => /^\d+$/.test(e));
+    // Bounded parallelism: a few dozen open files at a time, never one per process.
+    for (let i = 0; i < entries.length; i += 32) {
+      await Promise.all(
+        entries.slice(i, i + 32).map(async (e) => {
           try {
             const stat = await fs.readFile(`/proc/${e}/stat`, 'utf8');
             const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -75,7 +85,8 @@ async function processParents(): Promise<Map<number, number>> {
             if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
           }
         }),
-    );
+      );
+    }
     return map;
   }
   const stdout = await new Promise<string>((resolve, reject) => {
