@@ -1,7 +1,7 @@
 // zod schemas of the session view model, so the webview validates every snapshot and event it is sent.
 // Typed against sessionView.ts: a drift between the two is a compile error.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type {
   ApprovalView, EntryView, HostEvent, NoticeView, PlanItemView, SessionMetaView, SessionSnapshot,
   TaskView, ToolCallPatch, ToolCallView, ToolContentView, TurnStatusView,

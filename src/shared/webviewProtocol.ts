@@ -4,7 +4,7 @@
 // A long session's snapshot carries only its tail (`omitted` older entries); the webview paints
 // it, then asks for the rest with `history`, which the host answers from that same snapshot.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkJsonShape, type JsonGuardLimits } from './jsonGuard';
 import type { ApprovalDecision, EntryView, HostEvent, SessionSnapshot } from './sessionView';
 import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
