@@ -33,6 +33,8 @@ export interface SessionTreeDeps {
   logger: Logger;
   now?: () => number;
   debounceMs?: number;
+  /** Create the `vigil.sessions` tree view (default true); tests drive the provider without one. */
+  createView?: boolean;
 }
 
 /** One row; also what menu commands receive as their first argument. */
@@ -46,7 +48,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   private readonly _onDidDeleteSession = this._register(new vscode.EventEmitter<string>());
   /** Fired after a session was deleted from the list, so the lead can release its agent and close its view. */
   readonly onDidDeleteSession = this._onDidDeleteSession.event;
-  private readonly view: vscode.TreeView<SessionNode>;
+  private readonly view: vscode.TreeView<SessionNode> | undefined;
   private pending: NodeJS.Timeout | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private sessions: SessionMeta[] = [];
@@ -55,10 +57,13 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   constructor(private readonly deps: SessionTreeDeps) {
     super();
     this.now = deps.now ?? Date.now;
-    this.view = this._register(vscode.window.createTreeView('vigil.sessions', { treeDataProvider: this, showCollapseAll: false }));
-    // "5 min ago" goes stale while nothing happens: re-render each minute, but only while the list is visible.
-    this._register(this.view.onDidChangeVisibility(() => this.updateTicker()));
-    this.updateTicker();
+    if (deps.createView !== false) {
+      const view = this._register(vscode.window.createTreeView('vigil.sessions', { treeDataProvider: this, showCollapseAll: false }));
+      this.view = view;
+      // "5 min ago" goes stale while nothing happens: re-render each minute, but only while the list is visible.
+      this._register(view.onDidChangeVisibility(() => this.updateTicker()));
+      this.updateTicker();
+    }
     this._register(toDisposable(() => {
       if (this.pending) clearTimeout(this.pending);
       if (this.ticker) clearInterval(this.ticker);
@@ -85,10 +90,10 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
       this.sessions = await (await this.deps.store()).list();
     } catch (error) {
       this.deps.logger.error(`[sessions] listing sessions failed: ${errorMessage(error)}`);
-      this.view.message = `Sessions could not be read: ${errorMessage(error)}`;
+      if (this.view) this.view.message = `Sessions could not be read: ${errorMessage(error)}`;
       return [];
     }
-    this.view.message = undefined;
+    if (this.view) this.view.message = undefined;
     this.updateBadge();
     return this.sessions.map((meta) => new SessionNode(meta));
   }
@@ -192,14 +197,16 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   private updateBadge(): void {
+    if (!this.view) return;
     const running = this.deps.tasks()?.list().filter((t) => t.status === 'running').length ?? 0;
     this.view.badge = running > 0 ? { value: running, tooltip: `${running} background task${running === 1 ? '' : 's'} running` } : undefined;
   }
 
   private updateTicker(): void {
-    if (this.view.visible && !this.ticker) {
+    const visible = this.view?.visible === true;
+    if (visible && !this.ticker) {
       this.ticker = setInterval(() => this._onDidChangeTreeData.fire(undefined), 60_000);
-    } else if (!this.view.visible && this.ticker) {
+    } else if (!visible && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;
     }

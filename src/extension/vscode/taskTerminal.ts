@@ -98,6 +98,12 @@ export class TaskTerminals extends Disposable {
     return this.mirrors.size;
   }
 
+  /** The open mirror of a task: its terminal and pseudoterminal (tests type into it). */
+  mirrorFor(taskId: string): { terminal: vscode.Terminal | undefined; pty: vscode.Pseudoterminal } | undefined {
+    const mirror = this.mirrors.get(taskId);
+    return mirror ? { terminal: mirror.terminal, pty: mirror } : undefined;
+  }
+
   private async open(taskId: string): Promise<void> {
     const source = await this.deps.tasks();
     const mirror = new TaskMirror(taskId, () => this.drop(mirror));
