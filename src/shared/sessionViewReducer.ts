@@ -88,7 +88,8 @@ function applyTurnStatus(state: SessionSnapshot, event: Extract<HostEvent, { typ
       });
   let entries = state.entries;
   if (notice) {
-    notices = [...notices.filter((n) => n.id !== notice.id), notice];
+    // One pinned notice per kind: a repeated "busy in another window" or error replaces the last.
+    notices = [...notices.filter((n) => n.id !== notice.id && n.kind !== notice.kind), notice];
     if (historicNotices.has(notice.kind)) {
       entries = upsertEntry(entries, { kind: 'notice', id: noticeEntryId(notice.id), at: notice.at, notice });
     }

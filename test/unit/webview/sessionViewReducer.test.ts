@@ -123,6 +123,15 @@ describe('session view reducer', () => {
       assert.deepEqual(s.notices, []);
     });
 
+    it('pins one notice per kind: a repeated one replaces the last', () => {
+      let s = applyHostEvent(snapshotWith(), { type: 'turnStatusChanged', turn: status('running') });
+      for (let i = 0; i < 5; i++) {
+        s = applyHostEvent(s, { type: 'turnStatusChanged', turn: status('running'), notice: notice(`busy${i}`, 'info', `This session is busy in another window (${i})`) });
+      }
+      s = applyHostEvent(s, { type: 'turnStatusChanged', turn: status('running'), notice: notice('e1', 'error', 'Agent did not unwind; killing it') });
+      assert.deepEqual(s.notices.map((n) => n.id), ['busy4', 'e1']);
+    });
+
     it('an error notice stays pinned through the same turn and goes with the next one', () => {
       let s = applyHostEvent(snapshotWith(), { type: 'turnStatusChanged', turn: status('running', 'turn1') });
       s = applyHostEvent(s, { type: 'turnStatusChanged', turn: status('idle', 'turn1'), notice: notice('e1', 'error', 'API key rejected (vigil.model.provider)') });
