@@ -5,6 +5,7 @@ import { withTimeouts } from './providers/timeouts';
 import type { ChatMessage, ModelProvider, ToolCallRequest } from './providers/types';
 import { runTool } from './tools/runTool';
 import type { ToolContext } from './tools/toolContext';
+import { log } from './log';
 import { toolKinds, toolSpecs, isToolName } from './tools/toolSpecs';
 
 export interface LoopOptions {
@@ -86,7 +87,7 @@ async function runOneCall(o: LoopOptions, call: ToolCallRequest): Promise<void> 
     if (!recorded) {
       // Cancelled mid-tool: keep the history well-formed (every call has a result) and tell the client.
       o.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: 'Error: cancelled before a result was produced.' });
-      void o.emit({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'Cancelled.' } }] }).catch(() => undefined);
+      void o.emit({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'Cancelled.' } }] }).catch((error: unknown) => log('debug', `could not report the cancelled tool call: ${String(error)}`));
     }
   }
 }

@@ -6,6 +6,8 @@ import { z } from 'zod';
 export const configEnvVar = 'VIGIL_AGENT_CONFIG';
 /** Environment variable carrying the provider's API key (from SecretStorage; never logged). */
 export const apiKeyEnvVar = 'VIGIL_API_KEY';
+/** Environment override of `scriptPath` (tests, and the e2e suite's scripted agent). */
+export const demoScriptEnvVar = 'VIGIL_DEMO_SCRIPT';
 
 export const providerKinds = ['auto', 'vscode-lm', 'openai-compatible', 'anthropic', 'demo'] as const;
 export type ProviderKind = (typeof providerKinds)[number];
@@ -53,5 +55,6 @@ export function readConfig(env: NodeJS.ProcessEnv, warn: (message: string) => vo
     config = configSchema.parse({});
   }
   const apiKey = env[apiKeyEnvVar] || undefined;
-  return { ...config, apiKey };
+  const scriptPath = env[demoScriptEnvVar] || config.scriptPath;
+  return { ...config, scriptPath, apiKey };
 }

@@ -2,12 +2,22 @@
 // Logs go to stderr only; stdout is the protocol stream.
 
 import { Readable, Writable } from 'node:stream';
+import { format } from 'node:util';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { createAgentApp } from './acpAgent';
 import { readConfig } from './config';
 import { log } from './log';
 
+/** stdout carries the protocol: a dependency that logs with console.log must not corrupt it. */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]) => void process.stderr.write(`${format(...args)}\n`);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}
+
 function main(): void {
+  keepStdoutForProtocol();
   const config = readConfig(process.env, (m) => log('warn', m));
   log('info', `starting (pid ${process.pid}, provider ${config.provider}${config.model ? `, model ${config.model}` : ''})`);
   const stream = ndJsonStream(

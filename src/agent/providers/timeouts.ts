@@ -37,8 +37,9 @@ export async function* withTimeouts(
         signal.addEventListener('abort', onAbort, { once: true });
       });
       const next = iterator.next();
-      // A rejected `next` after we stopped waiting must not become an unhandled rejection.
-      next.catch(() => undefined);
+      // A `next` that rejects after we stopped waiting for it (timeout, cancel) was already reported
+      // by the race; marking it handled keeps it from becoming an unhandled rejection.
+      next.catch(ignoreSettledElsewhere);
       const result = await Promise.race([next, timedOut]);
       clearTimeout(timer);
       if (onAbort) signal.removeEventListener('abort', onAbort);
@@ -56,8 +57,12 @@ export async function* withTimeouts(
     }
   } finally {
     // Closing the iterator releases the provider's stream (its socket) on every exit path.
-    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    void Promise.resolve(iterator.return?.()).catch(ignoreSettledElsewhere);
   }
+}
+
+function ignoreSettledElsewhere(): void {
+  // Intentionally nothing: the outcome of this promise was delivered through another path.
 }
 
 function timeoutError(phase: 'turn' | 'idle' | 'firstToken', t: StreamTimeouts): ProviderError {

@@ -3,6 +3,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { vigilMethods, type FsListResult, type FsSearchResult } from '../vigilProtocol';
+import { log } from '../log';
 import { ensurePermission } from './permission';
 import { ToolError, type ToolContext, type ToolResult } from './toolContext';
 import { isToolName, toolArgs, toolKinds, type ToolName } from './toolSpecs';
@@ -93,9 +94,9 @@ async function runCommand(ctx: ToolContext, a: { command: string; background?: b
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    terminal.kill().catch(() => undefined);
+    terminal.kill().catch((error: unknown) => log('warn', `killing timed-out terminal ${terminal.id}: ${String(error)}`));
   }, timeoutMs);
-  const onAbort = () => void terminal.kill().catch(() => undefined);
+  const onAbort = () => void terminal.kill().catch((error: unknown) => log('debug', `killing cancelled terminal ${terminal.id}: ${String(error)}`));
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const exit = await terminal.waitForExit();
@@ -109,7 +110,7 @@ async function runCommand(ctx: ToolContext, a: { command: string; background?: b
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
-    terminal.release().catch(() => undefined);
+    terminal.release().catch((error: unknown) => log('debug', `releasing terminal ${terminal.id}: ${String(error)}`));
   }
 }
 

@@ -25,7 +25,7 @@ export class AgentUnderTest {
 
   constructor(readonly workspace: string) {}
 
-  static async start(config: Record<string, unknown>, options: { apiKey?: string; files?: Record<string, string> } = {}): Promise<AgentUnderTest> {
+  static async start(config: Record<string, unknown>, options: { apiKey?: string; files?: Record<string, string>; load?: { sessionId: string; history: unknown[] } } = {}): Promise<AgentUnderTest> {
     const bundle = await ensureAgentBundle();
     const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-agent-ws-'));
     for (const [name, content] of Object.entries(options.files ?? {})) {
@@ -41,8 +41,13 @@ export class AgentUnderTest {
       ndJsonStream(Writable.toWeb(a.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(a.child.stdout!) as unknown as ReadableStream<Uint8Array>),
     );
     await a.conn.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
-    const s = await a.conn.agent.request('session/new', { cwd: workspace, mcpServers: [] });
-    a.sessionId = s.sessionId;
+    if (options.load) {
+      await a.conn.agent.request('session/load', { sessionId: options.load.sessionId, cwd: workspace, mcpServers: [], _meta: { vigil: { history: options.load.history } } });
+      a.sessionId = options.load.sessionId;
+    } else {
+      const s = await a.conn.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+      a.sessionId = s.sessionId;
+    }
     return a;
   }
 

@@ -109,7 +109,8 @@ export class AcpAgentHandle implements AgentHandle {
 
   async kill(reason: string): Promise<void> {
     this.gate.cancelAll();
-    const live = this.live ?? (await this.starting?.catch(() => undefined));
+    // A start that fails cleans up after itself (it kills its process), so only a live one matters.
+    const live = this.live ?? (await this.starting?.catch((error: unknown) => void this.deps.log.debug(`kill during a failed start: ${errorMessage(error)}`)));
     if (!live) return;
     this.deps.log.warn(`killing the agent of session ${this.sessionId} (pid ${live.process.pid}): ${reason}`);
     this.killed.add(live.process);

@@ -90,9 +90,10 @@ export class WorkspaceFs {
           continue;
         }
         if (!item.isFile()) continue;
-        const stat = await fs.stat(full).catch(() => undefined);
+        // A file that vanished or cannot be read mid-search is skipped, like a binary one.
+        const stat = await fs.stat(full).catch(skipFile);
         if (!stat || stat.size > maxSearchFileBytes) continue;
-        const text = await fs.readFile(full, 'utf8').catch(() => '');
+        const text = (await fs.readFile(full, 'utf8').catch(skipFile)) ?? '';
         if (text.includes('\u0000')) continue;
         const lines = text.split('\n');
         for (let i = 0; i < lines.length; i += 1) {
@@ -104,6 +105,10 @@ export class WorkspaceFs {
     }
     return { matches, truncated: false };
   }
+}
+
+function skipFile(): undefined {
+  return undefined;
 }
 
 export function isWithin(root: string, path: string): boolean {
