@@ -159,11 +159,15 @@ async function transcriptAppends(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // The supervisor's timers are unref'd (they must never keep an extension host alive); this one keeps the bench alive.
+  const keepAlive = setInterval(() => undefined, 1_000);
+  console.log(`# load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
   touchCost();
   await transcriptAppends();
   await userAbort();
   await stallDetection();
   await wedgedKill();
+  clearInterval(keepAlive);
 }
 
 main().then(

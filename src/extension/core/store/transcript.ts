@@ -11,8 +11,10 @@ import { parseTranscriptRecord, type RecordInput, type TranscriptRecord } from '
  */
 export type WriteGuard = <T>(write: () => Promise<T>) => Promise<T>;
 
-interface Queued {
-  record: TranscriptRecord;
+/** Records waiting for the next write; every append in it settles with the one write. */
+interface Batch {
+  records: TranscriptRecord[];
+  done: Promise<void>;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -27,9 +29,12 @@ export interface TranscriptWriterOptions {
   onWritten?: (records: readonly TranscriptRecord[]) => void;
 }
 
-/** Coalesces appends made in the same tick (and while a batch is being written) into one write. */
+/**
+ * Coalesces appends made in the same tick (and while a batch is being written) into one write.
+ * Appends that share a batch share one promise: no allocation per record beyond the record.
+ */
 export class TranscriptWriter {
-  private queue: Queued[] = [];
+  private batches: Batch[] = [];
   private running: Promise<void> | undefined;
 
   constructor(
@@ -39,16 +44,18 @@ export class TranscriptWriter {
 
   /** Resolves once the records are durable; rejects (e.g. STALE_EPOCH) if their batch was refused. */
   append(input: RecordInput | readonly RecordInput[]): Promise<void> {
-    const inputs = Array.isArray(input) ? input : [input as RecordInput];
     const now = this.options.now ?? Date.now;
-    const promises = inputs.map(
-      (r) =>
-        new Promise<void>((resolve, reject) => {
-          this.queue.push({ record: { ...r, at: r.at ?? now() } as TranscriptRecord, resolve, reject });
-        }),
-    );
+    const max = this.options.maxBatch ?? 4096;
+    let batch = this.batches[this.batches.length - 1];
+    if (!batch || batch.records.length >= max) batch = this.newBatch();
+    if (Array.isArray(input)) {
+      for (const r of input as readonly RecordInput[]) batch.records.push({ ...r, at: r.at ?? now() } as TranscriptRecord);
+    } else {
+      const r = input as RecordInput;
+      batch.records.push({ ...r, at: r.at ?? now() } as TranscriptRecord);
+    }
     if (!this.running) this.running = this.drain();
-    return Promise.all(promises).then(() => undefined);
+    return batch.done;
   }
 
   /** Resolves when everything appended so far was written (or refused). */
@@ -56,19 +63,33 @@ export class TranscriptWriter {
     while (this.running) await this.running;
   }
 
+  private newBatch(): Batch {
+    let resolve!: () => void;
+    let reject!: (error: unknown) => void;
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A caller that drops the promise must not cause an unhandled rejection; callers that await still see it.
+    done.catch(() => undefined);
+    const batch = { records: [], done, resolve, reject };
+    this.batches.push(batch);
+    return batch;
+  }
+
   private async drain(): Promise<void> {
     // Let the current tick's appends join the first batch.
     await Promise.resolve();
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.options.maxBatch ?? 4096);
-        const write = () => appendJsonl(this.file, batch.map((q) => q.record), { fsync: this.options.fsync !== false });
+      while (this.batches.length > 0) {
+        const batch = this.batches.shift()!;
+        const write = () => appendJsonl(this.file, batch.records, { fsync: this.options.fsync !== false });
         try {
           await (this.options.guard ? this.options.guard(write) : write());
-          for (const q of batch) q.resolve();
-          this.notifyWritten(batch.map((q) => q.record));
+          batch.resolve();
+          this.notifyWritten(batch.records);
         } catch (error) {
-          for (const q of batch) q.reject(error);
+          batch.reject(error);
         }
       }
     } finally {

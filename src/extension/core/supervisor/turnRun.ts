@@ -6,7 +6,7 @@ import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { TurnEndReason, TurnEnded, TurnSource } from '../ports/turns';
 import type { TurnLeaseStore, LeaseToken } from '../lease/turnLease';
-import type { SessionStore } from '../store/sessionStore';
+import type { SessionState, SessionStore } from '../store/sessionStore';
 import type { TranscriptWriter } from '../store/transcript';
 import type { RecordInput } from '../store/transcriptRecords';
 import type { LivenessSettings } from '../settings/livenessSettings';
@@ -34,6 +34,8 @@ export interface TurnRunDeps {
   interruptSlot: { state?: InterruptState };
   emit(event: SupervisorEvent): void;
   activityThrottleMs: number;
+  /** The session's state once the turn was admitted; the end writes metadata only if it changes. */
+  initialState: SessionState;
 }
 
 type PromptResult =
@@ -309,8 +311,8 @@ export class TurnRun {
     records.push({ type: 'turnEnded', turnId: d.turnId, reason, message });
     try {
       await this.writer.append(records);
-      const state = reason === 'interrupted' ? 'interrupted' : reason === 'aborted' ? 'aborted' : 'idle';
-      await d.store.update(d.sessionId, { state, stateReason: message }, d.lease.guard(d.token));
+      const state: SessionState = reason === 'interrupted' ? 'interrupted' : reason === 'aborted' ? 'aborted' : 'idle';
+      if (state !== d.initialState) await d.store.update(d.sessionId, { state, stateReason: message }, d.lease.guard(d.token));
     } catch (error) {
       d.logger.error(`Session ${d.sessionId}: could not record the end of turn ${d.turnId}: ${errorMessage(error)}`);
     }

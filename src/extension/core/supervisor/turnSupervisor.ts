@@ -137,9 +137,11 @@ export class TurnSupervisor extends Disposable implements TurnPort {
   }
 
   async startTurn(sessionId: string, prompt: string, options: StartTurnOptions): Promise<StartTurnResult> {
+    let meta: SessionMeta | undefined;
     try {
       checkSessionId(sessionId);
-      if (!(await this.sessions.get(sessionId))) return { kind: 'failed', reason: `Session ${sessionId} does not exist` };
+      meta = await this.sessions.get(sessionId);
+      if (!meta) return { kind: 'failed', reason: `Session ${sessionId} does not exist` };
     } catch (error) {
       return { kind: 'failed', reason: errorMessage(error) };
     }
@@ -188,9 +190,12 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         interruptSlot: slot.interrupt,
         emit: (event) => this.emit(event),
         activityThrottleMs: this.o.activityThrottleMs ?? 250,
+        // User and resume turns clear the resumable state at admission; a reclaim just set it.
+        initialState: options.source !== 'wakeup' ? 'idle' : got.reclaimed ? 'interrupted' : meta.state,
       });
       slot.turn = run;
-      const text = await this.admit(run, sessionId, turnId, options, prompt, got.token);
+      const clearState = options.source !== 'wakeup' && (meta.state !== 'idle' || got.reclaimed !== undefined);
+      const text = await this.admit(run, sessionId, turnId, options, prompt, got.token, clearState);
       if (text === undefined) return { kind: 'failed', reason: 'The prompt could not be stored' };
       const started = run;
       const ended = started.run(text).then((e) => this.finish(slot, started, e));
@@ -207,7 +212,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
   }
 
   /** Runs the admission hook and persists the prompt; on failure releases the lease and returns undefined. */
-  private async admit(run: TurnRun, sessionId: string, turnId: string, options: StartTurnOptions, prompt: string, token: LeaseToken): Promise<string | undefined> {
+  private async admit(run: TurnRun, sessionId: string, turnId: string, options: StartTurnOptions, prompt: string, token: LeaseToken, clearState: boolean): Promise<string | undefined> {
     let contribution: Awaited<ReturnType<AdmissionHook>>;
     try {
       contribution = await this.admissionHook?.({ sessionId, turnId, source: options.source });
@@ -217,7 +222,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     const text = contribution?.prefix ? `${contribution.prefix}\n\n${prompt}` : prompt;
     try {
       await run.admit(text);
-      if (options.source === 'resume' || options.source === 'user') await this.sessions.update(sessionId, { state: 'idle' }, this.lease.guard(token));
+      if (clearState) await this.sessions.update(sessionId, { state: 'idle' }, this.lease.guard(token));
     } catch (error) {
       this.o.logger.error(`Session ${sessionId}: the prompt could not be stored: ${errorMessage(error)}`);
       this.slots.get(sessionId)!.turn = undefined;
