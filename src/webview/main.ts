@@ -8,7 +8,8 @@
 //   #transcript                         scroll container (role=log); only a window of entries is in the DOM
 //   .entry[data-entry-id]               .entry.user | .agent (.streaming) | .thought | .tool-call | .plan | .notice | .wakeup
 //   .entry.tool-call[data-tool-call-id][data-status]  .tool-title .tool-status .tool-duration .tool-input .tool-output .diff
-//   #older-edge, #newer-edge, #jump-to-latest
+//   #older-edge ("Loading N earlier entries…" until a long session's history arrived, then "N earlier
+//   entries"), #newer-edge, #jump-to-latest
 //   #turn-status[data-phase]            .phase .silence .waiting-on
 //   #notices .quiet-banner | .stall-banner | .abort-notice | .interrupted-notice | .error-notice  (.notice-text, .resume)
 //   .host-error                         an error the host answered an intent with
