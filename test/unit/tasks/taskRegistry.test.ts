@@ -89,6 +89,38 @@ describe('task registry', function () {
     assert.equal(c?.output, 'run-4\n');
   });
 
+  it('a completion the outbox could not store is retried until stored, pattern and exit alike', async () => {
+    const failures = new Map<string, number>();
+    const stored: string[] = [];
+    const o = await open({
+      pollIntervalMs: 50,
+      onCompletion: async (c) => {
+        const n = failures.get(c.key) ?? 0;
+        if (n < 2) {
+          failures.set(c.key, n + 1);
+          throw new Error('disk full');
+        }
+        stored.push(c.key);
+      },
+    });
+    const { terminalId } = await o.registry.create({ sessionId: 's', command: 'echo ready now; exit 1', background: true, notify: { pattern: 'ready' } });
+    // waitForExit does not wait for a broken outbox; the stored exit completion is announced as an event.
+    await o.registry.waitForExit(terminalId);
+    await new Promise<void>((resolve) => {
+      const off = o.registry.subscribe((e) => {
+        if (e.type === 'completion' && e.completion.kind === 'exit') {
+          off();
+          resolve();
+        }
+      });
+      if (stored.includes(`${terminalId}:exit`)) resolve();
+    });
+    assert.deepEqual(stored, [`${terminalId}:pattern`, `${terminalId}:exit`]);
+    const record = JSON.parse(await fs.readFile(path.join(root, 'tasks', `${terminalId}.json`), 'utf8'));
+    assert.equal(record.status, 'exited');
+    assert.ok(record.patternMatchedAt !== null);
+  });
+
   it('release: a foreground command is killed and its id retired; a background task keeps running', async () => {
     const o = await open();
     const fg = (await o.registry.create({ sessionId: 's', command: 'echo fg-ready; exec sleep 300' })).terminalId;
@@ -155,11 +187,12 @@ describe('task registry', function () {
   it('re-attaches after a reload: a running task is followed, one that ended meanwhile is read, a vanished one is lost', async () => {
     const ws = path.join(root, 'workspace');
     const a = await openRegistry(root);
+    // The gates exist before the commands that read them start.
+    const { execFileSync } = await import('node:child_process');
+    for (const g of ['gate1', 'gate2', 'gate3']) execFileSync('mkfifo', [path.join(ws, g)]);
     const running = (await a.registry.create({ sessionId: 's', command: `echo before; read x < gate1; echo after-$x; exit 5`, background: true })).terminalId;
     const endedAway = (await a.registry.create({ sessionId: 's', command: `echo e1; read x < gate2; echo e2; exit 6`, background: true })).terminalId;
     const vanished = (await a.registry.create({ sessionId: 's', command: `echo v1; read x < gate3`, background: true })).terminalId;
-    const { execFileSync } = await import('node:child_process');
-    for (const g of ['gate1', 'gate2', 'gate3']) execFileSync('mkfifo', [path.join(ws, g)]);
     for (const id of [running, endedAway, vanished]) await waitForOutput(a, id, id === running ? 'before' : id === endedAway ? 'e1' : 'v1');
     const vanishedPid = (await a.registry.get(vanished))?.pid as number;
     // The window goes away; its tasks do not.

@@ -35,7 +35,9 @@ export class TaskRun {
   private readonly exitWaiters = new Set<(status: TerminalExitStatus) => void>();
   private finalizing: Promise<void> | undefined;
   private readonly sent = new Set<CompletionKind>();
-  private readonly sending = new Map<CompletionKind, Promise<void>>();
+  /** A matched line whose completion is not stored yet, and the attempt in flight. */
+  private patternLine: string | undefined;
+  private patternSend: Promise<void> | undefined;
   private unsettled = false;
   private checking: Promise<void> | undefined;
   private recheck = false;
@@ -66,7 +68,7 @@ export class TaskRun {
 
   /** True while something still has to be made durable (a completion or the final record). */
   get needsAttention(): boolean {
-    return !this.finished || this.unsettled;
+    return !this.finished || this.unsettled || this.patternLine !== undefined;
   }
 
   snapshot(): TaskSnapshot {
@@ -188,6 +190,7 @@ export class TaskRun {
   }
 
   private async runCheck(): Promise<void> {
+    await this.flushPattern();
     if (this.finished) {
       if (this.unsettled) await this.settle();
       return;
@@ -254,7 +257,8 @@ export class TaskRun {
   /** Makes the end durable: completions first (the outbox), then the final record. Retried by the poll on failure. */
   private async settle(): Promise<void> {
     try {
-      await this.sending.get('pattern');
+      await this.flushPattern();
+      if (this.patternLine !== undefined) throw new Error('the pattern completion is not stored yet');
       if (this.current.background && this.current.notify.onExit !== false) await this.sendCompletion('exit');
       await this.save();
       this.unsettled = false;
@@ -270,13 +274,24 @@ export class TaskRun {
     const line = this.matcher?.feed(text);
     if (line === undefined) return;
     this.matcher = undefined;
-    const send = this.sendCompletion('pattern', line)
+    this.patternLine = line;
+    void this.flushPattern();
+  }
+
+  /** Stores the pattern completion; on failure it stays pending and the next check or the exit retries it. */
+  private flushPattern(): Promise<void> {
+    if (this.patternLine === undefined) return Promise.resolve();
+    this.patternSend ??= this.sendCompletion('pattern', this.patternLine)
       .then(() => {
+        this.patternLine = undefined;
         this.current = { ...this.current, patternMatchedAt: this.deps.clock.wallNow() };
         return this.save();
       })
-      .catch((error: unknown) => this.deps.logger.error(`pattern completion of ${this.id} not stored: ${errorMessage(error)}`, error));
-    this.sending.set('pattern', send);
+      .catch((error: unknown) => this.deps.logger.error(`pattern completion of ${this.id} not stored yet: ${errorMessage(error)}`, error))
+      .finally(() => {
+        this.patternSend = undefined;
+      });
+    return this.patternSend;
   }
 
   private async sendCompletion(kind: CompletionKind, matchedLine?: string): Promise<void> {
