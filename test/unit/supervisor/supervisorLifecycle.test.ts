@@ -129,6 +129,27 @@ describe('turn supervisor lifecycle', () => {
     assert.equal((await resumed.ended).reason, 'completed');
   });
 
+  it('an Abort that arrives while the prompt is being admitted aborts the turn before the agent sees it', async () => {
+    const h = await Harness.create();
+    let release!: () => void;
+    let entered!: () => void;
+    const inHook = new Promise<void>((r) => (entered = r));
+    h.sup.setAdmissionHook(() => {
+      entered();
+      return new Promise((r) => (release = () => r(undefined)));
+    });
+    const starting = h.sup.startTurn(h.sessionId, 'hi', { source: 'user' });
+    await inHook;
+    assert.equal(await h.sup.abort(h.sessionId), true);
+    release();
+    const r = await starting;
+    assert.equal(r.kind, 'started');
+    if (r.kind !== 'started') return;
+    assert.equal((await r.ended).reason, 'aborted');
+    assert.equal(h.agent.prompts, 0);
+    assert.equal(await h.leaseHolder(), null);
+  });
+
   it('a second prompt while a turn runs is refused (busy), never interleaved', async () => {
     const h = await Harness.create();
     const { ended } = await h.start();

@@ -111,11 +111,13 @@ export class TurnSupervisor extends Disposable implements TurnPort {
   /** The person's Abort. A turn still waiting for the lease stops waiting at once. */
   async abort(sessionId: string, reason = 'Aborted by you'): Promise<boolean> {
     const slot = this.slots.get(sessionId);
+    // A turn registered while its prompt is being stored is past the wait: abort the turn itself.
+    if (slot?.turn) return slot.turn.userAbort(reason);
     if (slot?.acquiring) {
       slot.acquiring.abort(reason);
       return true;
     }
-    return slot?.turn ? slot.turn.userAbort(reason) : false;
+    return false;
   }
 
   listResumable(): Promise<SessionMeta[]> {
