@@ -88,15 +88,21 @@ async function wedgedKill(): Promise<void> {
     const agent = new ProcessAgent('spin');
     try {
       const { sup } = await supervisor({ enabled: true, timeoutMs: 300, toolTimeoutMs: 10_000, graceMs: grace }, agent);
-      let committed = 0;
-      sup.subscribe((e) => void (e.type === 'abortCommitted' && (committed = performance.now())));
+      let dead: Promise<number> | undefined;
+      sup.subscribe((e) => {
+        if (e.type !== 'abortCommitted') return;
+        const committed = performance.now();
+        const [proc] = agent.spawned;
+        dead = (async () => {
+          while (!isDead(proc.child.pid!) || !isDead(proc.grandchildPid)) await new Promise((res) => setTimeout(res, 2));
+          return performance.now() - committed;
+        })();
+      });
       await agent.get();
       const r = await sup.startTurn('s1', 'spin', { source: 'user' });
       if (r.kind !== 'started') throw new Error('turn did not start');
       await r.ended;
-      const [proc] = agent.spawned;
-      while (!isDead(proc.child.pid!) || !isDead(proc.grandchildPid)) await new Promise((res) => setTimeout(res, 2));
-      worst.push(performance.now() - committed);
+      worst.push(await dead!);
     } finally {
       await agent.dispose();
     }

@@ -31,10 +31,15 @@ for (const mode of ['spin', 'ignoreCancel'] as AgentMode[]) {
       await sup.sessions.init();
       await sup.sessions.create('wedge', 's1');
       let committedAt: number | undefined;
+      let deaths: Promise<number[]> | undefined;
       const events: SupervisorEvent[] = [];
       sup.subscribe((e) => {
         events.push(e);
-        if (e.type === 'abortCommitted') committedAt = performance.now();
+        if (e.type !== 'abortCommitted') return;
+        committedAt = performance.now();
+        // Watch from the commit on, so the turn's own teardown I/O is not counted as kill time.
+        const [proc] = agent.spawned;
+        deaths = Promise.all([deathTime(proc.child.pid!), deathTime(proc.grandchildPid)]);
       });
       // The agent process is already up (as after an earlier turn), so the 300 ms bound measures the prompt only.
       await agent.get();
@@ -43,9 +48,7 @@ for (const mode of ['spin', 'ignoreCancel'] as AgentMode[]) {
       const result = await (started as { ended: Promise<{ reason: string }> }).ended;
       assert.ok(committedAt !== undefined, 'the watchdog committed an abort');
       const [proc] = agent.spawned;
-      const childDead = await deathTime(proc.child.pid!);
-      const grandchildDead = await deathTime(proc.grandchildPid);
-      const killedAfter = Math.max(childDead, grandchildDead) - committedAt;
+      const killedAfter = Math.max(...(await deaths!)) - committedAt;
       assert.ok(killedAfter <= SETTINGS.graceMs + 500, `tree dead ${killedAfter.toFixed(0)} ms after the committed abort`);
       assert.ok(killedAfter >= SETTINGS.graceMs - 50, 'the agent got its grace to unwind first');
       assert.equal(result.reason, 'interrupted');
