@@ -91,7 +91,7 @@ describe('session view channel (host side)', () => {
     assert.equal(history.entries.length, first.omitted);
     assert.equal(history.entries[0].kind === 'user' && history.entries[0].text, 'question u0');
     await channel.receive({ type: 'history', id: 'w3', snapshotSeq: first.seq });
-    assert.deepEqual(posted[3], { type: 'error', requestId: 'w3', message: 'history of a replaced snapshot' });
+    assert.equal(posted.length, 3, 'history goes out once; a stale request is ignored');
   });
 
   it('answers ping with pong carrying the same id, also before ready', async () => {

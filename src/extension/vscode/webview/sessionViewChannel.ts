@@ -88,8 +88,9 @@ export class SessionViewChannel {
       case 'history': {
         const omitted = this.omitted;
         if (!omitted || omitted.seq !== message.snapshotSeq) {
-          // A newer snapshot went out since; the webview drops this request's snapshot anyway.
-          this.send({ type: 'error', requestId: message.id, message: 'history of a replaced snapshot' });
+          // A newer snapshot already went out (it replaces `omitted`); the webview asks again for
+          // that one, so this request needs no answer, and an error would only alarm the person.
+          this.logger.debug(`ignored history request for replaced snapshot ${message.snapshotSeq}`);
           return;
         }
         this.omitted = undefined;
