@@ -84,6 +84,17 @@ describe('ACP client hosting a third-party agent under the supervisor', function
     });
   }
 
+  it('kill reaches a grandchild that left the agent\'s process group', async () => {
+    h = await AcpHarness.create({ settings: { timeoutMs: 20_000, graceMs: 500 } });
+    assert.equal((await h.turn('stream')).reason, 'completed');
+    h.settings.timeoutMs = 800;
+    const ended = await h.turn('spin-with-child');
+    assert.equal(ended.reason, 'interrupted');
+    const childPid = Number(/child pid (\d+)/.exec(h.agentText())?.[1]);
+    assert.ok(childPid > 0, 'the agent reported its child');
+    await h.waitFor(() => !isAlive(childPid), `grandchild ${childPid} to be killed`, 5_000);
+  });
+
   it('crash: the turn fails with the crash reported; the next prompt restarts the agent and says so', async () => {
     h = await AcpHarness.create();
     const ended = await h.turn('crash');
