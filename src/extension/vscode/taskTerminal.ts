@@ -155,8 +155,11 @@ export class TaskTerminals extends Disposable {
     if (picked) await this.show(picked.taskId);
   }
 
-  /** `vigil.killBackgroundTask`: a task id (from the webview) or a quick pick of running tasks; asks first. */
-  async killBackgroundTask(taskId?: string): Promise<void> {
+  /**
+   * `vigil.killBackgroundTask`: a task id (from the webview) or a quick pick of running tasks; asks first
+   * unless `confirm: false` (a surface that already asked).
+   */
+  async killBackgroundTask(taskId?: string, options: { confirm?: boolean } = {}): Promise<void> {
     const source = await this.deps.tasks();
     let task = taskId ? source.list().find((t) => t.id === taskId) : undefined;
     if (taskId && !task) {
@@ -181,12 +184,14 @@ export class TaskTerminals extends Disposable {
       void vscode.window.showInformationMessage(`Vigil: task ${task.id} already ended (${task.status}).`);
       return;
     }
-    const choice = await vscode.window.showWarningMessage(
-      `Kill task ${task.id}: ${oneLine(task.command, 80)}?`,
-      { modal: true, detail: 'Every process it started is stopped. If the agent waits for it, it is told the task was killed.' },
-      'Kill',
-    );
-    if (choice !== 'Kill') return;
+    if (options.confirm !== false) {
+      const choice = await vscode.window.showWarningMessage(
+        `Kill task ${task.id}: ${oneLine(task.command, 80)}?`,
+        { modal: true, detail: 'Every process it started is stopped. If the agent waits for it, it is told the task was killed.' },
+        'Kill',
+      );
+      if (choice !== 'Kill') return;
+    }
     const chosen = task;
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Vigil: killing task ${chosen.id}…` }, () => source.kill(chosen.id));
