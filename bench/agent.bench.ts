@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     }
     await agent.stop();
 
-    console.log(`agent spawn to ready (median of ${spawnRuns}): ${percentile(spawnMs, 50).toFixed(0)} ms`);
+    console.log(`agent spawn to ready, initialize + session/new answered (median of ${spawnRuns}): ${percentile(spawnMs, 50).toFixed(0)} ms`);
     console.log(`agent RSS right after initialize (median): ${percentile(rss, 50).toFixed(1)} MB`);
     console.log(`idle agent RSS after use: ${idleRss.toFixed(1)} MB`);
     console.log(`prompt to first update, local server (median of ${firstUpdateRuns}): ${percentile(firstUpdate, 50).toFixed(1)} ms`);
