@@ -15,7 +15,7 @@ export function registerCommands(app: VigilApp): void {
     },
     'vigil.focusSession': () => app.sessionView.reveal(),
     'vigil.openSession': async (arg) => {
-      const id = typeof arg === 'string' ? arg : await pickSession(app, 'Open which session?', false);
+      const id = sessionIdOf(arg) ?? (await pickSession(app, 'Open which session?', false));
       if (!id) return;
       await app.sessions.open(id);
       await app.sessionView.reveal();
@@ -28,7 +28,7 @@ export function registerCommands(app: VigilApp): void {
       await app.sessions.onStop();
     },
     'vigil.resumeSession': async (arg) => {
-      const id = typeof arg === 'string' ? arg : await pickSession(app, 'Resume which session?', true);
+      const id = sessionIdOf(arg) ?? (await pickSession(app, 'Resume which session?', true));
       if (!id) return;
       await app.sessionView.reveal(true);
       await app.sessions.onResume({ sessionId: id });
@@ -50,6 +50,9 @@ export function registerCommands(app: VigilApp): void {
       void vscode.window.showInformationMessage('Vigil: the agent process was stopped; a fresh one starts with the next message.');
     },
     'vigil.showLog': () => app.logChannel.show(),
+    'vigil.selectAgent': () => app.models.selectAgent(),
+    'vigil.selectModel': () => app.models.selectModel(),
+    'vigil.setApiKey': (arg) => app.models.setApiKey(typeof arg === 'string' ? (arg as never) : undefined),
     'vigil.renameSession': (arg) => app.tree.rename(arg as never),
     'vigil.deleteSession': (arg) => app.tree.delete(arg as never),
   };
@@ -66,6 +69,13 @@ export function registerCommands(app: VigilApp): void {
       }),
     );
   }
+}
+
+/** A session id from a command argument: the id itself, or a row of the session list. */
+function sessionIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  const meta = (arg as { meta?: { id?: unknown } } | undefined)?.meta;
+  return typeof meta?.id === 'string' ? meta.id : undefined;
 }
 
 /** Quick pick of sessions; for Resume, interrupted and aborted sessions come first. */

@@ -10,7 +10,11 @@ import type { Logger } from '../core/ports/logger';
 import { builtinLaunch, customLaunch, type LaunchSpec } from '../core/acp/agentLaunch';
 import { ApprovalBroker } from '../presentation/approvalBroker';
 import { VigilServices } from '../services';
+import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
 import { VigilConfiguration } from './configuration';
+import { VscodeLanguageModelBridge } from './languageModelBridge';
+import { ModelCommands } from './modelCommands';
+import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
 import { SessionController } from './sessionController';
 import { SessionTreeProvider } from './sessionTree';
@@ -27,6 +31,8 @@ export class VigilApp extends Disposable {
   readonly sessions: SessionController;
   readonly tree: SessionTreeProvider;
   readonly terminals: TaskTerminals;
+  readonly secrets: SecretStorageSource;
+  readonly models: ModelCommands;
   private servicesPromise: Promise<VigilServices> | undefined;
   private started: VigilServices | undefined;
   private contextTimer: NodeJS.Timeout | undefined;
@@ -67,7 +73,14 @@ export class VigilApp extends Disposable {
     this.terminals = this._register(
       new TaskTerminals({ tasks: async () => (await this.services()).registry, logger }),
     );
+    this.secrets = this._register(new SecretStorageSource(context.secrets, logger));
+    this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
+    // A new agent, model or key applies from the next agent process: stop the idle ones now.
+    this._register(this.config.onDidChange((change) => {
+      if (change.affects('vigil.agent') || change.affects('vigil.model')) void this.restartIdleAgents();
+    }));
+    this._register(this.secrets.onDidChange(() => void this.restartIdleAgents()));
     registerCommands(this);
     this._register(toDisposable(() => this.contextTimer && clearTimeout(this.contextTimer)));
     // Start the services soon, but not inside activate: a reloaded window re-attaches its
@@ -101,8 +114,16 @@ export class VigilApp extends Disposable {
       maxWakeupsPerTurn: () => this.config.settings.wakeups.maxPerTurn,
       outputByteLimit: () => this.config.settings.tasks.outputByteLimit,
       launchFor: () => this.launch(),
-      policy: { isTrusted: () => this.config.isTrusted(), mode: () => this.config.settings.approvals.policy },
-      prompter: this.broker,
+      policy: new SettingsApprovalPolicy(this.config),
+      prompter: new ApprovalPrompter({
+        surface: () => ({
+          ask: (question, signal) => this.broker.ask(question, signal),
+          isShowing: (sessionId) => this.sessionView.isReady && this.sessions.currentSessionId === sessionId,
+        }),
+        sessionTitle: (sessionId) => (sessionId === this.sessions.currentSessionId ? this.sessions.currentSnapshot?.session?.title : undefined),
+        logger: this.logger,
+      }),
+      lm: new VscodeLanguageModelBridge(),
     });
     if (this.isDisposed) {
       services.dispose();
@@ -129,8 +150,16 @@ export class VigilApp extends Disposable {
     const custom = this.config.customAgent();
     if (custom) return customLaunch(custom);
     const model = this.config.modelSettings();
-    const apiKey = model.provider === 'openai-compatible' || model.provider === 'anthropic' ? await this.context.secrets.get(`vigil.apiKey.${model.provider}`) : undefined;
+    const apiKey = await this.secrets.apiKeyFor(model);
     return builtinLaunch({ agentScript: path.join(this.context.extensionPath, 'dist', 'agent.js'), execPath: process.execPath, model, apiKey });
+  }
+
+  private async restartIdleAgents(): Promise<void> {
+    const services = this.started;
+    if (!services) return;
+    for (const session of await services.supervisor.sessions.list()) {
+      if (!services.supervisor.getSnapshot(session.id)) await services.agents.release(session.id);
+    }
   }
 
   private agentLabel(): { agent?: string; model?: string } {
