@@ -184,6 +184,34 @@ describe('task registry', function () {
     assert.ok(grown < 16, `heap grew ${grown.toFixed(1)} MB for 30 MB of output`);
   });
 
+  it('open does not wait for a completion sink that becomes ready only after it returned', async () => {
+    const ws = path.join(root, 'workspace');
+    await fs.mkdir(ws, { recursive: true });
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [path.join(ws, 'gate')]);
+    const a = await openRegistry(root);
+    const { terminalId } = await a.registry.create({ sessionId: 's', command: 'echo waiting; read x < gate; exit 0', background: true });
+    await waitForOutput(a, terminalId, 'waiting');
+    await a.registry.close();
+    await fs.writeFile(path.join(ws, 'gate'), 'go\n');
+    await waitForFile(path.join(root, 'tasks', `${terminalId}.exit`));
+    // As the composition root does: the sink waits for a coordinator built after `open` returns.
+    let ready!: () => void;
+    const gate = new Promise<void>((resolve) => (ready = resolve));
+    const stored: string[] = [];
+    const b = await open({
+      onCompletion: async (c) => {
+        await gate;
+        stored.push(c.key);
+      },
+    });
+    assert.deepEqual(stored, []);
+    ready();
+    await b.registry.whenReattached();
+    assert.deepEqual(stored, [`${terminalId}:exit`]);
+    assert.equal((await b.registry.get(terminalId))?.status, 'exited');
+  });
+
   it('re-attaches after a reload: a running task is followed, one that ended meanwhile is read, a vanished one is lost', async () => {
     const ws = path.join(root, 'workspace');
     const a = await openRegistry(root);
@@ -203,6 +231,7 @@ describe('task registry', function () {
     while (isAlive(vanishedPid)) await new Promise((r) => setImmediate(r));
 
     const b = await open();
+    await b.registry.whenReattached();
     const tasks = new Map(b.registry.list().map((t) => [t.id, t]));
     assert.equal(tasks.get(running)?.status, 'running');
     assert.ok(tasks.get(running)?.output.includes('before'), 'the output so far came back from the log');

@@ -55,6 +55,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
   private readonly settings: typeof DEFAULTS;
   private watcher: FSWatcher | undefined;
   private pollTimer: TimerHandle | undefined;
+  private reattached: Promise<void> = Promise.resolve();
 
   private constructor(private readonly options: TaskRegistryOptions) {
     super();
@@ -73,12 +74,21 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     const registry = new TaskRegistry(options);
     await fs.mkdir(tasksDir(options.storageRoot), { recursive: true });
     registry.startWatching();
+    const checks: Promise<void>[] = [];
     for (const record of await loadTaskRecords(options.storageRoot, registry.logger)) {
-      if (record.status === 'running') await registry.attach(record);
+      if (record.status === 'running') checks.push((await registry.attach(record)).firstCheck);
       else registry.dormant.set(record.id, record);
     }
+    // Not awaited here: a task that ended while no window was open reports its completion to a sink
+    // that may only become ready once `open` has returned (the composition root builds it after).
+    registry.reattached = Promise.all(checks).then(() => undefined);
     registry.schedulePoll();
     return registry;
+  }
+
+  /** Resolves once every task found running at `open` was checked (followed, or found ended or lost). */
+  whenReattached(): Promise<void> {
+    return this.reattached;
   }
 
   subscribe(listener: (event: TaskEvent) => void): Unsubscribe {
@@ -255,7 +265,8 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     });
   }
 
-  private async attach(record: TaskRecord): Promise<void> {
+  /** Follows a task of an earlier window; returns its first check (not awaited by `open`). */
+  private async attach(record: TaskRecord): Promise<{ firstCheck: Promise<void> }> {
     const run = this.newRun(record);
     const paths = taskPaths(this.options.storageRoot, record.id);
     try {
@@ -267,7 +278,8 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     }
     this.runs.set(record.id, run);
     this.logger.info(`re-attached task ${record.id} (pid ${record.pid ?? 'unknown'})`);
-    await run.check();
+    // Wrapped: an async function would otherwise adopt (and so await) the check it returns.
+    return { firstCheck: run.check().catch((error: unknown) => this.logger.error(`checking re-attached task ${record.id} failed`, error)) };
   }
 
   private async resolveCwd(request: CreateTerminalRequest): Promise<string> {
