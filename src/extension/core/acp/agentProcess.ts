@@ -6,6 +6,7 @@ import { Readable, Writable } from 'node:stream';
 import { ndJsonStream, type Stream } from '@agentclientprotocol/sdk';
 import treeKill from 'tree-kill';
 import { VigilError } from '../common/errors';
+import { killProcessTree } from '../supervisor/processTree';
 import type { Logger } from '../ports/logger';
 import type { LaunchSpec } from './agentLaunch';
 
@@ -92,24 +93,22 @@ export class AgentProcess {
   async kill(): Promise<AgentExit> {
     const pid = this.child.pid;
     if (pid !== undefined && this.exitInfo === undefined) {
-      // Freeze the group first (nothing in it can fork any more), then kill every descendant found
-      // in the process table (some may have left the group), then the group itself.
-      const signalGroup = (signal: NodeJS.Signals) => {
-        if (process.platform === 'win32') return;
-        try {
-          process.kill(-pid, signal);
-        } catch (error) {
-          this.log.debug(`${this.spec.label}: process group ${pid}: ${signal}: ${(error as Error).message}`);
+      try {
+        if (process.platform === 'win32') {
+          await new Promise<void>((resolve) =>
+            treeKill(pid, 'SIGKILL', (error) => {
+              if (error) this.log.debug(`${this.spec.label}: tree-kill: ${error.message}`);
+              resolve();
+            }),
+          );
+        } else {
+          // The supervisor's tree kill: freeze the group, read descendants from /proc (spawning `ps`
+          // costs hundreds of ms on a loaded host), kill them and the group.
+          await killProcessTree(pid);
         }
-      };
-      signalGroup('SIGSTOP');
-      await new Promise<void>((resolve) =>
-        treeKill(pid, 'SIGKILL', (error) => {
-          if (error) this.log.debug(`${this.spec.label}: tree-kill: ${error.message}`);
-          resolve();
-        }),
-      );
-      signalGroup('SIGKILL');
+      } catch (error) {
+        this.log.error(`${this.spec.label}: killing process tree ${pid} failed: ${(error as Error).message}`);
+      }
     }
     return this.exited;
   }
