@@ -18,7 +18,7 @@ export class AnthropicProvider implements ModelProvider {
 
   constructor(private readonly options: AnthropicOptions) {
     if (!options.apiKey) {
-      throw new ProviderError('PROVIDER_AUTH', 'No Anthropic API key is set: run "Vigil: Set API Key" (stored in VS Code SecretStorage).', 'vigil.model.apiKey');
+      throw new ProviderError('PROVIDER_AUTH', 'No Anthropic API key is set: run "Vigil: Set API Key" (stored in VS Code SecretStorage).', 'Vigil: Set API Key…');
     }
     this.model = options.model || 'claude-sonnet-4-5';
     this.label = `anthropic ${this.model}`;

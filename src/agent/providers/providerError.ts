@@ -26,7 +26,7 @@ export function fromHttpStatus(status: number | undefined, providerName: string,
     return new ProviderError(
       'PROVIDER_AUTH',
       `${providerName} rejected the API key (HTTP ${status}): ${detail}. Set a valid key with the command "Vigil: Set API Key" (stored in VS Code SecretStorage), and check vigil.model.baseUrl.`,
-      'vigil.model.apiKey',
+      'Vigil: Set API Key…',
       { cause },
     );
   }

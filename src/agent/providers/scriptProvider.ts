@@ -31,7 +31,7 @@ export class ScriptProvider implements ModelProvider {
     try {
       parsed = scriptFile.parse(JSON.parse(readFileSync(path, 'utf8')));
     } catch (error) {
-      throw new ProviderError('PROVIDER_UNAVAILABLE', `The demo script ${path} cannot be used: ${(error as Error).message}`, 'vigil.model.scriptPath', { cause: error });
+      throw new ProviderError('PROVIDER_UNAVAILABLE', `The demo script ${path} cannot be used: ${(error as Error).message}`, 'vigil.model.scriptFile', { cause: error });
     }
     this.responses = parsed.responses;
   }
@@ -43,7 +43,7 @@ export class ScriptProvider implements ModelProvider {
       yield { kind: 'end', reason: 'stop' };
       return;
     }
-    if (response.error) throw new ProviderError(response.error.code, response.error.message, response.error.code === 'PROVIDER_FAILED' ? undefined : 'vigil.model.apiKey');
+    if (response.error) throw new ProviderError(response.error.code, response.error.message, response.error.code === 'PROVIDER_FAILED' ? undefined : 'Vigil: Set API Key…');
     const chunks = response.chunks ?? (response.text !== undefined ? [response.text] : []);
     if (response.thought) yield { kind: 'thought', text: response.thought };
     let sent = 0;

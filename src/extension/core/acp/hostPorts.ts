@@ -19,7 +19,7 @@ export interface PermissionPrompter {
   ask(question: PermissionQuestion, signal: AbortSignal): Promise<PermissionAnswer>;
 }
 
-/** `vigil.approval.policy`: ask for everything, auto-allow read-only tools, or auto-allow everything. */
+/** `vigil.approvals.policy`: ask for everything, auto-allow read-only tools, or auto-allow everything. */
 export type ApprovalMode = 'ask' | 'allowReadOnly' | 'allowAll';
 
 export interface ApprovalPolicy {
