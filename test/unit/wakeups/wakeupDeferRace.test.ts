@@ -206,8 +206,12 @@ describe('wakeup defer race (reference suite port)', () => {
     assert.equal(entries[0].taskId, 'proc-idle-409');
     assert.equal(entries[0].state, 'pending');
 
-    // The same completion signalled again, and a second busy race: still exactly one entry.
+    // The same completion signalled again, and its delivery attempt meets a second busy race: still exactly one entry.
+    const mark = win.events.length;
+    turns.script.push('busy');
     await win.coordinator.onCompletion(completionFor('proc-idle-409', sid));
+    const second = await waitForEvent(win, deliveryOutcome(win, sid, 'completion'), 5_000, mark);
+    assert.equal(second.type === 'delivery' && second.outcome, 'busy');
     turns.script.push('busy');
     assert.equal(await win.coordinator.drain(sid), 'busy');
     entries = await win.outbox.entries(sid);

@@ -171,7 +171,10 @@ export class TaskRegistry extends Disposable implements TerminalHost {
       // detached: the wrapper leads a new process group (and session), so the whole tree is one kill away.
       const child = spawn(this.options.nodePath ?? process.execPath, ['-e', WRAPPER_SOURCE, JSON.stringify(config)], { cwd, env, detached: true, stdio: 'ignore' });
       child.on('error', (error) => void run.failToStart(`could not start the task wrapper: ${error.message}`).catch((e: unknown) => this.logger.error(`task ${id}`, e)));
-      child.on('exit', () => void run.check().catch((e: unknown) => this.logger.error(`task ${id}`, e)));
+      // A closed registry (reloaded window) leaves the task to whichever registry follows it now.
+      child.on('exit', () => {
+        if (!this.isDisposed) run.check().catch((e: unknown) => this.logger.error(`task ${id}`, e));
+      });
       child.unref();
       run.setPid(child.pid ?? null);
       if (child.pid !== undefined) await run.save();

@@ -86,7 +86,8 @@ export class WakeupCoordinator extends Disposable {
   readonly onCompletion = async (completion: TaskCompletion): Promise<void> => {
     const fresh = await this.options.outbox.enqueue(completion);
     this.emit({ type: 'enqueued', completion, duplicate: !fresh });
-    if (!fresh || this.isDisposed) return;
+    if (this.isDisposed) return;
+    // A duplicate still asks for delivery: the window that stored it first may be gone. The claim makes this idempotent.
     this.request(completion.sessionId, 'completion').catch((error: unknown) => this.logger.error('wakeup after a completion failed', error));
   };
 
