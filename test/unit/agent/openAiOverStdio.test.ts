@@ -108,7 +108,7 @@ describe('built-in agent over stdio with an OpenAI-compatible server', function 
     server.reply({ kind: 'status', status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } });
     const a = await start();
     const error = await promptError(a, 'go');
-    assert.deepEqual(error.data, { vigil: { code: 'PROVIDER_AUTH', setting: 'vigil.model.apiKey' } });
+    assert.deepEqual(error.data, { vigil: { code: 'PROVIDER_AUTH', setting: 'Vigil: Set API Key…' } });
     assert.match(error.message, /Set API Key/);
   });
 
