@@ -57,7 +57,13 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     this.sessions = new SessionStore(o.storageRoot, o.logger, () => o.clock.wallNow());
     this.lease = new TurnLeaseStore(o.storageRoot, o.clock, o.logger, { ttlMs: o.leaseTtlMs ?? 30_000 });
     this.busyWait = { ...DEFAULT_BUSY_WAIT, ...o.busyWait };
-    this._register(toDisposable(() => this.events.clear()));
+    // Running turns are left to end (or to lapse and be reclaimed); waits for a busy lease stop at once.
+    this._register(
+      toDisposable(() => {
+        for (const slot of this.slots.values()) slot.acquiring?.abort();
+        this.events.clear();
+      }),
+    );
   }
 
   subscribe(listener: (event: SupervisorEvent) => void): Unsubscribe {
