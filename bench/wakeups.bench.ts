@@ -119,7 +119,12 @@ async function main(): Promise<void> {
   } finally {
     coordinator.dispose();
     await registry.close();
-    await fs.rm(root, { recursive: true, force: true });
+    // The last deliveries are marked after admission, asynchronously: let their outbox writes finish.
+    for (let i = 0; i < 200; i += 1) {
+      if ((await outbox.entries(`deferred-199`)).every((e) => e.state === 'delivered')) break;
+      await new Promise<void>((resolve) => setTimeout(resolve, 10));
+    }
+    await fs.rm(root, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
