@@ -165,12 +165,16 @@ describe('turn supervisor lifecycle', () => {
     const { ended } = await h.start();
     h.agent.fail(new Error('401 from the provider', { cause: { code: 'PROVIDER_AUTH', message: 'bad key' } }));
     assert.equal((await ended).reason, 'failed');
-    assert.equal(h.sup.isPaused(h.sessionId), true);
+    assert.equal(await h.sup.isPaused(h.sessionId), true);
     assert.deepEqual(await h.sup.startTurn(h.sessionId, 'wake', { source: 'wakeup' }), { kind: 'paused' });
+    // Persisted with its reason, so a reloaded window keeps the pause.
+    const storedPause = await until(async () => (await h.sup.sessions.get(h.sessionId))?.wakeupsPaused);
+    assert.match(storedPause, /bad key|401/);
     const user = await h.start('user');
     h.agent.finish();
     await user.ended;
-    assert.equal(h.sup.isPaused(h.sessionId), false, 'a successful user turn clears the pause');
+    assert.equal(await h.sup.isPaused(h.sessionId), false, 'a successful user turn clears the pause');
+    assert.equal(await until(async () => ((await h.sup.sessions.get(h.sessionId))?.wakeupsPaused === undefined ? true : undefined)), true);
   });
 
   it('the admission hook contributes a prefix before the prompt is persisted; teardown runs after release', async () => {
@@ -242,3 +246,14 @@ describe('turn supervisor lifecycle', () => {
     assert.equal(updates.length, 50);
   });
 });
+
+/** Polls a condition that a background write settles (bounded; fails the test when it never holds). */
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition did not hold in time');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

@@ -28,6 +28,8 @@ const sessionMetaSchema = z.object({
   updatedAt: z.number(),
   state: z.enum(['idle', 'interrupted', 'aborted']),
   stateReason: z.string().optional(),
+  /** Why the session's wakeups are paused (a provider credential or quota failure); absent when they flow. */
+  wakeupsPaused: z.string().optional(),
 });
 export type SessionMeta = z.infer<typeof sessionMetaSchema>;
 

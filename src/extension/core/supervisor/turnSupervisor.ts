@@ -40,7 +40,8 @@ interface SessionSlot {
   interrupt: { state?: InterruptState };
   turn?: TurnRun;
   acquiring?: AbortController;
-  paused: boolean;
+  /** Mirrors the session's persisted `wakeupsPaused`; undefined until read from the metadata. */
+  paused?: boolean;
 }
 
 export class TurnSupervisor extends Disposable implements TurnPort {
@@ -79,14 +80,24 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     this.admissionHook = hook;
   }
 
-  isPaused(sessionId: string): boolean {
-    return this.slots.get(sessionId)?.paused ?? false;
+  /** Persisted: a pause outlives a window reload, so a reloaded window does not retry a dead provider. */
+  async isPaused(sessionId: string): Promise<boolean> {
+    const slot = this.slot(sessionId);
+    if (slot.paused === undefined) slot.paused = (await this.sessions.get(sessionId).catch(() => undefined))?.wakeupsPaused !== undefined;
+    return slot.paused;
   }
 
   /** Lets wakeups run again after the person fixed the credential or quota problem. */
   unpause(sessionId: string): void {
-    const slot = this.slots.get(sessionId);
-    if (slot) slot.paused = false;
+    this.setPaused(this.slot(sessionId), sessionId, undefined);
+  }
+
+  private setPaused(slot: SessionSlot, sessionId: string, reason: string | undefined): void {
+    const paused = reason !== undefined;
+    if (slot.paused === paused) return;
+    slot.paused = paused;
+    // Persisted in the background: teardown must not wait on it, and the in-memory flag already holds.
+    this.sessions.update(sessionId, { wakeupsPaused: reason }).catch((error: unknown) => this.o.logger.error(`Session ${sessionId}: storing the wakeup pause failed: ${errorMessage(error)}`));
   }
 
   async hasActiveTurn(sessionId: string): Promise<boolean> {
@@ -156,6 +167,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     const slot = this.slot(sessionId);
     // Checked and claimed with no await in between: one turn per session in this window.
     if (slot.turn || slot.acquiring) return { kind: 'busy' };
+    slot.paused ??= meta.wakeupsPaused !== undefined;
     if (options.source === 'wakeup' && slot.paused) return { kind: 'paused' };
     const turnId = randomUUID();
     const acquiring = new AbortController();
@@ -245,8 +257,8 @@ export class TurnSupervisor extends Disposable implements TurnPort {
   /** After the turn's own teardown (lease released): unregister, tell the UI, then the teardown hook. */
   private finish(slot: SessionSlot, run: TurnRun, ended: TurnEnded): TurnEnded {
     if (slot.turn === run) slot.turn = undefined;
-    if (run.failure && (run.failure.code === 'PROVIDER_AUTH' || run.failure.code === 'PROVIDER_QUOTA')) slot.paused = true;
-    else if (ended.reason === 'completed' && ended.source === 'user') slot.paused = false;
+    if (run.failure && (run.failure.code === 'PROVIDER_AUTH' || run.failure.code === 'PROVIDER_QUOTA')) this.setPaused(slot, ended.sessionId, run.failure.message);
+    else if (ended.reason === 'completed' && ended.source === 'user') this.setPaused(slot, ended.sessionId, undefined);
     this.emit({ type: 'turnEnded', ended });
     this.teardown.emit(ended, (error) => this.o.logger.error(`A turn teardown listener failed: ${errorMessage(error)}`));
     return ended;
@@ -255,7 +267,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
   private slot(sessionId: string): SessionSlot {
     let slot = this.slots.get(sessionId);
     if (!slot) {
-      slot = { activity: new ActivityClock(this.o.clock), interrupt: {}, paused: false };
+      slot = { activity: new ActivityClock(this.o.clock), interrupt: {} };
       this.slots.set(sessionId, slot);
     }
     return slot;
