@@ -18,7 +18,8 @@ export interface E2eSession {
   close(): Promise<void>;
 }
 
-export const vsixPath = path.join(repoRoot, 'dist', 'vigil.vsix');
+/** The packaged extension; VIGIL_E2E_VSIX may name a copy, so a rebuild of dist/ meanwhile changes nothing under test. */
+export const vsixPath = process.env.VIGIL_E2E_VSIX ?? path.join(repoRoot, 'dist', 'vigil.vsix');
 
 export async function openE2eSession(options: E2eOptions): Promise<E2eSession> {
   if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run "npm run package" first`);

@@ -64,8 +64,14 @@ export class Workbench {
     if (options.onAutomationLog) await page.exposeFunction('codeAutomationLog', options.onAutomationLog);
     const url = new URL(server.url);
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
-    await page.goto(url.href);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    try {
+      // Generous: on a loaded 2-core machine the first load of the workbench can take a minute.
+      await page.goto(url.href, { timeout: 120_000 });
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    } catch (error) {
+      await workbench.close();
+      throw error;
+    }
     return workbench;
   }
 
@@ -86,6 +92,17 @@ export class Workbench {
         if (attempt === 3) throw error;
       }
     }
+  }
+
+  /** Answers a quick pick a command opened (e.g. "Open Session…"): filters by `text`, picks the first match. */
+  async pickQuickItem(text: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input.input');
+    const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: text }).first();
+    // The item showing proves the command's own pick is up (not the palette that opened it).
+    await row.waitFor({ timeout: 60_000 });
+    await input.fill(text);
+    await row.waitFor({ timeout: 60_000 });
+    await input.press('Enter');
   }
 
   /** Whether the palette offers a command (for `when` clauses). */

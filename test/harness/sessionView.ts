@@ -1,0 +1,80 @@
+// Drives Vigil's session view the way a person does (type, Send, Stop, Resume) and waits on what
+// they see: the webview's DOM, the status bar item. Waits poll a condition; none is a fixed sleep.
+
+import type { Frame, FrameLocator, Locator } from 'playwright-core';
+import { extensionId, type Workbench } from './workbench';
+
+export const uiTimeout = 60_000;
+
+export class SessionView {
+  constructor(readonly workbench: Workbench) {}
+
+  get view(): FrameLocator {
+    return this.workbench.sessionWebview();
+  }
+
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator {
+    return this.view.locator(selector, options);
+  }
+
+  /** The webview's inner frame as a Playwright Frame (for evaluate: performance marks, raw posts). */
+  async frame(): Promise<Frame> {
+    const outer = await this.workbench.page
+      .locator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+      .first()
+      .elementHandle({ timeout: uiTimeout });
+    const outerFrame = await outer?.contentFrame();
+    if (!outerFrame) throw new Error('the session webview has no outer frame');
+    const inner = await outerFrame.locator('iframe#active-frame').elementHandle({ timeout: uiTimeout });
+    const frame = await inner?.contentFrame();
+    if (!frame) throw new Error('the session webview has no content frame');
+    return frame;
+  }
+
+  /** Waits until the webview has painted a snapshot of `sessionId` (or of any session). */
+  async waitPainted(sessionId?: string): Promise<string> {
+    const selector = sessionId ? `#app[data-painted-seq][data-session-id="${sessionId}"]` : '#app[data-painted-seq]';
+    await this.locator(selector).waitFor({ timeout: uiTimeout });
+    return (await this.locator('#app').getAttribute('data-session-id')) ?? '';
+  }
+
+  async sessionId(): Promise<string> {
+    return (await this.locator('#app').getAttribute('data-session-id', { timeout: uiTimeout })) ?? '';
+  }
+
+  async waitPhase(phase: string, timeoutMs = uiTimeout): Promise<void> {
+    await this.locator(`#app[data-phase="${phase}"]`).waitFor({ timeout: timeoutMs });
+  }
+
+  /** Types a message and presses Send, as a person does. */
+  async send(text: string): Promise<void> {
+    const input = this.locator('#prompt-input');
+    await input.waitFor({ timeout: uiTimeout });
+    await input.fill(text);
+    const send = this.locator('#send:not([disabled])');
+    await send.waitFor({ timeout: uiTimeout });
+    await send.click();
+  }
+
+  /** Polls the status bar item until its text matches (it is re-rendered at least once a second). */
+  async waitStatus(pattern: RegExp, timeoutMs = uiTimeout): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    for (;;) {
+      last = await this.workbench.statusText().catch(() => last);
+      if (pattern.test(last)) return last;
+      if (Date.now() > deadline) throw new Error(`status bar never matched ${pattern}; last seen: "${last}"`);
+      await this.workbench.page.waitForTimeout(100);
+    }
+  }
+
+  /** Counts entries of a kind (`.entry.wakeup`, `.entry.user`, …) now. */
+  count(selector: string): Promise<number> {
+    return this.locator(selector).count();
+  }
+
+  /** Texts of all matching nodes, whitespace-normalised. */
+  async texts(selector: string): Promise<string[]> {
+    return (await this.locator(selector).allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  }
+}
