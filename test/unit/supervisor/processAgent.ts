@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as readline from 'node:readline';
 import type { AgentHandle, AgentHandleProvider, PromptOutcome, PromptRequest } from '../../../src/extension/core/ports/agentHandle';
-import { killProcessTree } from '../../../src/extension/core/supervisor/processTree';
+import { killProcessTree } from '../../../src/extension/core/common/processTree';
 
 export type AgentMode = 'spin' | 'ignoreCancel' | 'cooperative';
 

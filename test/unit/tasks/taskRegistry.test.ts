@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { isVigilError } from '../../../src/extension/core/common/errors';
-import { isAlive } from '../../../src/extension/core/tasks/processTree';
+import { isAlive } from '../../../src/extension/core/common/processTree';
 import { taskRecordSchema } from '../../../src/extension/core/tasks/taskTypes';
 import { openRegistry, readPid, waitForFile, waitForOutput, type OpenedRegistry } from '../../fakes/taskHarness';
 import { tempStorageRoot } from '../../fakes/wakeupHarness';

@@ -4,9 +4,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream, type Stream } from '@agentclientprotocol/sdk';
-import treeKill from 'tree-kill';
 import { VigilError } from '../common/errors';
-import { killProcessTree } from '../supervisor/processTree';
+import { killProcessTree } from '../common/processTree';
 import type { Logger } from '../ports/logger';
 import type { LaunchSpec } from './agentLaunch';
 
@@ -94,18 +93,7 @@ export class AgentProcess {
     const pid = this.child.pid;
     if (pid !== undefined && this.exitInfo === undefined) {
       try {
-        if (process.platform === 'win32') {
-          await new Promise<void>((resolve) =>
-            treeKill(pid, 'SIGKILL', (error) => {
-              if (error) this.log.debug(`${this.spec.label}: tree-kill: ${error.message}`);
-              resolve();
-            }),
-          );
-        } else {
-          // The supervisor's tree kill: freeze the group, read descendants from /proc (spawning `ps`
-          // costs hundreds of ms on a loaded host), kill them and the group.
-          await killProcessTree(pid);
-        }
+        await killProcessTree(pid);
       } catch (error) {
         this.log.error(`${this.spec.label}: killing process tree ${pid} failed: ${(error as Error).message}`);
       }

@@ -12,7 +12,7 @@ import { silentLogger, tagged, type Logger } from '../ports/logger';
 import type { CreateTerminalRequest, TerminalExitStatus, TerminalHost, TerminalOutput } from '../ports/terminalHost';
 import { compilePattern } from './lineMatcher';
 import { readLogTail } from './logFollower';
-import { signalTree } from './processTree';
+import { signalTree } from '../common/processTree';
 import { shellInvocation } from './shellCommand';
 import { TaskRun } from './taskRun';
 import { loadTaskRecords, taskPaths, tasksDir } from './taskStore';

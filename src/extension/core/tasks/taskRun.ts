@@ -7,7 +7,8 @@ import type { TerminalExitStatus } from '../ports/terminalHost';
 import { LineMatcher, compilePattern } from './lineMatcher';
 import { LogFollower } from './logFollower';
 import { OutputRing } from './outputRing';
-import { isAlive, isTaskWrapper, listDescendants, signalTree } from './processTree';
+import { isAlive, listDescendants, signalTree } from '../common/processTree';
+import { isTaskWrapper } from './wrapperProcess';
 import { RecordWriter, readExitFile, type ExitFile, type TaskPaths } from './taskStore';
 import { completionKey, type CompletionKind, type TaskCompletion, type TaskEvent, type TaskRecord, type TaskSnapshot } from './taskTypes';
 
