@@ -1,6 +1,6 @@
 // The built-in agent's configuration, handed over by the extension host at spawn through the environment.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Environment variable carrying the JSON configuration (no secrets in it). */
 export const configEnvVar = 'VIGIL_AGENT_CONFIG';

@@ -1,7 +1,7 @@
 // Vigil's ACP extension methods and `_meta` fields, shared by the built-in agent and the host's ACP client.
 // Defined here (the agent is their consumer); src/extension/core/acp imports these types, never the reverse.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const vigilMethods = {
   /** Agent → host request: which VS Code language models exist. */

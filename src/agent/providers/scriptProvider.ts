@@ -1,7 +1,7 @@
 // The demo provider's `script` mode: a JSON file dictates each model response in order, including hangs and failures (tests).
 
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderError } from './providerError';
 import type { ModelEvent, ModelProvider, ModelRequest } from './types';
 

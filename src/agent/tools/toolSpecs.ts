@@ -1,7 +1,7 @@
 // The built-in agent's tools as the model sees them, with zod schemas that validate the model's arguments.
 
 import type { ToolKind } from '@agentclientprotocol/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolSpec } from '../providers/types';
 
 export const toolArgs = {

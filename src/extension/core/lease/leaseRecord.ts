@@ -1,7 +1,7 @@
 // The durable shape of a session's turn lease, and the "is its holder provably dead" test.
 
 import * as os from 'node:os';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const leaseHolderSchema = z.object({
   windowId: z.string(),

@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { VigilError } from '../common/errors';
 import type { Logger } from '../ports/logger';
 import { readJson, storageError, writeJsonAtomic } from './atomicFile';

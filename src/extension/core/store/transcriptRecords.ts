@@ -1,6 +1,6 @@
 // The typed records of a session transcript (one JSON object per line) and their validation.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 const base = { at: z.number(), turnId: z.string().optional() };
 

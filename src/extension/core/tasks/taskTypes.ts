@@ -1,6 +1,6 @@
 // Shapes of background tasks: the durable record, the live snapshot, completions and registry events.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 export type TaskStatus = 'running' | 'exited' | 'killed' | 'lost';
 

@@ -1,6 +1,6 @@
 // The outbox's durable line format (one transition per line) and the state a session's lines fold into.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TaskCompletion } from '../tasks/taskTypes';
 
 export type EntryState = 'pending' | 'claimed' | 'delivered' | 'parked';
