@@ -25,6 +25,8 @@ const builds = [
     // Stamped before any module of the bundle runs, so activation can report load + activate.
     banner: { js: 'globalThis.__vigilBundleStart = performance.now();' },
   },
+  // The services (domain core, ACP client, schemas) load on first use, off the activation path.
+  { ...common, entryPoints: ['src/extension/services.ts'], outfile: 'dist/services.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/agent/main.ts'], outfile: 'dist/agent.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'esm', target: 'es2022' },
 ];

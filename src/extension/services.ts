@@ -19,6 +19,9 @@ import { WakeupCoordinator } from './core/wakeups/wakeupCoordinator';
 import { WakeupOutbox } from './core/wakeups/wakeupOutbox';
 import type { ChatMessage } from '../agent/providers/types';
 
+// The VS Code glue loads this module lazily (its own bundle) and launches agents through these.
+export { builtinLaunch, customLaunch } from './core/acp/agentLaunch';
+
 export interface ServiceOptions {
   storageRoot: string;
   windowId: string;

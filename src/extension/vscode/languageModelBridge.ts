@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ChatMessage, ToolSpec } from '../../agent/providers/types';
 import type { LanguageModelBridge, LanguageModelEvent, LanguageModelInfo } from '../core/acp/hostPorts';
-import { VigilError, errorMessage } from '../core/common/errors';
+import { VigilError, errorMessage, isVigilError } from '../core/common/errors';
 
 export class VscodeLanguageModelBridge implements LanguageModelBridge {
   /** `select` is injectable so the extension-host tests can offer a scripted model. */
@@ -95,7 +95,7 @@ function parseArguments(text: string): object {
 }
 
 function toVigilError(error: unknown, modelId: string): VigilError {
-  if (error instanceof VigilError) return error;
+  if (isVigilError(error)) return error;
   if (error instanceof vscode.LanguageModelError) {
     switch (error.code) {
       case vscode.LanguageModelError.NoPermissions.name:

@@ -7,15 +7,16 @@ import * as path from 'node:path';
 import { Disposable, toDisposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
-import { builtinLaunch, customLaunch, type LaunchSpec } from '../core/acp/agentLaunch';
+import type { LaunchSpec } from '../core/acp/agentLaunch';
 import { ApprovalBroker } from '../presentation/approvalBroker';
-import { VigilServices } from '../services';
+import type { VigilServices } from '../services';
 import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
 import { VigilConfiguration } from './configuration';
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
+import { loadServices } from './servicesLoader';
 import { SessionController } from './sessionController';
 import { SessionTreeProvider } from './sessionTree';
 import { StatusBarController } from './statusBar';
@@ -105,7 +106,7 @@ export class VigilApp extends Disposable {
 
   private async startServices(): Promise<VigilServices> {
     const storageRoot = this.context.globalStorageUri.fsPath;
-    const services = await VigilServices.start({
+    const services = await loadServices().VigilServices.start({
       storageRoot,
       windowId: randomUUID(),
       logger: this.logger,
@@ -147,6 +148,7 @@ export class VigilApp extends Disposable {
 
   /** How the next agent process of a session is started: settings and keys as they are now. */
   private async launch(): Promise<LaunchSpec> {
+    const { builtinLaunch, customLaunch } = loadServices();
     const custom = this.config.customAgent();
     if (custom) return customLaunch(custom);
     const model = this.config.modelSettings();

@@ -29,8 +29,11 @@ export class VigilError extends Error {
   }
 }
 
+/** Structural, not `instanceof`: the extension ships two bundles (entry and services) that each carry this class. */
 export function isVigilError(error: unknown, code?: VigilErrorCode): error is VigilError {
-  return error instanceof VigilError && (code === undefined || error.code === code);
+  if (!(error instanceof Error) || error.name !== 'VigilError') return false;
+  const actual = (error as { code?: unknown }).code;
+  return typeof actual === 'string' && (code === undefined || actual === code);
 }
 
 export function errorMessage(error: unknown): string {
