@@ -22,19 +22,20 @@ describe('turn supervision (real workbench, scripted model)', function () {
   /** What scenario 2 recorded, for the stall-banner check below. */
   let stallTimeline: ViewTimeline | undefined;
   let stallStatus: string[] = [];
+  let lastSessionId = '';
   const scriptFile = path.join(mkdtempSync(path.join(repoRoot, '.vscode-test', 'e2e-script-')), 'model-script.json');
 
   /** A fresh session whose agent process (started by its first message) reads `script`. */
   async function newSession(script: Parameters<typeof writeModelScript>[1]): Promise<string> {
     writeModelScript(scriptFile, script);
-    const before = await view.sessionId().catch(() => '');
     await session.workbench.runCommand('Vigil: New Session');
-    await view.locator(`#app[data-painted-seq]:not([data-session-id="${before}"])`).waitFor({ timeout: uiTimeout });
+    await view.locator(`#app[data-painted-seq]:not([data-session-id=""]):not([data-session-id="${lastSessionId}"])`).waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
     const frame = await view.frame();
     await startViewProbe(frame);
     await startStatusProbe(session.workbench.page);
-    return view.sessionId();
+    lastSessionId = await view.sessionId();
+    return lastSessionId;
   }
 
   before(async function () {
