@@ -9,6 +9,8 @@ import type { HostEvent, NoticeView, TurnStatusView } from '../../shared/session
 export class TurnStatusTracker {
   private current: TurnStatusView = { phase: 'idle', silenceSeconds: 0 };
   private seq = 0;
+  /** The turn whose committed abort already pinned a resumable notice. */
+  private abortNoticeTurn: string | undefined;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -62,6 +64,7 @@ export class TurnStatusTracker {
           this.notice('stall', event.message, false),
         );
       case 'abortCommitted':
+        this.abortNoticeTurn = event.turnId;
         return this.set({ ...this.current, phase: 'aborted' }, this.notice('abort', event.message, true));
       case 'escalated':
       case 'leaseLost':
@@ -80,6 +83,8 @@ export class TurnStatusTracker {
           return this.set({ phase: 'aborted', silenceSeconds: 0 });
         }
         if (reason === 'interrupted') {
+          // A watchdog abort ends as interrupted: its abort notice (with Resume) already says why; a second one would repeat it.
+          if (this.abortNoticeTurn === event.ended.turnId) return this.set({ phase: 'interrupted', silenceSeconds: 0 });
           return this.set({ phase: 'interrupted', silenceSeconds: 0 }, this.notice('interrupted', message ?? 'The turn was interrupted. Resume to continue.', true));
         }
         return this.set({ phase: 'idle', silenceSeconds: 0 }, reason === 'failed' && message ? this.notice('error', message, false) : undefined);

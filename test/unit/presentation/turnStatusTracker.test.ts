@@ -32,6 +32,21 @@ describe('turn status tracker', () => {
     assert.strictEqual(t.status.phase, 'aborted');
   });
 
+  it('a watchdog abort that ends as interrupted keeps its one abort notice (no second Resume)', () => {
+    const t = new TurnStatusTracker(() => 5);
+    t.apply({ type: 'turnStarted', sessionId: 's', turnId: 't', source: 'user', startedAt: 0 });
+    t.apply({ type: 'abortCommitted', sessionId: 's', turnId: 't', cause: 'watchdog', message: 'Turn aborted by the liveness watchdog (6 s without progress)' });
+    const ended = t.apply({ type: 'turnEnded', ended: { sessionId: 's', turnId: 't', source: 'user', reason: 'interrupted', message: 'Turn stopped: no progress for 6 s' } });
+    assert.ok(ended?.type === 'turnStatusChanged');
+    assert.strictEqual(ended.turn.phase, 'interrupted');
+    assert.strictEqual(ended.notice, undefined);
+    // A turn interrupted without a committed abort (its holder died) still gets its notice.
+    t.apply({ type: 'turnStarted', sessionId: 's', turnId: 'u', source: 'user', startedAt: 1 });
+    const lost = t.apply({ type: 'turnEnded', ended: { sessionId: 's', turnId: 'u', source: 'user', reason: 'interrupted', message: 'killed' } });
+    assert.ok(lost?.type === 'turnStatusChanged');
+    assert.strictEqual(lost.notice?.kind, 'interrupted');
+  });
+
   it('activity after a quiet spell returns to running', () => {
     const t = new TurnStatusTracker(() => 5);
     t.apply({ type: 'turnStarted', sessionId: 's', turnId: 't', source: 'user', startedAt: 0 });
