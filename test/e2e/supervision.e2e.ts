@@ -70,6 +70,8 @@ describe('turn supervision (real workbench, scripted model)', function () {
     assert.match(await abort.innerText(), /Turn aborted by the liveness watchdog \(\d+ s without progress\); lease renewal stopped so the session can be reclaimed\. Resume to continue\./);
     await view.waitStatus(/^Vigil turn (aborted|interrupted) — Resume$/);
     await view.locator('#notices .resume').first().waitFor({ timeout: uiTimeout });
+    await view.waitPhase('interrupted');
+    assert.strictEqual(await view.count('#notices .resume'), 1, 'one Resume for one aborted turn');
     stallTimeline = await readViewTimeline(await view.frame());
     stallStatus = await readStatusTexts(session.workbench.page);
     const { events } = stallTimeline;

@@ -48,6 +48,7 @@ describe('wedged third-party agent (real workbench)', function () {
     await view.locator('.entry.notice', { hasText: "Killing the agent's process tree" }).waitFor({ timeout: uiTimeout });
     await view.waitPhase('interrupted');
     await view.waitStatus(/^Vigil turn interrupted — Resume$/);
+    assert.strictEqual(await view.count('#notices .resume'), 1, 'one Resume for one aborted turn');
     assert.deepStrictEqual(await pollGone(session, spinning), [], 'the wedged agent process is gone');
     const status = await readStatusTexts(session.workbench.page);
     assert.ok(status.some((t) => /^Vigil silent \d+s$/.test(t)), `the status bar warned of the silence first: ${JSON.stringify(status)}`);
