@@ -77,12 +77,14 @@ function applyTurnStatus(state: SessionSnapshot, event: Extract<HostEvent, { typ
   const newTurn = turn.phase === 'running' && turn.turnId !== undefined && turn.turnId !== state.turn.turnId;
   const settled = !isTurnLive(turn.phase);
   const resumable = turn.phase === 'aborted' || turn.phase === 'interrupted';
-  // Lifecycle: quiet/stall banners live only until the next status; abort/interrupted stay while
-  // the session is resumable; a new turn starts with a clean banner area.
+  // Lifecycle: the quiet indicator lives only until the next status; the stall banner stays beside
+  // the abort it led to (the abort follows within milliseconds, and the person must still see why);
+  // abort/interrupted stay while the session is resumable; a new turn starts with a clean banner area.
   let notices = newTurn
     ? []
     : state.notices.filter((n) => {
-        if (n.kind === 'quiet' || n.kind === 'stall') return false;
+        if (n.kind === 'quiet') return false;
+        if (n.kind === 'stall') return resumable;
         if (n.kind === 'abort' || n.kind === 'interrupted') return resumable;
         return true;
       });
