@@ -7,10 +7,12 @@ import { describeHolder, type LeaseToken, type ReclaimCause, type TurnLeaseStore
 import type { SessionStore } from '../store/sessionStore';
 import { markInterrupted } from './reclaim';
 
-function reasonFor(previous: LeaseHolder, cause: ReclaimCause): string {
+/** What the person reads (the ids of the old holder go to the log, not the notice). */
+function reasonFor(previous: LeaseHolder, cause: ReclaimCause, logger: Logger): string {
+  logger.info(`reclaimed the lease of ${describeHolder(previous)} (${cause})`);
   return cause === 'holder-dead'
-    ? `the ${describeHolder(previous)} that ran this turn exited`
-    : `the ${describeHolder(previous)} that ran this turn stopped renewing its lease`;
+    ? 'The window that was running this turn closed (or its extension host stopped) before the turn finished. Resume to continue.'
+    : 'The window that was running this turn stopped responding and its hold on the session lapsed. Resume to continue.';
 }
 
 /**
@@ -26,7 +28,7 @@ export async function recoverSession(
   reclaimed?: { token: LeaseToken; previous: LeaseHolder; cause: ReclaimCause },
 ): Promise<boolean> {
   if (reclaimed) {
-    return markInterrupted(store, sessionId, reclaimed.previous, reasonFor(reclaimed.previous, reclaimed.cause), lease.guard(reclaimed.token), logger);
+    return markInterrupted(store, sessionId, reclaimed.previous, reasonFor(reclaimed.previous, reclaimed.cause, logger), lease.guard(reclaimed.token), logger);
   }
   const record = await lease.read(sessionId);
   if (!record?.holder) return false;
@@ -34,7 +36,7 @@ export async function recoverSession(
   if (got.kind !== 'acquired') return false;
   try {
     if (!got.reclaimed) return false;
-    return await markInterrupted(store, sessionId, got.reclaimed.previous, reasonFor(got.reclaimed.previous, got.reclaimed.cause), lease.guard(got.token), logger);
+    return await markInterrupted(store, sessionId, got.reclaimed.previous, reasonFor(got.reclaimed.previous, got.reclaimed.cause, logger), lease.guard(got.token), logger);
   } finally {
     await lease.release(got.token);
   }
