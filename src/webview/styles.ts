@@ -16,8 +16,9 @@ export const sessionStyles = css`
     display: flex; align-items: center; gap: 6px; padding: 4px 8px;
     border-bottom: 1px solid var(--vscode-panel-border, transparent);
   }
-  #session-title { flex: 1; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-  .session-model { color: var(--vscode-descriptionForeground); font-size: 0.9em; }
+  #session-title { flex: 1 1 auto; min-width: 4em; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  /* The model label yields to the title in a narrow sidebar. */
+  .session-model { flex: 0 1 auto; min-width: 0; max-width: 40%; color: var(--vscode-descriptionForeground); font-size: 0.9em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   #transcript { position: relative; flex: 1; overflow-y: auto; overflow-anchor: none; padding: 8px; }
   #empty-state { color: var(--vscode-descriptionForeground); padding: 16px 4px; }
   .edge { color: var(--vscode-descriptionForeground); text-align: center; font-size: 0.9em; padding: 6px; }

@@ -168,7 +168,7 @@ export class VigilApp extends Disposable {
     const custom = this.config.customAgent();
     if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' ') };
     const { provider, name } = this.config.settings.model;
-    return { agent: 'built-in', model: provider === 'demo' ? 'demo (offline demo model)' : name ? `${provider}: ${name}` : provider };
+    return { agent: 'built-in', model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider };
   }
 
   phaseOf(sessionId: string): StatusPhase | undefined {
