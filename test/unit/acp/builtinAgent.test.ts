@@ -56,7 +56,7 @@ describe('built-in agent under the supervisor with an OpenAI-compatible server',
     const ended = await harness.turn('hi');
     assert.equal(ended.reason, 'failed');
     assert.match(ended.message ?? '', /rejected the API key.*Set API Key/);
-    assert.equal(harness.sup.isPaused('session-1'), true);
+    assert.equal(await harness.sup.isPaused('session-1'), true);
     assert.ok(!harness.logs.some((l) => l.message.includes('sk-secret-123')), 'the key never reaches the log');
   });
 });

@@ -60,6 +60,6 @@ describe('vscode-lm provider through the host bridge', function () {
     const ended = await harness.turn('hi');
     assert.equal(ended.reason, 'failed');
     assert.match(ended.message ?? '', /did not allow/);
-    assert.equal(harness.sup.isPaused('session-1'), true);
+    assert.equal(await harness.sup.isPaused('session-1'), true);
   });
 });
