@@ -8,7 +8,19 @@ import type { Logger } from '../../core/ports/logger';
 import type { EntryView, HostEvent, SessionSnapshot } from '../../../shared/sessionView';
 import { emptySnapshot } from '../../../shared/sessionView';
 import { applyHostEvent } from '../../../shared/sessionViewReducer';
-import { parseWebviewMessage, snapshotTailEntries, type HostMessage, type WebviewMessage } from '../../../shared/webviewProtocol';
+import type * as Protocol from '../../../shared/webviewProtocol';
+import type { HostMessage, WebviewMessage } from '../../../shared/webviewProtocol';
+
+/**
+ * The protocol module (and zod with it) is loaded when the first message arrives, not while the
+ * extension activates: the bundler turns this require into a lazily run initialiser.
+ */
+let protocol: typeof Protocol | undefined;
+function loadProtocol(): typeof Protocol {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  protocol ??= require('../../../shared/webviewProtocol') as typeof Protocol;
+  return protocol;
+}
 import type { SessionViewController } from './sessionViewController';
 
 export type PostToWebview = (message: HostMessage) => unknown;
@@ -59,7 +71,7 @@ export class SessionViewChannel {
 
   /** Entry point for everything the webview posts. Never throws. */
   async receive(raw: unknown): Promise<void> {
-    const parsed = parseWebviewMessage(raw);
+    const parsed = loadProtocol().parseWebviewMessage(raw);
     if (!parsed.ok) {
       this.logger.warn(`rejected webview message: ${parsed.reason}`);
       this.observer.onRejected?.(parsed.reason);
@@ -125,6 +137,7 @@ export class SessionViewChannel {
   private sendSnapshot(): void {
     const seq = ++this.seq;
     const all = this.current.entries;
+    const { snapshotTailEntries } = loadProtocol();
     if (all.length <= snapshotTailEntries) {
       this.omitted = undefined;
       this.send({ type: 'snapshot', seq, snapshot: this.current });
