@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CodeServer, repoRoot } from '../test/harness/codeServer';
-import { Workbench } from '../test/harness/workbench';
+import { runInExtensionHost } from '../test/harness/extensionHostRun';
 
 interface Activation {
   activationMs: number;
@@ -17,16 +17,7 @@ async function activationOnce(): Promise<Activation> {
   const resultFile = path.join(tmp, 'activation.json');
   const server = await CodeServer.start({ workspace: path.join(repoRoot, 'sample'), name: 'bench', env: { VIGIL_BENCH_FILE: resultFile } });
   try {
-    const remote = (p: string) => `vscode-remote://127.0.0.1:${server.port}${p}`;
-    const payload = JSON.stringify([
-      ['extensionDevelopmentPath', remote(repoRoot)],
-      ['extensionTestsPath', remote(path.join(repoRoot, 'out', 'bench', 'support', 'activationProbe.js'))],
-    ]);
-    let done!: (code: number) => void;
-    const exited = new Promise<number>((resolve) => (done = resolve));
-    const workbench = await Workbench.open(server, { query: { payload }, onAutomationExit: (code) => done(code) });
-    const code = await exited;
-    await workbench.close();
+    const code = await runInExtensionHost(server, { testsEntry: path.join(repoRoot, 'out', 'bench', 'support', 'activationProbe.js') });
     if (code !== 0) throw new Error(`activation probe exited with ${code}`);
     return JSON.parse(readFileSync(resultFile, 'utf8')) as Activation;
   } finally {

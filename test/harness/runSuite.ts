@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { format } from 'node:util';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { CodeServer, repoRoot } from './codeServer';
-import { Workbench } from './workbench';
+import { runInExtensionHost } from './extensionHostRun';
 
 // The workbench's own chatter about sockets and the (disabled) gallery, not the suite's output.
 const workbenchNoise = /^(Ignoring fetching|Creating a socket|Resolved connection token|\[Service Worker\]|Updating additional builtin|ChatSessionStore|Creation of workbench contribution|Started local extension host|Extension host)/;
@@ -20,30 +20,15 @@ async function main(): Promise<number> {
     env: { ...(countsFile ? { VIGIL_COUNTS_FILE: countsFile } : {}), VIGIL_TEST_MODE: '1' },
     settings: { 'vigil.model.provider': 'demo' },
   });
-  let workbench: Workbench | undefined;
   try {
-    const remote = (p: string) => `vscode-remote://127.0.0.1:${server.port}${p}`;
-    const payload = JSON.stringify([
-      ['extensionDevelopmentPath', remote(repoRoot)],
-      ['extensionTestsPath', remote(path.join(repoRoot, 'out', 'test', 'suite', 'index.js'))],
-    ]);
-    let resolveExit!: (code: number) => void;
-    const exited = new Promise<number>((resolve) => (resolveExit = resolve));
-    workbench = await Workbench.open(server, {
-      query: { payload },
-      onAutomationExit: (code) => resolveExit(code),
-      onAutomationLog: (_type, args) => {
-        const line = format(...(args as unknown[]));
+    return await runInExtensionHost(server, {
+      testsEntry: path.join(repoRoot, 'out', 'test', 'suite', 'index.js'),
+      onLog: (_type, args) => {
+        const line = format(...args);
         if (!workbenchNoise.test(line)) process.stdout.write(`${line}\n`);
       },
     });
-    const timeout = new Promise<number>((resolve) => setTimeout(() => resolve(124), 300_000).unref());
-    const code = await Promise.race([exited, timeout]);
-    if (code === 124) console.error('extension-host suite timed out after 300 s');
-    workbench.assertStayedOnMachine();
-    return code;
   } finally {
-    await workbench?.close();
     await server.stop();
   }
 }
