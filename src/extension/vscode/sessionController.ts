@@ -24,8 +24,11 @@ export interface SessionControllerDeps {
   post(event: HostEvent): void;
   postSnapshot(snapshot: SessionSnapshot): void;
   reveal(): Promise<void>;
-  /** Something the status bar, context keys or the session tree show has changed. */
-  changed(): void;
+  /**
+   * Something the status bar, context keys or the session tree show has changed. `statusOnly`:
+   * only the live counters moved (activity), nothing that needs the sessions listed again.
+   */
+  changed(statusOnly?: boolean): void;
   showTaskOutput(taskId: string): Promise<void>;
   killTask(taskId: string): Promise<void>;
   /** Extra facts about the session for its header (agent, model). */
@@ -222,16 +225,19 @@ export class SessionController extends Disposable implements SessionViewControll
   }
 
   private async nameIfUntitled(services: VigilServices, sessionId: string, text: string): Promise<void> {
-    const meta = await services.supervisor.sessions.get(sessionId);
-    if (meta?.title !== untitled) return;
+    const title = sessionId === this.presenter?.sessionId ? this.presenter.snapshot.session?.title : (await services.supervisor.sessions.get(sessionId))?.title;
+    if (title !== untitled) return;
     const renamed = await services.supervisor.sessions.rename(sessionId, titleFrom(text));
     if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra());
   }
 
   private onSupervisorEvent(event: SupervisorEvent): void {
     const sessionId = event.type === 'turnEnded' ? event.ended.sessionId : event.sessionId;
+    const phaseBefore = this.presenter?.phase;
     if (sessionId === this.presenter?.sessionId) this.presenter.supervisorEvent(event);
-    this.d.changed();
+    // Activity arrives several times a second while a turn streams: unless it ends a quiet spell
+    // (a phase change), it moves counters only, and nothing needs the sessions listed again.
+    this.d.changed(event.type === 'activity' && this.presenter?.phase === phaseBefore);
   }
 }
 

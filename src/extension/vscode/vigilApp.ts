@@ -54,7 +54,7 @@ export class VigilApp extends Disposable {
         post: (event) => this.sessionView.postEvent(event),
         postSnapshot: (snapshot) => this.sessionView.postSnapshot(snapshot),
         reveal: () => this.sessionView.reveal(true),
-        changed: () => this.changed(),
+        changed: (statusOnly) => this.changed(statusOnly),
         showTaskOutput: (taskId) => this.terminals.show(taskId),
         killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
         metaExtra: () => this.agentLabel(),
@@ -192,10 +192,13 @@ export class VigilApp extends Disposable {
     };
   }
 
-  /** Status bar now; context keys and the session list a moment later (bursts coalesce). */
-  private changed(): void {
+  /**
+   * Status bar now; context keys and the session list a moment later (bursts coalesce). Both of
+   * those list the stored sessions, so mere activity (`statusOnly`) does not trigger them.
+   */
+  private changed(statusOnly = false): void {
     this.statusBar.render();
-    if (this.contextTimer) return;
+    if (statusOnly || this.contextTimer) return;
     this.contextTimer = setTimeout(() => {
       this.contextTimer = undefined;
       void this.updateContext();
