@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { CoalescingRun } from '../common/coalescingRun';
 
 const READ_BYTES = 64 * 1024;
 
@@ -11,8 +12,7 @@ export class LogFollower {
   private ino = -1;
   private pos = 0;
   private decoder = new StringDecoder('utf8');
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly reads = new CoalescingRun(() => this.readAvailable(), () => this.closed);
   private closed = false;
 
   constructor(
@@ -31,21 +31,7 @@ export class LogFollower {
 
   /** Reads whatever was appended since the last call; concurrent calls coalesce into one more pass. */
   poke(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.readAvailable();
-        } while (this.again && !this.closed);
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
+    return this.reads.request();
   }
 
   /** Flushes a trailing partial character (end of output). */
@@ -56,7 +42,7 @@ export class LogFollower {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.running?.catch(() => undefined);
+    await this.reads.current?.catch(() => undefined);
     const handle = this.handle;
     this.handle = undefined;
     await handle?.close();

@@ -1,6 +1,7 @@
 // One task while the registry follows it: output, pattern, exit detection, tree kill and its completions.
 
 import { VigilError, errorMessage } from '../common/errors';
+import { CoalescingRun } from '../common/coalescingRun';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { TerminalExitStatus } from '../ports/terminalHost';
@@ -40,8 +41,7 @@ export class TaskRun {
   private patternLine: string | undefined;
   private patternSend: Promise<void> | undefined;
   private unsettled = false;
-  private checking: Promise<void> | undefined;
-  private recheck = false;
+  private readonly checks = new CoalescingRun(() => this.runCheck());
 
   constructor(
     private current: TaskRecord,
@@ -106,21 +106,7 @@ export class TaskRun {
    * once; a request during a run queues one more run, so an exit recorded mid-check is not missed.
    */
   check(): Promise<void> {
-    if (this.checking) {
-      this.recheck = true;
-      return this.checking;
-    }
-    this.checking = (async () => {
-      try {
-        do {
-          this.recheck = false;
-          await this.runCheck();
-        } while (this.recheck);
-      } finally {
-        this.checking = undefined;
-      }
-    })();
-    return this.checking;
+    return this.checks.request();
   }
 
   pokeOutput(): void {
