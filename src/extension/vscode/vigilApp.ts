@@ -82,6 +82,8 @@ export class VigilApp extends Disposable {
     this.secrets = this._register(new SecretStorageSource(context.secrets, logger));
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
+    // Which sessions are this window's depends on its folders: re-sort the list when they change.
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.tree.refresh()));
     // A new agent, model or key applies from the next agent process: stop the idle ones now.
     this._register(this.config.onDidChange((change) => {
       if (change.affects('vigil.agent') || change.affects('vigil.model')) void this.restartIdleAgents();
