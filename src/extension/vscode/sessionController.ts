@@ -55,7 +55,7 @@ export class SessionController extends Disposable implements SessionViewControll
   /** User turns still waiting for a busy lease, per session: Stop cancels the wait. */
   private readonly waiting = new Map<string, AbortController>();
   private attached = false;
-  /** Bumped by every open: an open overtaken by a later one (a restore by the person's pick) drops its result. */
+  /** Bumped by every open: an open overtaken by a later one (the restore by the person's pick) drops its result. */
   private openSeq = 0;
 
   constructor(private readonly d: SessionControllerDeps) {
@@ -119,19 +119,19 @@ export class SessionController extends Disposable implements SessionViewControll
    * profile), the last session opened by a window of this folder, from the store.
    */
   async restoreLast(): Promise<void> {
-    if (this.presenter) return;
-    const seq = this.openSeq;
+    // Any open the person started (even one still loading) wins over the restore.
+    if (this.presenter || this.openSeq > 0) return;
     const services = await this.d.services();
     const remembered = this.d.memento.get<unknown>(lastSessionKey);
     let last = typeof remembered === 'string' ? remembered : undefined;
     if (last === undefined || !(await this.exists(services, last))) last = await services.lastOpen.get(this.d.windowKey());
     // Opened by the person meanwhile: theirs wins.
-    if (last === undefined || this.presenter || seq !== this.openSeq) return;
+    if (last === undefined || this.openSeq > 0) return;
     if (!(await this.exists(services, last))) {
       this.d.logger.info(`the session open before the reload (${last}) no longer exists`);
       return;
     }
-    await this.open(last, { onlyIf: seq }).catch((error: unknown) => this.d.logger.warn(`reopening session ${last} failed: ${errorMessage(error)}`));
+    await this.open(last, { onlyIf: 0 }).catch((error: unknown) => this.d.logger.warn(`reopening session ${last} failed: ${errorMessage(error)}`));
   }
 
   private async exists(services: VigilServices, sessionId: string): Promise<boolean> {
@@ -153,8 +153,8 @@ export class SessionController extends Disposable implements SessionViewControll
   }
 
   /**
-   * Makes `sessionId` the session the view shows, from its durable transcript. `onlyIf`: a restore's
-   * sequence number; the open is dropped if the person opened something since.
+   * Makes `sessionId` the session the view shows, from its durable transcript. `onlyIf`: the open
+   * count the caller saw; the open is dropped if another started since (the restore uses 0).
    */
   async open(sessionId: string, options: { onlyIf?: number } = {}): Promise<void> {
     const seq = ++this.openSeq;
