@@ -27,6 +27,8 @@ export interface SessionFoldersDeps {
 
 export class SessionFolders {
   private readonly platform: NodeJS.Platform;
+  /** Sessions whose wakeups this window leaves to others, already logged (once each, not every sweep). */
+  private readonly leftAlone = new Set<string>();
 
   constructor(private readonly d: SessionFoldersDeps) {
     this.platform = d.platform ?? process.platform;
@@ -55,7 +57,14 @@ export class SessionFolders {
   /** Rule: a window delivers a session's wakeups only where it could run the session's agent. */
   async mayDeliver(sessionId: string): Promise<boolean> {
     try {
-      return mayRunChecked(await this.check(sessionId));
+      const placement = await this.check(sessionId);
+      const may = mayRunChecked(placement);
+      if (may) this.leftAlone.delete(sessionId);
+      else if (!this.leftAlone.has(sessionId)) {
+        this.leftAlone.add(sessionId);
+        this.d.logger.info(`[folders] wakeups of session ${sessionId} are left for a window of its folder: ${placementProblemChecked(placement) ?? placement.kind}`);
+      }
+      return may;
     } catch (error) {
       this.d.logger.warn(`[folders] cannot place session ${sessionId}; its wakeups wait: ${(error as Error).message}`);
       return false;
