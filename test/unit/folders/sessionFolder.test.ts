@@ -41,7 +41,7 @@ describe('session folder rules', () => {
   });
 
   it('a recorded folder from hostile or damaged metadata is refused, whatever the window has open', () => {
-    const hostile = ['', 'relative/path', '../../etc', '/work/projects/alpha/../../../etc', '/work//projects', '/work/./x', '/work/projects/alpha/', '/tmp/a\0b', '/tmp/line\nbreak', `/${'x'.repeat(MAX_FOLDER_PATH)}`];
+    const hostile = ['', 'relative/path', '../../etc', '/work/projects/alpha/../../../etc', '/work//projects', '/work/./x', '/work/projects/alpha/', '/tmp/a\0b', `/${'x'.repeat(MAX_FOLDER_PATH)}`];
     for (const value of hostile) {
       const placement = placeSession(value, [a, '/', '/etc', '/tmp']);
       assert.equal(placement.kind, 'damaged', JSON.stringify(value.slice(0, 40)));
@@ -50,6 +50,7 @@ describe('session folder rules', () => {
     }
     assert.equal(folderRecordProblem(a), undefined);
     assert.equal(folderRecordProblem('/'), undefined, 'the root is a well-formed path (it runs only where a window has it open)');
+    assert.equal(folderRecordProblem('/work/odd\nname'), undefined, 'a folder name may hold any character but NUL');
   });
 
   it('Windows paths compare without case and refuse relative and drive-relative spellings', () => {
