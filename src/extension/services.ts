@@ -17,6 +17,9 @@ import { TaskRegistry } from './core/tasks/taskRegistry';
 import type { TaskCompletion } from './core/tasks/taskTypes';
 import { WakeupCoordinator } from './core/wakeups/wakeupCoordinator';
 import { WakeupOutbox } from './core/wakeups/wakeupOutbox';
+import { LastOpenSessions } from './core/folders/lastOpenSessions';
+import { SessionFolders } from './core/folders/sessionFolders';
+import { SessionStore } from './core/store/sessionStore';
 import type { ChatMessage } from '../agent/providers/types';
 
 // The VS Code glue loads this module lazily (its own bundle) and launches agents through these.
@@ -27,8 +30,14 @@ export interface ServiceOptions {
   windowId: string;
   logger: Logger;
   clock?: Clock;
-  /** The folder a session works in (fs confinement, task cwd). */
-  workspaceFolder(sessionId: string): string;
+  /**
+   * This window's workspace folders (absolute paths, the window's order), read at every decision.
+   * A session runs (agent cwd and fs confinement, terminals' default cwd, wakeups) only in its own
+   * recorded folder, and only in a window that has that folder open (core/folders).
+   */
+  windowFolders(): readonly string[];
+  /** Where a session without a folder runs in a window without a folder (as before folders were recorded). */
+  folderlessCwd(): string;
   liveness(): LivenessSettings;
   maxWakeupsPerTurn(): number;
   outputByteLimit(): number;
@@ -49,6 +58,8 @@ export class VigilServices extends Disposable {
     readonly outbox: WakeupOutbox,
     readonly wakeups: WakeupCoordinator,
     readonly agents: AcpAgentHandleProvider,
+    readonly folders: SessionFolders,
+    readonly lastOpen: LastOpenSessions,
   ) {
     super();
   }
@@ -59,6 +70,9 @@ export class VigilServices extends Disposable {
     // The registry may report completions while it re-attaches tasks of an earlier window, before
     // the coordinator exists: they wait here (the outbox makes them durable once it is ready).
     const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor } = {};
+    // Its own store instance on the same root (metadata is read fresh at each decision).
+    const folders = new SessionFolders({ store: new SessionStore(o.storageRoot, o.logger, () => clock.wallNow()), windowFolders: o.windowFolders, logger: o.logger });
+    const workFolder = async (sessionId: string) => (await folders.workFolder(sessionId)) ?? o.folderlessCwd();
     let release!: () => void;
     const ready = new Promise<void>((resolve) => (release = resolve));
     const registry = await TaskRegistry.open({
@@ -67,14 +81,14 @@ export class VigilServices extends Disposable {
         await ready;
         await late.coordinator!.onCompletion(completion);
       },
-      workspaceFolder: o.workspaceFolder,
+      workspaceFolder: workFolder,
       clock,
       logger: o.logger,
       defaultOutputByteLimit: o.outputByteLimit(),
     });
     const agents = new AcpAgentHandleProvider({
       log: tagged(o.logger, 'acp'),
-      cwdFor: o.workspaceFolder,
+      cwdFor: workFolder,
       launchFor: o.launchFor,
       loadHistoryFor: (sessionId) => loadHistory(late.supervisor!, sessionId),
       policy: o.policy,
@@ -93,8 +107,15 @@ export class VigilServices extends Disposable {
     });
     late.supervisor = supervisor;
     await supervisor.sessions.init();
-    const coordinator = new WakeupCoordinator({ turns: supervisor, outbox, clock, logger: o.logger, maxPerTurn: o.maxWakeupsPerTurn });
-    const services = new VigilServices(supervisor, registry, outbox, coordinator, agents);
+    const coordinator = new WakeupCoordinator({
+      turns: supervisor,
+      outbox,
+      clock,
+      logger: o.logger,
+      maxPerTurn: o.maxWakeupsPerTurn,
+      mayDeliver: (sessionId) => folders.mayDeliver(sessionId),
+    });
+    const services = new VigilServices(supervisor, registry, outbox, coordinator, agents, folders, new LastOpenSessions(o.storageRoot, o.logger, () => clock.wallNow()));
     // Disposed in reverse: wakeups stop first, then turns, agents, and the registry (tasks live on).
     services._register(registry);
     services._register(agents);

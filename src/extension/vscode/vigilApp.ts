@@ -12,12 +12,14 @@ import { ApprovalBroker } from '../presentation/approvalBroker';
 import type { VigilServices } from '../services';
 import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
 import { VigilConfiguration } from './configuration';
+import { canonicalFolder, folderForNewSession } from '../core/folders/sessionFolder';
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
 import { loadServices } from './servicesLoader';
 import { SessionController } from './sessionController';
+import { folderRow } from './sessionPresentation';
 import { SessionTreeProvider } from './sessionTree';
 import { StatusBarController } from './statusBar';
 import type { StatusModel, StatusPhase } from './statusPresentation';
@@ -58,6 +60,8 @@ export class VigilApp extends Disposable {
         showTaskOutput: (taskId) => this.terminals.show(taskId),
         killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
         metaExtra: () => this.agentLabel(),
+        folderForNewSession: () => folderForNewSession(windowFolders(), activeFile()),
+        windowKey: () => windowFolders()[0] ?? '',
       }),
     );
     this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions }));
@@ -68,6 +72,7 @@ export class VigilApp extends Disposable {
         statusOf: (id) => this.phaseOf(id),
         tasks: () => this.started?.registry,
         isTurnActive: async (id) => (await this.services()).supervisor.hasActiveTurn(id),
+        folderOf: async (meta) => folderRow(await (await this.services()).folders.checkMeta(meta)),
         logger,
       }),
     );
@@ -77,6 +82,8 @@ export class VigilApp extends Disposable {
     this.secrets = this._register(new SecretStorageSource(context.secrets, logger));
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
+    // Which sessions are this window's depends on its folders: re-sort the list when they change.
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.tree.refresh()));
     // A new agent, model or key applies from the next agent process: stop the idle ones now.
     this._register(this.config.onDidChange((change) => {
       if (change.affects('vigil.agent') || change.affects('vigil.model')) void this.restartIdleAgents();
@@ -110,7 +117,8 @@ export class VigilApp extends Disposable {
       storageRoot,
       windowId: randomUUID(),
       logger: this.logger,
-      workspaceFolder: () => this.workspaceFolder(),
+      windowFolders,
+      folderlessCwd: () => this.context.globalStorageUri.fsPath,
       liveness: () => this.config.settings.liveness,
       maxWakeupsPerTurn: () => this.config.settings.wakeups.maxPerTurn,
       outputByteLimit: () => this.config.settings.tasks.outputByteLimit,
@@ -140,10 +148,6 @@ export class VigilApp extends Disposable {
 
   get runningServices(): VigilServices | undefined {
     return this.started;
-  }
-
-  workspaceFolder(): string {
-    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.context.globalStorageUri.fsPath;
   }
 
   /** How the next agent process of a session is started: settings and keys as they are now. */
@@ -214,6 +218,19 @@ export class VigilApp extends Disposable {
     await vscode.commands.executeCommand('setContext', 'vigil.hasResumable', resumable);
     await vscode.commands.executeCommand('setContext', 'vigil.hasRunningTasks', (services?.registry.list().some((t) => t.status === 'running')) ?? false);
   }
+}
+
+/**
+ * This window's folders a session can belong to: those on the local file system (a virtual folder
+ * cannot be an agent's cwd), canonical, in the window's order.
+ */
+function windowFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => canonicalFolder(f.uri.fsPath));
+}
+
+function activeFile(): string | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri?.scheme === 'file' ? uri.fsPath : undefined;
 }
 
 function toStatusPhase(phase: string | undefined): StatusPhase {

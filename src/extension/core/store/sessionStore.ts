@@ -12,6 +12,7 @@ import { readTranscript, readTranscriptTail, TranscriptWriter, type TailResult, 
 import type { JsonlReadResult } from './jsonl';
 import type { TranscriptRecord } from './transcriptRecords';
 import { EventHub, type Unsubscribe } from '../common/events';
+import { folderRecordProblem } from '../folders/sessionFolder';
 
 export interface RecordsAppended {
   sessionId: string;
@@ -30,6 +31,12 @@ const sessionMetaSchema = z.object({
   stateReason: z.string().optional(),
   /** Why the session's wakeups are paused (a provider credential or quota failure); absent when they flow. */
   wakeupsPaused: z.string().optional(),
+  /**
+   * The workspace folder the session belongs to (absolute path); absent for sessions made before
+   * folders were recorded, or in a window without a folder. Checked at every use (core/folders):
+   * a value that is not text is read as '' (damaged), so the session still opens but never runs.
+   */
+  folder: z.preprocess((value) => (value === undefined || typeof value === 'string' ? value : ''), z.string().optional()),
 });
 export type SessionMeta = z.infer<typeof sessionMetaSchema>;
 
@@ -56,8 +63,11 @@ export class SessionStore {
     }
   }
 
-  async create(title: string, id: string = randomUUID()): Promise<SessionMeta> {
-    const meta: SessionMeta = { id, title, createdAt: this.now(), updatedAt: this.now(), state: 'idle' };
+  /** `folder`: the workspace folder the session belongs to (see core/folders); omit in a window without one. */
+  async create(title: string, id: string = randomUUID(), options: { folder?: string } = {}): Promise<SessionMeta> {
+    const problem = options.folder !== undefined ? folderRecordProblem(options.folder) : undefined;
+    if (problem) throw new VigilError('INVALID_INPUT', `A session's folder must be an absolute, normalised path: ${JSON.stringify(options.folder).slice(0, 200)} is not (${problem})`);
+    const meta: SessionMeta = { id, title, createdAt: this.now(), updatedAt: this.now(), state: 'idle', ...(options.folder !== undefined ? { folder: options.folder } : {}) };
     const file = sessionFile(this.root, id);
     if ((await readJson(file)) !== undefined) throw new VigilError('INVALID_INPUT', `Session ${id} already exists`);
     await writeJsonAtomic(file, meta);

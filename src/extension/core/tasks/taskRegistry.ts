@@ -24,7 +24,7 @@ export interface TaskRegistryOptions {
   /** Durable sink for completions (the wakeup outbox). A task's end is final only once this resolved. */
   onCompletion(completion: TaskCompletion): Promise<void>;
   /** The session's workspace folder: the default cwd, and the base of a relative one. */
-  workspaceFolder?(sessionId: string): string | undefined;
+  workspaceFolder?(sessionId: string): string | undefined | Promise<string | undefined>;
   clock?: Clock;
   logger?: Logger;
   /** The person's shell; default `$SHELL`, else `/bin/sh`. */
@@ -286,7 +286,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
   }
 
   private async resolveCwd(request: CreateTerminalRequest): Promise<string> {
-    const folder = this.options.workspaceFolder?.(request.sessionId);
+    const folder = await this.options.workspaceFolder?.(request.sessionId);
     let cwd: string;
     if (request.cwd && path.isAbsolute(request.cwd)) cwd = request.cwd;
     else if (folder) cwd = request.cwd ? path.resolve(folder, request.cwd) : folder;
