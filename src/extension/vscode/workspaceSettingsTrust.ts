@@ -48,6 +48,7 @@ export class WorkspaceSettingsTrust {
 
   private async ask(question: WorkspaceValueQuestion): Promise<boolean> {
     const text = describeQuestion(question);
+    this.options.logger.info(`[settings] asking whether to use this workspace's vigil.${question.key} (${summarizeValue(question)})`);
     let accepted = false;
     try {
       accepted = this.options.ask
