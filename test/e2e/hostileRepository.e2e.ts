@@ -16,6 +16,23 @@ import { answerModal, modalDialog } from '../harness/workspaceTrust';
 
 const agentQuestion = 'Run the agent program chosen by this workspace?';
 
+/** Waits for `what`, but fails at once, saying so, if the repository's agent command ran meanwhile. */
+async function unlessAgentRan<T>(marker: string, what: Promise<T>): Promise<T> {
+  let settled = false;
+  const watch = (async () => {
+    while (!settled) {
+      if (existsSync(marker)) throw new Error(`the repository's agent command ran: ${marker} exists`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  try {
+    return await Promise.race([what, watch as Promise<never>]);
+  } finally {
+    settled = true;
+    await watch.catch(() => undefined);
+  }
+}
+
 describe('a hostile repository (real workbench, workspace trust enabled)', function () {
   let listener: http.Server;
   const requests: string[] = [];
@@ -76,7 +93,7 @@ describe('a hostile repository (real workbench, workspace trust enabled)', funct
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
     await view.send('Please write notes.txt.');
-    await view.locator('.entry.agent', { hasText: 'nothing was written' }).waitFor({ timeout: uiTimeout });
+    await unlessAgentRan(s.marker, view.locator('.entry.agent', { hasText: 'nothing was written' }).waitFor({ timeout: uiTimeout }));
     await view.waitPhase('idle');
     const card = view.locator('.entry.tool-call', { hasText: 'write_file' }).first();
     assert.notStrictEqual(await card.getAttribute('data-status'), 'completed', 'the write was refused');
@@ -105,7 +122,7 @@ describe('a hostile repository (real workbench, workspace trust enabled)', funct
     await view.waitPainted();
     await view.send('First message.');
     const dialog = modalDialog(page, agentQuestion);
-    await dialog.waitFor({ timeout: uiTimeout });
+    await unlessAgentRan(s.marker, dialog.waitFor({ timeout: uiTimeout }));
     const shown = (await dialog.innerText()).replace(/\s+/g, ' ');
     assert.match(shown, /command: "\/bin\/sh"/);
     assert.ok(shown.includes(`arguments: "-c" "touch '${s.marker}'"`), shown);
