@@ -166,6 +166,8 @@ export function tightenApprovals(userLevel: Approvals, withWorkspace: Approvals)
  */
 export class ConfirmationLedger {
   private readonly declined = new Set<string>();
+  /** Confirmed in this window: holds even when storing the confirmation failed. */
+  private readonly confirmedHere = new Set<string>();
 
   constructor(
     private readonly store: { read(): unknown; write(entries: string[]): PromiseLike<void> },
@@ -174,13 +176,14 @@ export class ConfirmationLedger {
 
   answer(key: ConfirmedSetting, hash: string): Answer {
     const id = `${key}:${hash}`;
-    if (this.entries().includes(id)) return 'confirmed';
+    if (this.confirmedHere.has(id) || this.entries().includes(id)) return 'confirmed';
     return this.declined.has(id) ? 'declined' : 'unanswered';
   }
 
   async confirm(key: ConfirmedSetting, hash: string): Promise<void> {
     const id = `${key}:${hash}`;
     this.declined.delete(id);
+    this.confirmedHere.add(id);
     await this.store.write([id, ...this.entries().filter((e) => e !== id)].slice(0, this.max));
   }
 

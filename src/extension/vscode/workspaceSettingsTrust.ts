@@ -58,7 +58,12 @@ export class WorkspaceSettingsTrust {
       this.options.logger.error(`[settings] asking about this workspace's vigil.${question.key} failed: ${errorMessage(error)}; it is not used`);
     }
     if (accepted) {
-      await this.ledger.confirm(question.key, question.hash);
+      try {
+        await this.ledger.confirm(question.key, question.hash);
+      } catch (error) {
+        // Used in this window all the same; only a later window asks again.
+        this.options.logger.error(`[settings] remembering the confirmation of this workspace's vigil.${question.key} failed: ${errorMessage(error)}`);
+      }
       this.options.logger.info(`[settings] this workspace's vigil.${question.key} was confirmed (${summarizeValue(question)}); it is used from now on, also after a reload, until its value changes`);
     } else {
       this.ledger.decline(question.key, question.hash);

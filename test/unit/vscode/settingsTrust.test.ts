@@ -147,10 +147,13 @@ describe('settings trust', () => {
     assert.strictEqual(ledger.answer('agent', h(1)), 'declined');
     assert.strictEqual(new ConfirmationLedger(store).answer('agent', h(1)), 'unanswered', 'a new window asks again');
     for (const n of [1, 2, 3, 4]) await ledger.confirm('agent', h(n));
-    assert.strictEqual(ledger.answer('agent', h(1)), 'unanswered', 'the oldest confirmation fell out of the bound');
+    assert.strictEqual(new ConfirmationLedger(store, 3).answer('agent', h(1)), 'unanswered', 'the oldest stored confirmation fell out of the bound');
     assert.strictEqual(ledger.answer('agent', h(4)), 'confirmed');
     assert.strictEqual(ledger.answer('model.baseUrl', h(4)), 'unanswered', 'per setting');
     assert.deepStrictEqual(stored, [`agent:${h(4)}`, `agent:${h(3)}`, `agent:${h(2)}`]);
+    const failing = new ConfirmationLedger({ read: () => undefined, write: async () => Promise.reject(new Error('disk full')) });
+    await assert.rejects(failing.confirm('agent', h(5)), /disk full/);
+    assert.strictEqual(failing.answer('agent', h(5)), 'confirmed', 'a confirmation that could not be stored still holds in this window');
   });
 
   it('the question shows the exact value and what using it means', () => {
