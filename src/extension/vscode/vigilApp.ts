@@ -24,6 +24,7 @@ import { SessionTreeProvider } from './sessionTree';
 import { StatusBarController } from './statusBar';
 import type { StatusModel, StatusPhase } from './statusPresentation';
 import { TaskTerminals } from './taskTerminal';
+import { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
 import { SessionViewProvider } from './webview/sessionViewProvider';
 
 export class VigilApp extends Disposable {
@@ -46,7 +47,7 @@ export class VigilApp extends Disposable {
     readonly logger: Logger,
   ) {
     super();
-    this.config = this._register(new VigilConfiguration(logger));
+    this.config = this._register(new VigilConfiguration(logger, { trust: new WorkspaceSettingsTrust({ storage: context.workspaceState, logger }) }));
     this.sessions = this._register(
       new SessionController({
         services: () => this.services(),
@@ -150,12 +151,11 @@ export class VigilApp extends Disposable {
     return this.started;
   }
 
-  /** How the next agent process of a session is started: settings and keys as they are now. */
+  /** How the next agent process of a session is started: settings (a workspace's agent or endpoint only once confirmed) and keys as they are now. */
   private async launch(): Promise<LaunchSpec> {
     const { builtinLaunch, customLaunch } = loadServices();
-    const custom = this.config.customAgent();
+    const { agent: custom, model } = await this.config.launchSettings();
     if (custom) return customLaunch(custom);
-    const model = this.config.modelSettings();
     const apiKey = await this.secrets.apiKeyFor(model);
     return builtinLaunch({ agentScript: path.join(this.context.extensionPath, 'dist', 'agent.js'), execPath: process.execPath, model, apiKey });
   }
@@ -172,7 +172,9 @@ export class VigilApp extends Disposable {
     const custom = this.config.customAgent();
     if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' ') };
     const { provider, name } = this.config.settings.model;
-    return { agent: 'built-in', model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider };
+    const ignored = this.config.ignoredWorkspaceValue('agent');
+    const agent = ignored === 'restricted' ? 'built-in (the workspace’s vigil.agent is ignored in Restricted Mode)' : ignored === 'declined' ? 'built-in (the workspace’s vigil.agent was not confirmed)' : 'built-in';
+    return { agent, model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider };
   }
 
   phaseOf(sessionId: string): StatusPhase | undefined {

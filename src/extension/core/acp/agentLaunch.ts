@@ -20,7 +20,6 @@ export interface ModelSettings {
   provider: ProviderKind;
   baseUrl?: string;
   name?: string;
-  scriptPath?: string;
   firstTokenTimeoutSeconds?: number;
   idleTimeoutSeconds?: number;
   turnTimeoutSeconds?: number;
@@ -41,7 +40,6 @@ export function builtinLaunch(o: { agentScript: string; execPath: string; model:
     provider: o.model.provider,
     baseUrl: o.model.baseUrl || undefined,
     model: o.model.name || undefined,
-    scriptPath: o.model.scriptPath || undefined,
     firstTokenTimeoutMs: seconds(o.model.firstTokenTimeoutSeconds),
     idleTimeoutMs: seconds(o.model.idleTimeoutSeconds),
     turnTimeoutMs: seconds(o.model.turnTimeoutSeconds),
