@@ -23,6 +23,7 @@ import { StatusBarController } from './statusBar';
 import type { StatusModel, StatusPhase } from './statusPresentation';
 import { TaskTerminals } from './taskTerminal';
 import { SessionViewProvider } from './webview/sessionViewProvider';
+import { openWorkspaceFile } from './workspaceLinks';
 
 export class VigilApp extends Disposable {
   readonly config: VigilConfiguration;
@@ -57,6 +58,7 @@ export class VigilApp extends Disposable {
         changed: (statusOnly) => this.changed(statusOnly),
         showTaskOutput: (taskId) => this.terminals.show(taskId),
         killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
+        openFile: (file, line) => openWorkspaceFile(file, line, logger),
         metaExtra: () => this.agentLabel(),
       }),
     );
@@ -164,11 +166,14 @@ export class VigilApp extends Disposable {
     }
   }
 
-  private agentLabel(): { agent?: string; model?: string } {
+  private agentLabel(): { agent?: string; model?: string; cwd?: string } {
+    // The view resolves markdown file links against the folder; without one, no file link renders.
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const cwd = folder?.scheme === 'file' ? folder.fsPath : undefined;
     const custom = this.config.customAgent();
-    if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' ') };
+    if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' '), cwd };
     const { provider, name } = this.config.settings.model;
-    return { agent: 'built-in', model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider };
+    return { agent: 'built-in', model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider, cwd };
   }
 
   phaseOf(sessionId: string): StatusPhase | undefined {

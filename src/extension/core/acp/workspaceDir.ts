@@ -52,3 +52,18 @@ async function realpathOfExistingPrefix(abs: string): Promise<string> {
     if (real !== undefined) return join(real, ...rest);
   }
 }
+
+/**
+ * A file a link names (e.g. in model markdown), if it is a regular file whose real path is inside one
+ * of `roots`; otherwise why not, in words for the person.
+ */
+export async function placeLinkedFile(roots: readonly string[], file: string): Promise<{ path: string } | { refused: string }> {
+  if (file.includes('\0') || !isAbsolute(file)) return { refused: `“${file.slice(0, 200)}” is not an absolute file path.` };
+  const real = await fs.realpath(file).catch(() => undefined);
+  if (real === undefined) return { refused: `${file} does not exist.` };
+  const realRoots = await Promise.all(roots.map((r) => fs.realpath(r).catch(() => resolve(r))));
+  if (!realRoots.some((root) => isWithin(root, real))) return { refused: `${file} is outside the workspace${real !== resolve(file) ? ` (it leads to ${real})` : ''}, so Vigil does not open it from a link.` };
+  const stat = await fs.stat(real).catch(() => undefined);
+  if (!stat?.isFile()) return { refused: `${file} is not a regular file.` };
+  return { path: real };
+}
