@@ -70,6 +70,17 @@ describe('a hostile agent against the client-side approvals policy', function ()
       assert.equal(h.questions.length, 0);
     });
 
+    it('a command for a session that has no running turn is refused without asking', async () => {
+      h = await AcpHarness.create();
+      h.mode = 'allowAll';
+      const out = await run(h, [{ terminal: { sessionId: 'some-other-session', command: 'echo sneaky' } }, { write: { sessionId: 'some-other-session', path: path.join(h.workspace, 's.txt') } }]);
+      assert.match(out, /step 1 terminal: refused: No turn of this session is running/);
+      assert.match(out, /step 2 write: refused: No turn of this session is running/);
+      assert.equal(await exists(path.join(h.workspace, 's.txt')), false);
+      assert.equal(h.terminals.created.length, 0);
+      assert.equal(h.questions.length, 0);
+    });
+
     it('shows a multi-line command with its line breaks escaped, so nothing hides below the first line', async () => {
       h = await AcpHarness.create();
       h.answer = 'reject';
