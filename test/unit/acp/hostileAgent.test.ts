@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { ApprovalMode } from '../../../src/extension/core/acp/hostPorts';
 import { AcpHarness } from './acpHarness';
 
-type Step = { permission: Record<string, unknown> } | { terminal: Record<string, unknown> } | { write: Record<string, unknown> };
+type Step = { permission: Record<string, unknown> } | { terminal: Record<string, unknown> } | { write: Record<string, unknown> } | { late: Record<string, unknown> };
 
 const policies: ApprovalMode[] = ['ask', 'allowReadOnly', 'allowAll'];
 
@@ -79,6 +79,16 @@ describe('a hostile agent against the client-side approvals policy', function ()
       assert.equal(await exists(path.join(h.workspace, 's.txt')), false);
       assert.equal(h.terminals.created.length, 0);
       assert.equal(h.questions.length, 0);
+    });
+
+    it('a command sent right after the turn was answered is refused, even with an approval of that turn left', async () => {
+      const harness = (h = await AcpHarness.create());
+      harness.answer = 'allowOnce';
+      await run(harness, [{ permission: { toolCallId: 'p1', title: 'anything', kind: 'execute' } }, { late: { command: 'echo after the turn' } }]);
+      await harness.waitFor(() => harness.logged('late terminal:'), 'the late command\'s outcome');
+      assert.ok(h.logged('late terminal: refused: No turn of this session is running'), JSON.stringify(h.logs.filter((l) => l.message.includes('late'))));
+      assert.equal(h.terminals.created.length, 0);
+      assert.equal(h.questions.length, 1);
     });
 
     it('shows a multi-line command with its line breaks escaped, so nothing hides below the first line', async () => {

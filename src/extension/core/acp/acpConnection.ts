@@ -37,6 +37,8 @@ const permissionDenied = -32001;
 export class AcpConnection {
   private readonly connection: ClientConnection;
   private readonly sinks = new Map<string, PromptSink>();
+  /** Sessions whose prompt is running and not yet answered: only they may have commands run and files written. */
+  private readonly promptsOpen = new Set<string>();
   private readonly trustedWrites: () => boolean;
   initializeResponse: InitializeResponse | undefined;
 
@@ -94,9 +96,12 @@ export class AcpConnection {
   /** Sends `session/prompt`; every update and agent request of this session goes to `sink` until it settles. */
   async prompt(acpSessionId: string, text: string, sink: PromptSink): Promise<PromptResponse> {
     this.sinks.set(acpSessionId, sink);
+    this.promptsOpen.add(acpSessionId);
     try {
       return await this.connection.agent.request('session/prompt', { sessionId: acpSessionId, prompt: [{ type: 'text', text }] });
     } finally {
+      // Late updates still land below, but from the answer on the agent gets no commands or writes.
+      this.promptsOpen.delete(acpSessionId);
       // Updates written before the response may still be in their (microtask) handlers: let them land first.
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.sinks.get(acpSessionId) === sink) this.sinks.delete(acpSessionId);
@@ -148,7 +153,7 @@ export class AcpConnection {
 
     /** Client-side operations run only inside a prompt of this session, and only as the approvals policy says (permissionGate.ts). */
     const authorize = async (acpSessionId: string, op: ClientOp, signal: AbortSignal): Promise<void> => {
-      if (!this.sinks.has(acpSessionId)) throw denied('No turn of this session is running: Vigil runs commands and writes files for the agent only during a turn.');
+      if (!this.promptsOpen.has(acpSessionId)) throw denied('No turn of this session is running: Vigil runs commands and writes files for the agent only during a turn.');
       const verdict = await gate.authorize(
         vigilSessionId,
         op,
