@@ -14,7 +14,7 @@ export class SettingsApprovalPolicy implements ApprovalPolicy {
     return this.config.isTrusted();
   }
 
-  /** With a tool kind, `vigil.approvals.byKind` applies; the core's gate does not pass one yet (see the report). */
+  /** With a tool kind, `vigil.approvals.byKind` applies (to permission requests and to Vigil's own client-side checks). */
   mode(kind?: string): ApprovalMode {
     return approvalModeFor(this.config.settings.approvals, kind);
   }

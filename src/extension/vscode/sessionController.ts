@@ -30,9 +30,11 @@ export interface SessionControllerDeps {
    */
   changed(statusOnly?: boolean): void;
   showTaskOutput(taskId: string): Promise<void>;
+  /** Opens a file a markdown link names, after checking it is inside the workspace. */
+  openFile(path: string, line?: number): Promise<void>;
   killTask(taskId: string): Promise<void>;
   /** Extra facts about the session for its header (agent, model). */
-  metaExtra(): { agent?: string; model?: string };
+  metaExtra(): { agent?: string; model?: string; cwd?: string };
   /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
   folderForNewSession(): string | undefined;
   /** This window's key for the durable "last open session" record (its first folder, '' without one). */
@@ -256,6 +258,10 @@ export class SessionController extends Disposable implements SessionViewControll
 
   onShowTaskOutput(intent: { taskId: string }): Promise<void> {
     return this.d.showTaskOutput(intent.taskId);
+  }
+
+  onOpenFile(intent: { path: string; line?: number }): Promise<void> {
+    return this.d.openFile(intent.path, intent.line);
   }
 
   onKillTask(intent: { taskId: string }): Promise<void> {

@@ -26,6 +26,7 @@ import type { StatusModel, StatusPhase } from './statusPresentation';
 import { TaskTerminals } from './taskTerminal';
 import { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
 import { SessionViewProvider } from './webview/sessionViewProvider';
+import { openWorkspaceFile } from './workspaceLinks';
 
 export class VigilApp extends Disposable {
   readonly config: VigilConfiguration;
@@ -60,6 +61,7 @@ export class VigilApp extends Disposable {
         changed: (statusOnly) => this.changed(statusOnly),
         showTaskOutput: (taskId) => this.terminals.show(taskId),
         killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
+        openFile: (file, line) => openWorkspaceFile(file, line, logger),
         metaExtra: () => this.agentLabel(),
         folderForNewSession: () => folderForNewSession(windowFolders(), activeFile()),
         windowKey: () => windowFolders()[0] ?? '',
@@ -168,13 +170,16 @@ export class VigilApp extends Disposable {
     }
   }
 
-  private agentLabel(): { agent?: string; model?: string } {
+  private agentLabel(): { agent?: string; model?: string; cwd?: string } {
+    // The view resolves markdown file links against the folder; without one, no file link renders.
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const cwd = folder?.scheme === 'file' ? folder.fsPath : undefined;
     const custom = this.config.customAgent();
-    if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' ') };
+    if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' '), cwd };
     const { provider, name } = this.config.settings.model;
     const ignored = this.config.ignoredWorkspaceValue('agent');
     const agent = ignored === 'restricted' ? 'built-in (the workspace’s vigil.agent is ignored in Restricted Mode)' : ignored === 'declined' ? 'built-in (the workspace’s vigil.agent was not confirmed)' : 'built-in';
-    return { agent, model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider };
+    return { agent, model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider, cwd };
   }
 
   phaseOf(sessionId: string): StatusPhase | undefined {

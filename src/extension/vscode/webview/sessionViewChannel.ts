@@ -129,6 +129,8 @@ export class SessionViewChannel {
         return c.onKillTask({ taskId: message.taskId });
       case 'openSession':
         return c.onOpenSession({ sessionId: message.sessionId });
+      case 'openFile':
+        return c.onOpenFile({ path: message.path, line: message.line });
       default:
         return assertNever(message);
     }
