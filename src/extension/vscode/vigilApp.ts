@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { Disposable, toDisposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
+import { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
 import type { LaunchSpec } from '../core/acp/agentLaunch';
 import { ApprovalBroker } from '../presentation/approvalBroker';
@@ -42,9 +43,12 @@ export class VigilApp extends Disposable {
     readonly context: vscode.ExtensionContext,
     readonly logChannel: vscode.LogOutputChannel,
     readonly logger: Logger,
+    /** Every secret Vigil knows; cuts them out of what is stored, logged or shown. */
+    readonly redactor: Redactor = new Redactor(),
   ) {
     super();
     this.config = this._register(new VigilConfiguration(logger));
+    this.learnAgentEnv();
     this.sessions = this._register(
       new SessionController({
         services: () => this.services(),
@@ -60,7 +64,7 @@ export class VigilApp extends Disposable {
         metaExtra: () => this.agentLabel(),
       }),
     );
-    this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions }));
+    this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions, redactor }));
     this.statusBar = this._register(new StatusBarController(() => this.statusModel()));
     this.tree = this._register(
       new SessionTreeProvider({
@@ -74,11 +78,12 @@ export class VigilApp extends Disposable {
     this.terminals = this._register(
       new TaskTerminals({ tasks: async () => (await this.services()).registry, logger }),
     );
-    this.secrets = this._register(new SecretStorageSource(context.secrets, logger));
+    this.secrets = this._register(new SecretStorageSource(context.secrets, logger, redactor));
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
     // A new agent, model or key applies from the next agent process: stop the idle ones now.
     this._register(this.config.onDidChange((change) => {
+      if (change.affects('vigil.agent')) this.learnAgentEnv();
       if (change.affects('vigil.agent') || change.affects('vigil.model')) void this.restartIdleAgents();
     }));
     this._register(this.secrets.onDidChange(() => void this.restartIdleAgents()));
@@ -98,7 +103,7 @@ export class VigilApp extends Disposable {
   services(): Promise<VigilServices> {
     this.servicesPromise ??= this.startServices().catch((error: unknown) => {
       this.servicesPromise = undefined;
-      void vscode.window.showErrorMessage(`Vigil could not start: ${errorMessage(error)}`, 'Show Log').then((c) => c && this.logChannel.show());
+      void vscode.window.showErrorMessage(this.redactor.redact(`Vigil could not start: ${errorMessage(error)}`), 'Show Log').then((c) => c && this.logChannel.show());
       throw error;
     });
     return this.servicesPromise;
@@ -106,8 +111,11 @@ export class VigilApp extends Disposable {
 
   private async startServices(): Promise<VigilServices> {
     const storageRoot = this.context.globalStorageUri.fsPath;
+    // Stored keys are known before the first write: recovery and re-attached tasks write at start.
+    await this.secrets.learned;
     const services = await loadServices().VigilServices.start({
       storageRoot,
+      redactor: this.redactor,
       windowId: randomUUID(),
       logger: this.logger,
       workspaceFolder: () => this.workspaceFolder(),
@@ -144,6 +152,11 @@ export class VigilApp extends Disposable {
 
   workspaceFolder(): string {
     return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.context.globalStorageUri.fsPath;
+  }
+
+  /** `vigil.agent` env values may be tokens: secrets as soon as they are configured, before any launch. */
+  private learnAgentEnv(): void {
+    this.redactor.add(Object.values(this.config.customAgent()?.env ?? {}));
   }
 
   /** How the next agent process of a session is started: settings and keys as they are now. */

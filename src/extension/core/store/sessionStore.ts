@@ -12,6 +12,7 @@ import { readTranscript, readTranscriptTail, TranscriptWriter, type TailResult, 
 import type { JsonlReadResult } from './jsonl';
 import type { TranscriptRecord } from './transcriptRecords';
 import { EventHub, type Unsubscribe } from '../common/events';
+import type { Redactor } from '../common/redactor';
 
 export interface RecordsAppended {
   sessionId: string;
@@ -40,6 +41,8 @@ export class SessionStore {
     readonly root: string,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    /** Secrets to cut out of transcripts and metadata (titles, state reasons) before they are written. */
+    private readonly redactor?: Redactor,
   ) {}
 
   /** Proves the root is writable up front, so a bad root fails with its path instead of mid-turn. */
@@ -57,7 +60,7 @@ export class SessionStore {
   }
 
   async create(title: string, id: string = randomUUID()): Promise<SessionMeta> {
-    const meta: SessionMeta = { id, title, createdAt: this.now(), updatedAt: this.now(), state: 'idle' };
+    const meta: SessionMeta = { id, title: this.redactor?.redact(title) ?? title, createdAt: this.now(), updatedAt: this.now(), state: 'idle' };
     const file = sessionFile(this.root, id);
     if ((await readJson(file)) !== undefined) throw new VigilError('INVALID_INPUT', `Session ${id} already exists`);
     await writeJsonAtomic(file, meta);
@@ -99,7 +102,7 @@ export class SessionStore {
     const write = async () => {
       const meta = await this.get(id);
       if (!meta) throw new VigilError('NOT_FOUND', `Session ${id} does not exist`);
-      const next: SessionMeta = { ...meta, ...patch, updatedAt: this.now() };
+      const next: SessionMeta = { ...meta, ...(this.redactor?.redactValue(patch) ?? patch), updatedAt: this.now() };
       if (patch.state === 'idle') delete next.stateReason;
       await writeJsonAtomic(sessionFile(this.root, id), next);
       return next;
@@ -124,6 +127,7 @@ export class SessionStore {
     return new TranscriptWriter(transcriptFile(this.root, id), {
       guard,
       now: this.now,
+      redactor: this.redactor,
       onWritten: (records) => this.appended.emit({ sessionId: id, records }, (error) => this.logger.error(`a transcript listener failed: ${String(error)}`)),
     });
   }

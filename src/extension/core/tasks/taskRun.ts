@@ -4,8 +4,9 @@ import { VigilError, errorMessage } from '../common/errors';
 import { CoalescingRun } from '../common/coalescingRun';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
+import type { Redactor } from '../common/redactor';
 import type { TerminalExitStatus } from '../ports/terminalHost';
-import { LineMatcher, compilePattern } from './lineMatcher';
+import { matcherForStoredPattern, type LineMatcher } from './lineMatcher';
 import { LogFollower } from './logFollower';
 import { OutputRing } from './outputRing';
 import { isAlive, listDescendants, signalTree } from '../common/processTree';
@@ -24,6 +25,8 @@ export interface TaskRunDeps {
   emit(event: TaskEvent): void;
   /** The durable sink (the wakeup outbox); resolves once the completion is stored. */
   deliverCompletion(completion: TaskCompletion): Promise<void>;
+  /** Secrets to keep out of the stored record. */
+  redactor?: Redactor;
 }
 
 export class TaskRun {
@@ -48,10 +51,12 @@ export class TaskRun {
     private readonly deps: TaskRunDeps,
   ) {
     this.ring = new OutputRing(current.outputByteLimit);
-    this.writer = new RecordWriter(deps.paths.record);
+    this.writer = new RecordWriter(deps.paths.record, deps.redactor);
     this.follower = new LogFollower(deps.paths.log, (text) => this.onText(text));
     if (current.notify.pattern && current.patternMatchedAt === null) {
-      this.matcher = new LineMatcher(compilePattern(current.notify.pattern));
+      this.matcher = matcherForStoredPattern(current.notify.pattern, (message) => deps.logger.warn(`task ${current.id}: ${message}`));
+      // A stored pattern RE2 rejects (an older record) degrades to a notification on exit.
+      if (!this.matcher) this.current = { ...current, notify: { ...current.notify, onExit: true } };
     }
   }
 
