@@ -7,17 +7,26 @@ import { VigilError, errorMessage } from '../common/errors';
 /** Longest notify pattern accepted, in characters. */
 export const MAX_PATTERN_CHARS = 1_000;
 /**
- * RE2's own measure of a compiled pattern's cost. Linear time alone is not enough: when the DFA
- * gives up, the NFA costs (line length × program size) per test; 400 × MAX_MATCH_CHARS stays far
- * below a millisecond-scale pause, while a 1,000-state program on a long line took half a second.
+ * RE2's own measure of a compiled pattern's cost (about one per character of a plain pattern).
+ * Linear time is not cheap time: a pattern whose DFA explodes (`a[ab]{300}$`) cost 50–300 ms per
+ * 4,096-character line on a busy 2-core machine, about 40 ms per 1,024; so both factors are bounded.
  */
-export const MAX_PROGRAM_SIZE = 400;
+export const MAX_PROGRAM_SIZE = 300;
 /** A line is matched against its first this many characters; the rest of an overlong line is skipped. */
-export const MAX_MATCH_CHARS = 4_096;
+export const MAX_MATCH_CHARS = 1_024;
+/** Matching time one chunk of output may take; lines after it in that chunk are not matched (and counted). */
+export const FEED_BUDGET_MS = 5;
 
 /** What the matcher needs of a compiled pattern: an unanchored search. */
 export interface LinePattern {
   test(line: string): boolean;
+}
+
+export interface LineMatcherOptions {
+  /** Monotonic milliseconds; injected by tests. */
+  now?: () => number;
+  /** Told once when lines start being skipped to keep the extension host responsive. */
+  report?: (message: string) => void;
 }
 
 export class LineMatcher {
@@ -28,23 +37,32 @@ export class LineMatcher {
   /** Length of the open line when it was last tested, so an unchanged prefix is not tested again. */
   private testedOpen = -1;
   private matched = false;
+  private skipped = 0;
+  private readonly now: () => number;
 
-  constructor(private readonly pattern: LinePattern) {}
+  constructor(
+    private readonly pattern: LinePattern,
+    private readonly options: LineMatcherOptions = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
+  }
 
   /** Returns the first matching line (without its newline, cut at MAX_MATCH_CHARS) once; afterwards always undefined. */
   feed(text: string): string | undefined {
     if (this.matched || !text) return undefined;
+    const started = this.now();
     let start = 0;
     for (;;) {
       const end = nextBreak(text, start);
       if (end === -1) break;
       this.extend(text.slice(start, end));
       const line = this.partial;
+      const overlong = this.overlong;
+      const tested = this.testedOpen === line.length;
       this.partial = '';
       this.overlong = false;
-      const tested = this.testedOpen === line.length;
       this.testedOpen = -1;
-      if (!tested && this.test(line)) return line;
+      if (!tested && this.withinBudget(started) && this.test(line, overlong)) return line;
       // \r\n is one break.
       start = text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
     }
@@ -52,15 +70,29 @@ export class LineMatcher {
     // A server may print its banner without a newline and then wait: test the open line too,
     // but only when its (capped) text changed since the last test.
     const open = this.partial;
-    if (open && open.length !== this.testedOpen) {
+    if (open && open.length !== this.testedOpen && this.withinBudget(started)) {
       this.testedOpen = open.length;
-      if (this.test(open)) return open;
+      if (this.test(open, this.overlong)) return open;
     }
     return undefined;
   }
 
   get done(): boolean {
     return this.matched;
+  }
+
+  /** Lines not matched because a chunk of output used up its matching time. */
+  get skippedLines(): number {
+    return this.skipped;
+  }
+
+  private withinBudget(started: number): boolean {
+    if (this.now() - started <= FEED_BUDGET_MS) return true;
+    if (this.skipped === 0) {
+      this.options.report?.(`output arrives faster than its notify pattern can be matched; lines beyond ${FEED_BUDGET_MS} ms of matching per chunk are skipped`);
+    }
+    this.skipped += 1;
+    return false;
   }
 
   private extend(piece: string): void {
@@ -74,8 +106,10 @@ export class LineMatcher {
     this.overlong = true;
   }
 
-  private test(line: string): boolean {
-    if (!this.pattern.test(line)) return false;
+  private test(line: string, cut: boolean): boolean {
+    // A cut line is tested with a newline after it: RE2's `$` (and `.`) never match there, so
+    // `^…$` cannot match a prefix as if it were the whole line.
+    if (!this.pattern.test(cut ? `${line}\n` : line)) return false;
     this.matched = true;
     this.partial = '';
     return true;
@@ -123,7 +157,7 @@ export function compilePattern(pattern: string): LinePattern {
  */
 export function matcherForStoredPattern(pattern: string, report: (message: string) => void): LineMatcher | undefined {
   try {
-    return new LineMatcher(compilePattern(pattern));
+    return new LineMatcher(compilePattern(pattern), { report });
   } catch (error) {
     report(`its notify pattern is no longer accepted, so it notifies on exit only: ${errorMessage(error)}`);
     return undefined;
