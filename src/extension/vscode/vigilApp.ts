@@ -131,6 +131,7 @@ export class VigilApp extends Disposable {
         }),
         sessionTitle: (sessionId) => (sessionId === this.sessions.currentSessionId ? this.sessions.currentSnapshot?.session?.title : undefined),
         logger: this.logger,
+        redact: (text) => this.redactor.redact(text),
       }),
       lm: new VscodeLanguageModelBridge(),
     });
