@@ -2,7 +2,7 @@
 
 import { strict as assert } from 'node:assert';
 import { isVigilError } from '../../../src/extension/core/common/errors';
-import { LineMatcher, MAX_MATCH_CHARS, MAX_PATTERN_CHARS, compilePattern, matcherForStoredPattern } from '../../../src/extension/core/tasks/lineMatcher';
+import { LineMatcher, MAX_MATCH_CHARS, MAX_PATTERN_CHARS, MAX_SLOW_LINES, SLOW_LINE_MS, compilePattern, matcherForStoredPattern } from '../../../src/extension/core/tasks/lineMatcher';
 
 function rejected(pattern: string): string {
   try {
@@ -104,11 +104,44 @@ describe('notify patterns', () => {
     assert.equal(reports.length, 1, 'told once');
   });
 
-  it('a stored pattern RE2 rejects yields no matcher and one explanation, instead of a throw', () => {
+  it('gives a pattern up after a few slow lines: reported once, the task told to notify on exit, no more matching', () => {
+    let now = 0;
     const reports: string[] = [];
-    assert.equal(matcherForStoredPattern('(a)\\1', (m) => reports.push(m)), undefined);
+    let gaveUp = 0;
+    let tests = 0;
+    // Every test "takes" SLOW_LINE_MS + 1 of the injected clock.
+    const costly = { test: (line: string) => ((tests += 1), (now += SLOW_LINE_MS + 1), line.includes('ready')) };
+    const m = new LineMatcher(costly, { now: () => now, report: (r) => reports.push(r), giveUp: () => (gaveUp += 1) });
+    for (let i = 0; i < MAX_SLOW_LINES; i += 1) assert.equal(m.feed(`slow ${i}\n`), undefined);
+    assert.equal(gaveUp, 1);
+    assert.equal(m.done, true);
+    assert.match(reports.join('\n'), /no longer matched; the task notifies on exit instead/);
+    assert.equal(m.feed('ready\n'), undefined, 'given up: not even tested');
+    assert.equal(tests, MAX_SLOW_LINES);
+    assert.equal(gaveUp, 1);
+  });
+
+  it('a rare slow line (a busy machine pausing the process) does not give the pattern up', () => {
+    let now = 0;
+    let gaveUp = 0;
+    let nth = 0;
+    // One test in 150 "takes" long; the rest take nothing.
+    const paused = { test: (line: string) => ((nth += 1), nth % 150 === 0 && (now += SLOW_LINE_MS + 1), line.includes('ready')) };
+    const m = new LineMatcher(paused, { now: () => now, giveUp: () => (gaveUp += 1) });
+    for (let i = 0; i < 3_000; i += 1) assert.equal(m.feed(`line ${i}\n`), undefined);
+    assert.equal(gaveUp, 0);
+    assert.equal(m.feed('ready\n'), 'ready');
+  });
+
+  it('a stored pattern RE2 rejects yields no matcher, one explanation and a give-up, instead of a throw', () => {
+    const reports: string[] = [];
+    let gaveUp = 0;
+    const options = { report: (m: string) => reports.push(m), giveUp: () => (gaveUp += 1) };
+    assert.equal(matcherForStoredPattern('(a)\\1', options), undefined);
     assert.equal(reports.length, 1);
+    assert.equal(gaveUp, 1);
     assert.match(reports[0], /notifies on exit only/);
-    assert.ok(matcherForStoredPattern('ready', (m) => reports.push(m)) instanceof LineMatcher);
+    assert.ok(matcherForStoredPattern('ready', options) instanceof LineMatcher);
+    assert.equal(gaveUp, 1);
   });
 });

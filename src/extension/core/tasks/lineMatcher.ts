@@ -16,6 +16,15 @@ export const MAX_PROGRAM_SIZE = 300;
 export const MAX_MATCH_CHARS = 1_024;
 /** Matching time one chunk of output may take; lines after it in that chunk are not matched (and counted). */
 export const FEED_BUDGET_MS = 5;
+/**
+ * A pattern whose DFA explodes still costs milliseconds per line within the bounds above (RE2 builds
+ * states as it goes). One that took longer than SLOW_LINE_MS on MAX_SLOW_LINES lines, and on at least
+ * 1 % of the lines tested (so a busy machine's rare pause does not count), is given up for the task:
+ * the extension host pays for a few lines, never for the whole output.
+ */
+export const SLOW_LINE_MS = 20;
+export const MAX_SLOW_LINES = 3;
+const SLOW_SHARE = 0.01;
 
 /** What the matcher needs of a compiled pattern: an unanchored search. */
 export interface LinePattern {
@@ -25,8 +34,10 @@ export interface LinePattern {
 export interface LineMatcherOptions {
   /** Monotonic milliseconds; injected by tests. */
   now?: () => number;
-  /** Told once when lines start being skipped to keep the extension host responsive. */
+  /** Told once when lines start being skipped, and once when the pattern is given up. */
   report?: (message: string) => void;
+  /** The pattern is given up (too costly on this output): the task should notify on exit instead. */
+  giveUp?: () => void;
 }
 
 export class LineMatcher {
@@ -37,6 +48,9 @@ export class LineMatcher {
   /** Length of the open line when it was last tested, so an unchanged prefix is not tested again. */
   private testedOpen = -1;
   private matched = false;
+  private disabled = false;
+  private slowLines = 0;
+  private testedLines = 0;
   private skipped = 0;
   private readonly now: () => number;
 
@@ -49,7 +63,7 @@ export class LineMatcher {
 
   /** Returns the first matching line (without its newline, cut at MAX_MATCH_CHARS) once; afterwards always undefined. */
   feed(text: string): string | undefined {
-    if (this.matched || !text) return undefined;
+    if (this.matched || this.disabled || !text) return undefined;
     const started = this.now();
     let start = 0;
     for (;;) {
@@ -78,7 +92,7 @@ export class LineMatcher {
   }
 
   get done(): boolean {
-    return this.matched;
+    return this.matched || this.disabled;
   }
 
   /** Lines not matched because a chunk of output used up its matching time. */
@@ -87,6 +101,7 @@ export class LineMatcher {
   }
 
   private withinBudget(started: number): boolean {
+    if (this.disabled) return false;
     if (this.now() - started <= FEED_BUDGET_MS) return true;
     if (this.skipped === 0) {
       this.options.report?.(`output arrives faster than its notify pattern can be matched; lines beyond ${FEED_BUDGET_MS} ms of matching per chunk are skipped`);
@@ -109,10 +124,26 @@ export class LineMatcher {
   private test(line: string, cut: boolean): boolean {
     // A cut line is tested with a newline after it: RE2's `$` (and `.`) never match there, so
     // `^…$` cannot match a prefix as if it were the whole line.
-    if (!this.pattern.test(cut ? `${line}\n` : line)) return false;
+    const started = this.now();
+    const hit = this.pattern.test(cut ? `${line}\n` : line);
+    this.testedLines += 1;
+    if (!hit && this.now() - started > SLOW_LINE_MS) {
+      this.slowLines += 1;
+      if (this.slowLines >= MAX_SLOW_LINES && this.slowLines >= this.testedLines * SLOW_SHARE) this.disable();
+    }
+    if (!hit) return false;
     this.matched = true;
     this.partial = '';
     return true;
+  }
+
+  private disable(): void {
+    this.disabled = true;
+    this.partial = '';
+    this.options.report?.(
+      `its notify pattern took over ${SLOW_LINE_MS} ms on ${MAX_SLOW_LINES} lines of this output, so it is no longer matched; the task notifies on exit instead`,
+    );
+    this.options.giveUp?.();
   }
 }
 
@@ -152,14 +183,15 @@ export function compilePattern(pattern: string): LinePattern {
 }
 
 /**
- * The matcher for a stored task record. A record written by an earlier version may hold a pattern
- * RE2 rejects: the task then only notifies on exit (reported once), instead of failing to re-attach.
+ * The matcher for a task record. A record written by an earlier version may hold a pattern RE2
+ * rejects: the task then notifies on exit (reported once, `giveUp` called) instead of failing to re-attach.
  */
-export function matcherForStoredPattern(pattern: string, report: (message: string) => void): LineMatcher | undefined {
+export function matcherForStoredPattern(pattern: string, options: Required<Pick<LineMatcherOptions, 'report' | 'giveUp'>>): LineMatcher | undefined {
   try {
-    return new LineMatcher(compilePattern(pattern), { report });
+    return new LineMatcher(compilePattern(pattern), options);
   } catch (error) {
-    report(`its notify pattern is no longer accepted, so it notifies on exit only: ${errorMessage(error)}`);
+    options.report(`its notify pattern is no longer accepted, so it notifies on exit only: ${errorMessage(error)}`);
+    options.giveUp();
     return undefined;
   }
 }

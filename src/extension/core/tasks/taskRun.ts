@@ -54,9 +54,14 @@ export class TaskRun {
     this.writer = new RecordWriter(deps.paths.record, deps.redactor);
     this.follower = new LogFollower(deps.paths.log, (text) => this.onText(text));
     if (current.notify.pattern && current.patternMatchedAt === null) {
-      this.matcher = matcherForStoredPattern(current.notify.pattern, (message) => deps.logger.warn(`task ${current.id}: ${message}`));
-      // A stored pattern RE2 rejects (an older record) degrades to a notification on exit.
-      if (!this.matcher) this.current = { ...current, notify: { ...current.notify, onExit: true } };
+      // A pattern RE2 rejects (an older record) or one too costly on this output degrades to a notification on exit.
+      this.matcher = matcherForStoredPattern(current.notify.pattern, {
+        report: (message) => deps.logger.warn(`task ${current.id}: ${message}`),
+        giveUp: () => {
+          this.matcher = undefined;
+          this.current = { ...this.current, notify: { ...this.current.notify, onExit: true } };
+        },
+      });
     }
   }
 
