@@ -76,7 +76,7 @@ export class VigilApp extends Disposable {
       }),
     );
     this.terminals = this._register(
-      new TaskTerminals({ tasks: async () => (await this.services()).registry, logger }),
+      new TaskTerminals({ tasks: async () => (await this.services()).registry, logger, redactor }),
     );
     this.secrets = this._register(new SecretStorageSource(context.secrets, logger, redactor));
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger });
