@@ -7,6 +7,8 @@ import { errorMessage } from './core/common/errors';
 import type { Clock } from './core/ports/clock';
 import { systemClock } from './core/ports/clock';
 import { tagged, type Logger } from './core/ports/logger';
+import { Redactor } from './core/common/redactor';
+import { redactingLogger } from './core/common/redactingLogger';
 import { AcpAgentHandleProvider } from './core/acp/acpHandleProvider';
 import type { LaunchSpec } from './core/acp/agentLaunch';
 import { HistoryRecorder } from './core/acp/historyRecorder';
@@ -46,6 +48,8 @@ export interface ServiceOptions {
   prompter: PermissionPrompter;
   lm?: LanguageModelBridge;
   leaseTtlMs?: number;
+  /** Every secret Vigil knows; the services add the secrets of each agent launch. Default: a fresh one. */
+  redactor?: Redactor;
 }
 
 /** How much of a long transcript a fresh agent process is given as history. */
@@ -64,9 +68,21 @@ export class VigilServices extends Disposable {
     super();
   }
 
-  static async start(o: ServiceOptions): Promise<VigilServices> {
+  static async start(options: ServiceOptions): Promise<VigilServices> {
+    // One redactor for everything the services store, show or log.
+    const redactor = options.redactor ?? new Redactor();
+    const o: ServiceOptions = {
+      ...options,
+      logger: redactingLogger(options.logger, redactor),
+      launchFor: async (sessionId) => {
+        const spec = await options.launchFor(sessionId);
+        // The agent's auth values (API key, `vigil.agent` env) are secrets from now on, stderr included.
+        redactor.add(spec.secretEnv.map((name) => spec.env[name]));
+        return { ...spec, redactor };
+      },
+    };
     const clock = o.clock ?? systemClock;
-    const outbox = await WakeupOutbox.open({ storageRoot: o.storageRoot, windowId: o.windowId, clock, logger: o.logger });
+    const outbox = await WakeupOutbox.open({ storageRoot: o.storageRoot, windowId: o.windowId, clock, logger: o.logger, redactor });
     // The registry may report completions while it re-attaches tasks of an earlier window, before
     // the coordinator exists: they wait here (the outbox makes them durable once it is ready).
     const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor } = {};
@@ -85,6 +101,7 @@ export class VigilServices extends Disposable {
       clock,
       logger: o.logger,
       defaultOutputByteLimit: o.outputByteLimit(),
+      redactor,
     });
     const agents = new AcpAgentHandleProvider({
       log: tagged(o.logger, 'acp'),
@@ -104,6 +121,7 @@ export class VigilServices extends Disposable {
       settings: o.liveness,
       windowId: o.windowId,
       leaseTtlMs: o.leaseTtlMs,
+      redactor,
     });
     late.supervisor = supervisor;
     await supervisor.sessions.init();

@@ -64,7 +64,7 @@ export function registerCommands(app: VigilApp): void {
           return await handler(...args);
         } catch (error) {
           app.logger.error(`${id} failed: ${errorMessage(error)}`);
-          void vscode.window.showErrorMessage(`Vigil: ${errorMessage(error)}`);
+          void vscode.window.showErrorMessage(app.redactor.redact(`Vigil: ${errorMessage(error)}`));
           return undefined;
         }
       }),

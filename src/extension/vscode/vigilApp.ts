@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { Disposable, toDisposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
+import { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
 import type { LaunchSpec } from '../core/acp/agentLaunch';
 import { ApprovalBroker } from '../presentation/approvalBroker';
@@ -46,9 +47,12 @@ export class VigilApp extends Disposable {
     readonly context: vscode.ExtensionContext,
     readonly logChannel: vscode.LogOutputChannel,
     readonly logger: Logger,
+    /** Every secret Vigil knows; cuts them out of what is stored, logged or shown. */
+    readonly redactor: Redactor = new Redactor(),
   ) {
     super();
     this.config = this._register(new VigilConfiguration(logger, { trust: new WorkspaceSettingsTrust({ storage: context.workspaceState, logger }) }));
+    this.learnAgentEnv();
     this.sessions = this._register(
       new SessionController({
         services: () => this.services(),
@@ -67,7 +71,7 @@ export class VigilApp extends Disposable {
         windowKey: () => windowFolders()[0] ?? '',
       }),
     );
-    this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions }));
+    this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions, redactor }));
     this.statusBar = this._register(new StatusBarController(() => this.statusModel()));
     this.tree = this._register(
       new SessionTreeProvider({
@@ -80,15 +84,16 @@ export class VigilApp extends Disposable {
       }),
     );
     this.terminals = this._register(
-      new TaskTerminals({ tasks: async () => (await this.services()).registry, logger }),
+      new TaskTerminals({ tasks: async () => (await this.services()).registry, logger, redactor }),
     );
-    this.secrets = this._register(new SecretStorageSource(context.secrets, logger));
+    this.secrets = this._register(new SecretStorageSource(context.secrets, logger, redactor));
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
     // Which sessions are this window's depends on its folders: re-sort the list when they change.
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.tree.refresh()));
     // A new agent, model or key applies from the next agent process: stop the idle ones now.
     this._register(this.config.onDidChange((change) => {
+      if (change.affects('vigil.agent')) this.learnAgentEnv();
       if (change.affects('vigil.agent') || change.affects('vigil.model')) void this.restartIdleAgents();
     }));
     this._register(this.secrets.onDidChange(() => void this.restartIdleAgents()));
@@ -108,7 +113,7 @@ export class VigilApp extends Disposable {
   services(): Promise<VigilServices> {
     this.servicesPromise ??= this.startServices().catch((error: unknown) => {
       this.servicesPromise = undefined;
-      void vscode.window.showErrorMessage(`Vigil could not start: ${errorMessage(error)}`, 'Show Log').then((c) => c && this.logChannel.show());
+      void vscode.window.showErrorMessage(this.redactor.redact(`Vigil could not start: ${errorMessage(error)}`), 'Show Log').then((c) => c && this.logChannel.show());
       throw error;
     });
     return this.servicesPromise;
@@ -116,8 +121,11 @@ export class VigilApp extends Disposable {
 
   private async startServices(): Promise<VigilServices> {
     const storageRoot = this.context.globalStorageUri.fsPath;
+    // Stored keys are known before the first write: recovery and re-attached tasks write at start.
+    await this.secrets.learned;
     const services = await loadServices().VigilServices.start({
       storageRoot,
+      redactor: this.redactor,
       windowId: randomUUID(),
       logger: this.logger,
       windowFolders,
@@ -134,6 +142,7 @@ export class VigilApp extends Disposable {
         }),
         sessionTitle: (sessionId) => (sessionId === this.sessions.currentSessionId ? this.sessions.currentSnapshot?.session?.title : undefined),
         logger: this.logger,
+        redact: (text) => this.redactor.redact(text),
       }),
       lm: new VscodeLanguageModelBridge(),
     });
@@ -151,6 +160,11 @@ export class VigilApp extends Disposable {
 
   get runningServices(): VigilServices | undefined {
     return this.started;
+  }
+
+  /** `vigil.agent` env values may be tokens: secrets as soon as they are configured, before any launch. */
+  private learnAgentEnv(): void {
+    this.redactor.add(Object.values(this.config.customAgent()?.env ?? {}));
   }
 
   /** How the next agent process of a session is started: settings (a workspace's agent or endpoint only once confirmed) and keys as they are now. */
