@@ -13,6 +13,7 @@ import type { LanguageModelBridge } from './hostPorts';
 import { listModels, streamChat } from './lmHost';
 import type { PermissionGate } from './permissionGate';
 import type { TerminalBridge } from './terminalBridge';
+import { describeLocation, type Location } from './workspaceBoundary';
 import type { WorkspaceFs } from './workspaceFs';
 
 /** Where the events of the prompt that is running in an ACP session go. */
@@ -127,20 +128,21 @@ export class AcpConnection {
     const denied = (message: string) => new RequestError(permissionDenied, message);
     const asRequestError = (error: unknown) => (error instanceof RequestError ? error : new RequestError(-32603, errorMessage(error)));
 
-    /** Paths outside the workspace need the person's approval (once per request). */
-    const confine = async (acpSessionId: string, path: string, action: 'read' | 'write', signal: AbortSignal): Promise<string> => {
+    /** Paths outside the workspace (or through a symlink leading out or to nothing) need the person's approval, once per request. */
+    const confine = async (acpSessionId: string, path: string, action: 'read' | 'write', signal: AbortSignal): Promise<Location> => {
       const where = await workspace.locate(path).catch((error: unknown) => {
         throw asRequestError(error);
       });
-      if (where.inside) return where.abs;
-      const title = `${action} outside the workspace: ${where.abs}`;
+      if (where.inside) return where;
+      // The person sees where the access really lands: the symlink's resolved target, not just the name the agent used.
+      const title = `${action} outside the workspace: ${describeLocation(where)}`;
       const answer = await gate.ask(
         { sessionId: vigilSessionId, title, kind: action === 'read' ? 'read' : 'edit' },
         { opened: () => this.emit(acpSessionId, (d) => d.approvalOpened(title)), closed: (a) => this.emit(acpSessionId, (d) => d.approvalClosed(title, a)) },
         signal,
       );
-      if (answer !== 'allowOnce' && answer !== 'allowAlways') throw denied(`Access to ${where.abs} is outside the workspace folder and was not approved.`);
-      return where.abs;
+      if (answer !== 'allowOnce' && answer !== 'allowAlways') throw denied(`Access to ${describeLocation(where)} is outside the workspace folder and was not approved.`);
+      return workspace.approved(where);
     };
 
     return client({ name: 'vigil' })
@@ -159,9 +161,9 @@ export class AcpConnection {
       })
       .onRequest('fs/read_text_file', async ({ params, signal }) => {
         this.emit(params.sessionId, (d) => d.request(`fs: read ${params.path}`));
-        const abs = await confine(params.sessionId, params.path, 'read', signal);
+        const where = await confine(params.sessionId, params.path, 'read', signal);
         try {
-          return { content: await workspace.read(abs, params.line, params.limit) };
+          return { content: await workspace.read(where, params.line, params.limit, signal) };
         } catch (error) {
           throw asRequestError(error);
         }
@@ -169,9 +171,9 @@ export class AcpConnection {
       .onRequest('fs/write_text_file', async ({ params, signal }) => {
         this.emit(params.sessionId, (d) => d.request(`fs: write ${params.path}`));
         if (!this.trustedWrites()) throw denied('This workspace is not trusted: Vigil lets the agent read but not write files.');
-        const abs = await confine(params.sessionId, params.path, 'write', signal);
+        const where = await confine(params.sessionId, params.path, 'write', signal);
         try {
-          await workspace.write(abs, params.content);
+          await workspace.write(where, params.content);
         } catch (error) {
           throw asRequestError(error);
         }
@@ -222,15 +224,15 @@ export class AcpConnection {
       })
       .onRequest(vigilMethods.fsList, (p: unknown) => fsListParams.parse(p), async ({ params, signal }) => {
         this.emit(params.sessionId, (d) => d.request(`fs: list ${params.path}`));
-        const abs = await confine(params.sessionId, params.path, 'read', signal);
-        return workspace.list(abs, params.maxEntries).catch((e: unknown) => {
+        const where = await confine(params.sessionId, params.path, 'read', signal);
+        return workspace.list(where, params.maxEntries).catch((e: unknown) => {
           throw asRequestError(e);
         });
       })
       .onRequest(vigilMethods.fsSearch, (p: unknown) => fsSearchParams.parse(p), async ({ params, signal }) => {
         this.emit(params.sessionId, (d) => d.request(`fs: search ${params.query}`));
-        const abs = await confine(params.sessionId, params.path ?? workspace.root, 'read', signal);
-        return workspace.search(abs, params.query, params.maxResults).catch((e: unknown) => {
+        const where = await confine(params.sessionId, params.path ?? workspace.root, 'read', signal);
+        return workspace.search(where, params.query, params.maxResults).catch((e: unknown) => {
           throw asRequestError(e);
         });
       })
