@@ -7,7 +7,9 @@ import { constants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VigilError } from '../common/errors';
-import { kindOf, type FileKind } from './workspaceBoundary';
+import { changedError, kindOf, type FileKind } from './workspaceBoundary';
+
+export { changedError } from './workspaceBoundary';
 
 // Absent on Windows: there the flags are 0 and the fallback checks carry the weight.
 const noFollow = constants.O_NOFOLLOW ?? 0;
@@ -35,10 +37,6 @@ export function forceNoProcFdForTests(off: boolean): void {
 
 export function samePath(a: string, b: string): boolean {
   return foldsCase ? a.toLowerCase() === b.toLowerCase() : a === b;
-}
-
-export function changedError(abs: string, cause?: unknown): VigilError {
-  return new VigilError('INVALID_INPUT', `${abs} changed while Vigil was opening it (a symlink or folder on the way was replaced); nothing was read or written. Try again.`, { cause });
 }
 
 export function notRegularError(abs: string, kind: FileKind, action: string): VigilError {

@@ -8,7 +8,7 @@ import { VigilError } from '../common/errors';
 export const maxWholeReadBytes = 8 * 1024 * 1024;
 /** The text one ranged read may return (lines selected by `line`/`limit`). */
 export const maxRangeBytes = 8 * 1024 * 1024;
-const chunkBytes = 64 * 1024;
+const chunkBytes = 256 * 1024;
 const newline = 0x0a;
 
 export interface LineRange {

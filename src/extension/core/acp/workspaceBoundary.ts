@@ -123,7 +123,7 @@ async function walk(start: string, agentNames: string[], abs: string): Promise<O
     kind = kindOf(stat);
     if (kind === 'symlink') {
       if (hops.length >= maxSymlinkHops) throw new VigilError('INVALID_INPUT', `${abs} goes through more than ${maxSymlinkHops} symlinks (a loop?); name the file by its real path.`);
-      const target = resolve(current, await fs.readlink(next).catch((e: unknown) => Promise.reject(walkError(abs, next, e))));
+      const target = resolve(current, await fs.readlink(next).catch((e: unknown) => Promise.reject(changedError(abs, e))));
       hops.push({ link: next, target });
       // `current` holds no symlinks, so a lexical `..` in the target is the physical parent.
       const root = parse(target).root;
@@ -148,6 +148,11 @@ function walkError(abs: string, at: string, error: unknown): VigilError {
   const reason =
     code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENAMETOOLONG' ? 'the path is too long' : code === 'ENOTDIR' ? 'a part of it is not a folder' : (error as Error).message;
   return new VigilError('INVALID_INPUT', `Cannot use ${abs}: ${reason} (at ${at}).`, { cause: error });
+}
+
+/** The object changed between two looks at it: nothing was used, and trying again is the remedy. */
+export function changedError(abs: string, cause?: unknown): VigilError {
+  return new VigilError('INVALID_INPUT', `${abs} changed while Vigil was opening it (a symlink or folder on the way was replaced); nothing was read or written. Try again.`, { cause });
 }
 
 /** How a Location reads in a question to the person: the resolved target is what matters. */
