@@ -5,10 +5,14 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { forceNoProcFdForTests } from '../../../src/extension/core/acp/boundaryOpen';
 import { maxWholeReadBytes } from '../../../src/extension/core/acp/lineRangeReader';
 import { WorkspaceFs } from '../../../src/extension/core/acp/workspaceFs';
 
-describe('workspace file access', () => {
+// Twice: with /proc/self/fd (Linux) and with the dev/ino fallback that macOS and Windows use.
+for (const fallback of [false, true]) describe(`workspace file access${fallback ? ' (fallback without /proc)' : ''}`, () => {
+  before(() => forceNoProcFdForTests(fallback));
+  after(() => forceNoProcFdForTests(false));
   let base: string;
   let root: string;
   let outside: string;

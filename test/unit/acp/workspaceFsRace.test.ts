@@ -4,8 +4,8 @@
 
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { forceNoProcFdForTests } from '../../../src/extension/core/acp/boundaryOpen';
 import { WorkspaceFs } from '../../../src/extension/core/acp/workspaceFs';
 import { HostileRepo, secretText } from '../../fakes/hostileRepo';
 
@@ -141,6 +141,19 @@ describe('workspace file access under check-then-use races', function () {
     const writes = await race('dir', writeOf('d/key.txt'));
     assert.deepEqual(unexpected(writes.refused), []);
     assert.equal(await repo.outsideSnapshot(), snapshot, 'nothing outside changed');
+  });
+
+  it('without /proc (the macOS and Windows fallback), a file swapped for a symlink to outside still leaks nothing', async () => {
+    forceNoProcFdForTests(true);
+    try {
+      const reads = await race('file', readOf('flip'));
+      assert.deepEqual(reads.served.filter((s) => s.includes('SECRET')), [], 'no outside byte was read');
+      const writes = await race('file', writeOf('flip'));
+      assert.deepEqual(unexpected([...reads.refused, ...writes.refused]), []);
+      assert.equal(await repo.outsideSnapshot(), snapshot, 'nothing outside changed');
+    } finally {
+      forceNoProcFdForTests(false);
+    }
   });
 
   it('a file swapped for a FIFO: 1,000 reads each end (served or refused), none blocks', async () => {

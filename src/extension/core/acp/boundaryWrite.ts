@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { VigilError } from '../common/errors';
-import { changedError, createFlags, notRegularError, openError, VerifiedDir } from './boundaryOpen';
+import { changedError, createFlags, notRegularError, openError, VerifiedDir, verifyIdentity } from './boundaryOpen';
 import { isInside, kindOf, type Location } from './workspaceBoundary';
 
 /** Permission bits kept from the file being replaced; set-id bits are dropped, as a write by another user would. */
@@ -57,6 +57,8 @@ async function replaceIn(dir: VerifiedDir, name: string, content: string, abs: s
     const handle = await fs.open(dir.child(temp), createFlags, 0o666).catch((e: unknown) => Promise.reject(openError('write', abs, e)));
     created = true;
     try {
+      // Without a descriptor-anchored folder, prove the temporary file landed where it should before it gets content.
+      if (!dir.anchored) await verifyIdentity(await handle.stat(), join(dir.real, temp), abs);
       await handle.writeFile(content, 'utf8');
       if (existing) await keepOwnership(handle, existing);
       await handle.sync();
@@ -74,7 +76,8 @@ async function replaceIn(dir: VerifiedDir, name: string, content: string, abs: s
     }
     await dir.sync();
   } finally {
-    if (created) await fs.unlink(dir.child(temp)).catch(() => undefined); // best effort: the error that got us here matters more
+    // Best effort: the error that got us here matters more. The name is random, so this can only remove our own file.
+    if (created) await fs.unlink(dir.child(temp)).catch(() => undefined);
   }
 }
 
