@@ -95,6 +95,11 @@ describe('workspace file access with a FIFO, a socket and 400 MB files', functio
     assert.equal(await read(big.lines, 1, 3), 'first\nsecond\nthird');
     assert.equal(await read(big.lines, 5_000_000, 10), ''); // scanned to the end, past every line
     bounded();
+    // Millions of one-byte lines: the range is copied per chunk, not per line.
+    const short = repo.p('short-lines.txt');
+    await fs.writeFile(short, 'a\n'.repeat(3_000_000));
+    assert.equal((await read(short, 1, 3_000_000)).length, 3_000_000 * 2 - 1);
+    bounded();
     await assert.rejects(read(big.lines), /File too large/);
     await assert.rejects(read(big.nul, 1, 1), /Range too large/);
     bounded();

@@ -55,23 +55,31 @@ export async function readRange(handle: FileHandle, size: number, range: LineRan
     let i = 0;
     let done = false;
     while (i < bytesRead) {
-      const j = chunk.indexOf(newline, i);
-      const stop = j < 0 ? bytesRead : j;
-      const collecting = newlines >= startAfter;
-      if (collecting) {
-        const ends = j >= 0 && newlines + 1 >= endAt;
-        const piece = chunk.subarray(i, ends ? j : j < 0 ? bytesRead : j + 1);
-        kept += piece.length;
-        if (kept > cap) throw tooLong(abs, first, count, cap, whole);
-        parts.push(Buffer.from(piece)); // a copy: the buffer is reused for the next chunk
-        if (ends) {
-          done = true;
+      if (newlines < startAfter) {
+        const j = chunk.indexOf(newline, i);
+        if (j < 0) break;
+        newlines += 1;
+        i = j + 1;
+        continue;
+      }
+      // Collecting: one copy per chunk (never one per line, which would cost an object per short line).
+      let end = -1;
+      for (let k = i; ; ) {
+        const j = chunk.indexOf(newline, k);
+        if (j < 0) break;
+        if (newlines + 1 >= endAt) {
+          end = j;
           break;
         }
+        newlines += 1;
+        k = j + 1;
       }
-      if (j < 0) break;
-      newlines += 1;
-      i = stop + 1;
+      const piece = chunk.subarray(i, end >= 0 ? end : bytesRead);
+      kept += piece.length;
+      if (kept > cap) throw tooLong(abs, first, count, cap, whole);
+      parts.push(Buffer.from(piece)); // a copy: the buffer is reused for the next chunk
+      done = end >= 0;
+      break;
     }
     if (done) break;
   }
