@@ -8,8 +8,8 @@ export function clientPortFor(client: AgentContext, sessionId: string): ClientPo
   // Every request stops waiting the moment the turn is cancelled: `cancelled` must not wait on the client.
   const opts = (signal: AbortSignal) => ({ cancellationSignal: signal, stopWaitingOnCancel: true });
   return {
-    async readTextFile(path, signal) {
-      const r = await client.request('fs/read_text_file', { sessionId, path }, opts(signal));
+    async readTextFile(path, signal, range) {
+      const r = await client.request('fs/read_text_file', { sessionId, path, ...(range?.line ? { line: range.line } : {}), ...(range?.limit ? { limit: range.limit } : {}) }, opts(signal));
       return r.content;
     },
     async writeTextFile(path, content, signal) {

@@ -40,8 +40,8 @@ async function execute(ctx: ToolContext, name: ToolName, args: unknown): Promise
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(ctx.cwd, p));
   switch (name) {
     case 'read_file': {
-      const a = args as { path: string };
-      return { ok: true, text: clip(await ctx.client.readTextFile(abs(a.path), ctx.signal)) };
+      const a = args as { path: string; line?: number; limit?: number };
+      return { ok: true, text: clip(await ctx.client.readTextFile(abs(a.path), ctx.signal, { line: a.line, limit: a.limit })) };
     }
     case 'write_file': {
       const a = args as { path: string; content: string };

@@ -11,7 +11,8 @@ export interface TerminalPort {
 }
 
 export interface ClientPort {
-  readTextFile(path: string, signal: AbortSignal): Promise<string>;
+  /** `range` is ACP's `line` (1-based) / `limit`: a big file is read by parts (the host refuses whole reads above 8 MB). */
+  readTextFile(path: string, signal: AbortSignal, range?: { line?: number; limit?: number }): Promise<string>;
   writeTextFile(path: string, content: string, signal: AbortSignal): Promise<void>;
   createTerminal(request: { command: string; args?: string[]; cwd: string; background?: boolean; notifyPattern?: string }, signal: AbortSignal): Promise<TerminalPort>;
   requestPermission(toolCall: ToolCallUpdate, options: PermissionOption[], signal: AbortSignal): Promise<{ outcome: 'selected'; optionId: string } | { outcome: 'cancelled' }>;

@@ -5,7 +5,7 @@ import * as z from 'zod';
 import type { ToolSpec } from '../providers/types';
 
 export const toolArgs = {
-  read_file: z.object({ path: z.string().min(1) }),
+  read_file: z.object({ path: z.string().min(1), line: z.number().int().positive().optional(), limit: z.number().int().positive().optional() }),
   write_file: z.object({ path: z.string().min(1), content: z.string() }),
   edit_file: z.object({ path: z.string().min(1), old_text: z.string().min(1), new_text: z.string() }),
   list_files: z.object({ path: z.string().default('.') }),
@@ -34,7 +34,7 @@ export const toolKinds: Record<ToolName, ToolKind> = {
 };
 
 const descriptions: Record<ToolName, string> = {
-  read_file: 'Read a text file of the workspace. Paths are relative to the workspace folder.',
+  read_file: 'Read a text file of the workspace. Paths are relative to the workspace folder. For a big file give line (1-based) and limit (number of lines) to read a part.',
   write_file: 'Create or overwrite a text file with the given content.',
   edit_file: 'Replace one exact occurrence of old_text with new_text in a file. Fails if old_text is not found or is ambiguous.',
   list_files: 'List files and folders under a path (recursively, bounded). Folders end with "/".',

@@ -2,8 +2,10 @@
 // and no writes at all in an untrusted workspace.
 
 import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { AcpHarness } from './acpHarness';
 
 describe('ACP client file access', function () {
@@ -29,6 +31,31 @@ describe('ACP client file access', function () {
     h.answer = 'allowOnce';
     await h.turn(`read ${outside}`);
     assert.match(h.agentText(), /ok: \{"content":"top secret"\}/);
+  });
+
+  it('asks before writing through a broken symlink, naming its resolved target, and creates nothing on "no"', async () => {
+    h = await AcpHarness.create();
+    const target = path.join(path.dirname(h.workspace), 'created-outside.txt');
+    const link = path.join(h.workspace, 'notes');
+    await fs.symlink(target, link);
+    h.answer = 'reject';
+    await h.turn(`write ${link}`);
+    assert.equal(h.questions[0].title, `write outside the workspace: ${link} → ${target} (a symlink to a missing file)`);
+    assert.match(h.agentText(), /refused: Access to .*notes → .*created-outside\.txt \(a symlink to a missing file\) is outside the workspace folder and was not approved/);
+    await assert.rejects(fs.stat(target), /ENOENT/);
+    h.answer = 'allowOnce';
+    await h.turn(`write ${link}`);
+    assert.equal(await fs.readFile(target, 'utf8'), 'written by the fake agent');
+    assert.equal((await fs.lstat(link)).isSymbolicLink(), true);
+  });
+
+  it('refuses to read a FIFO in the workspace with a clear error, without asking', async () => {
+    h = await AcpHarness.create();
+    const fifo = path.join(h.workspace, 'pipe');
+    await promisify(execFile)('mkfifo', [fifo]);
+    await h.turn(`read ${fifo}`);
+    assert.match(h.agentText(), /pipe: it is a fifo, not a regular file/);
+    assert.equal(h.questions.length, 0);
   });
 
   it('refuses every write in an untrusted workspace', async () => {

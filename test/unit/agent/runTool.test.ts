@@ -7,8 +7,9 @@ import type { ClientPort, ToolContext } from '../../../src/agent/tools/toolConte
 function context(files: Record<string, string>, answer: 'allow_once' | 'allow_always' | 'reject_once' = 'allow_once') {
   const log: string[] = [];
   const client: ClientPort = {
-    readTextFile: async (p) => {
+    readTextFile: async (p, _signal, range) => {
       if (!(p in files)) throw new Error(`Cannot read ${p}: no such file or folder`);
+      if (range?.line || range?.limit) log.push(`read ${p} line ${range.line ?? '-'} limit ${range.limit ?? '-'}`);
       return files[p];
     },
     writeTextFile: async (p, c) => {
@@ -50,6 +51,13 @@ describe('built-in agent tools', () => {
     const { ctx } = context({ '/ws/a.txt': 'x x' });
     const r = await runTool(ctx, 'edit_file', JSON.stringify({ path: 'a.txt', old_text: 'x', new_text: 'y' }), call);
     assert.match(r.text, /more than once/);
+  });
+
+  it('read_file passes a line range through, so a big file can be read by parts', async () => {
+    const { ctx, log } = context({ '/ws/big.log': 'x' });
+    assert.equal((await runTool(ctx, 'read_file', JSON.stringify({ path: 'big.log', line: 100, limit: 20 }), call)).ok, true);
+    assert.deepEqual(log, ['read /ws/big.log line 100 limit 20']);
+    assert.match((await runTool(ctx, 'read_file', JSON.stringify({ path: 'big.log', line: 0 }), call)).text, /Invalid arguments for read_file: line:/);
   });
 
   it('schema errors name the field', async () => {

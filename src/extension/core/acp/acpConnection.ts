@@ -14,6 +14,7 @@ import type { LanguageModelBridge } from './hostPorts';
 import { listModels, streamChat } from './lmHost';
 import type { PermissionGate } from './permissionGate';
 import type { TerminalBridge } from './terminalBridge';
+import { describeLocation, type Location } from './workspaceBoundary';
 import { placeDirectory } from './workspaceDir';
 import type { WorkspaceFs } from './workspaceFs';
 
@@ -134,21 +135,22 @@ export class AcpConnection {
     const denied = (message: string) => new RequestError(permissionDenied, message);
     const asRequestError = (error: unknown) => (error instanceof RequestError ? error : new RequestError(-32603, errorMessage(error)));
 
-    /** Paths outside the workspace need the person's approval (once per request); `approved` says the person was asked and allowed. */
-    const confine = async (acpSessionId: string, path: string, action: 'read' | 'write', signal: AbortSignal, approved?: () => void): Promise<string> => {
+    /** Paths outside the workspace (or through a symlink leading out or to nothing) need the person's approval, once per request; `approved` says the person was asked and allowed. */
+    const confine = async (acpSessionId: string, path: string, action: 'read' | 'write', signal: AbortSignal, approved?: () => void): Promise<Location> => {
       const where = await workspace.locate(path).catch((error: unknown) => {
         throw asRequestError(error);
       });
-      if (where.inside) return where.abs;
-      const title = `${action} outside the workspace: ${where.abs}`;
+      if (where.inside) return where;
+      // The person sees where the access really lands: the symlink's resolved target, not just the name the agent used.
+      const title = `${action} outside the workspace: ${describeLocation(where)}`;
       const answer = await gate.ask(
         { sessionId: vigilSessionId, title, kind: action === 'read' ? 'read' : 'edit' },
         { opened: () => this.emit(acpSessionId, (d) => d.approvalOpened(title)), closed: (a) => this.emit(acpSessionId, (d) => d.approvalClosed(title, a)) },
         signal,
       );
-      if (answer !== 'allowOnce' && answer !== 'allowAlways') throw denied(`Access to ${where.abs} is outside the workspace folder and was not approved.`);
+      if (answer !== 'allowOnce' && answer !== 'allowAlways') throw denied(`Access to ${describeLocation(where)} is outside the workspace folder and was not approved.`);
       approved?.();
-      return where.abs;
+      return workspace.approved(where);
     };
 
     /** Client-side operations run only inside a prompt of this session, and only as the approvals policy says (permissionGate.ts). */
@@ -181,9 +183,9 @@ export class AcpConnection {
       })
       .onRequest('fs/read_text_file', async ({ params, signal }) => {
         this.emit(params.sessionId, (d) => d.request(`fs: read ${params.path}`));
-        const abs = await confine(params.sessionId, params.path, 'read', signal);
+        const where = await confine(params.sessionId, params.path, 'read', signal);
         try {
-          return { content: await workspace.read(abs, params.line, params.limit) };
+          return { content: await workspace.read(where, params.line, params.limit, signal) };
         } catch (error) {
           throw asRequestError(error);
         }
@@ -192,11 +194,11 @@ export class AcpConnection {
         this.emit(params.sessionId, (d) => d.request(`fs: write ${params.path}`));
         if (!this.trustedWrites()) throw denied('This workspace is not trusted: Vigil lets the agent read but not write files.');
         let approvedOutside = false;
-        const abs = await confine(params.sessionId, params.path, 'write', signal, () => (approvedOutside = true));
+        const where = await confine(params.sessionId, params.path, 'write', signal, () => (approvedOutside = true));
         // A write outside the workspace was just asked about with its path; any other write goes through the policy.
-        if (!approvedOutside) await authorize(params.sessionId, { kind: 'edit', path: abs }, signal);
+        if (!approvedOutside) await authorize(params.sessionId, { kind: 'edit', path: where.abs }, signal);
         try {
-          await workspace.write(abs, params.content);
+          await workspace.write(where, params.content);
         } catch (error) {
           throw asRequestError(error);
         }
@@ -255,15 +257,15 @@ export class AcpConnection {
       })
       .onRequest(vigilMethods.fsList, (p: unknown) => fsListParams.parse(p), async ({ params, signal }) => {
         this.emit(params.sessionId, (d) => d.request(`fs: list ${params.path}`));
-        const abs = await confine(params.sessionId, params.path, 'read', signal);
-        return workspace.list(abs, params.maxEntries).catch((e: unknown) => {
+        const where = await confine(params.sessionId, params.path, 'read', signal);
+        return workspace.list(where, params.maxEntries).catch((e: unknown) => {
           throw asRequestError(e);
         });
       })
       .onRequest(vigilMethods.fsSearch, (p: unknown) => fsSearchParams.parse(p), async ({ params, signal }) => {
         this.emit(params.sessionId, (d) => d.request(`fs: search ${params.query}`));
-        const abs = await confine(params.sessionId, params.path ?? workspace.root, 'read', signal);
-        return workspace.search(abs, params.query, params.maxResults).catch((e: unknown) => {
+        const where = await confine(params.sessionId, params.path ?? workspace.root, 'read', signal);
+        return workspace.search(where, params.query, params.maxResults).catch((e: unknown) => {
           throw asRequestError(e);
         });
       })

@@ -1,140 +1,198 @@
-// Serves the agent's file access (ACP fs/* and `_vigil/fs/*`) confined to the workspace folder:
-// symlinks are resolved before the check, and a path outside needs the person's approval.
+// Serves the agent's file access (ACP fs/* and `_vigil/fs/*`) confined to the workspace folder: every path is located
+// by workspaceBoundary.ts, and only what was located is opened (boundaryOpen.ts), read (lineRangeReader.ts) or
+// replaced (boundaryWrite.ts). A Location outside the workspace is served only once the caller marked it approved.
 
+import type { Dirent } from 'node:fs';
 import { promises as fs } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { VigilError } from '../common/errors';
+import { notRegularError, openError, openFileVerified, VerifiedDir } from './boundaryOpen';
+import { writeVerified } from './boundaryWrite';
+import { readRange } from './lineRangeReader';
+import { describeLocation, locatePath, type Location } from './workspaceBoundary';
+
+export { isInside as isWithin } from './workspaceBoundary';
+export type { Location } from './workspaceBoundary';
 
 const skippedDirs = new Set(['.git', 'node_modules', '.vscode-test', 'out', 'dist']);
 const maxSearchFileBytes = 1_000_000;
+/** Agent-chosen counts are clamped: an agent asking for a billion entries gets these. */
+export const maxListEntries = 5_000;
+export const maxSearchResults = 1_000;
+/** A search stops (truncated) after this many files, so a huge tree cannot keep the host busy for minutes. */
+export const maxSearchFiles = 20_000;
+
+type Access = 'read' | 'write' | 'list' | 'search';
 
 export class WorkspaceFs {
   constructor(readonly root: string) {}
 
-  /** Resolves a path as the agent gave it; `inside` is false when it (or its symlink target) leaves the workspace. */
-  async locate(path: string): Promise<{ abs: string; inside: boolean }> {
-    if (!isAbsolute(path)) throw new VigilError('INVALID_INPUT', `ACP file paths must be absolute, got "${path}"`);
-    const abs = resolve(path);
-    const real = await realpathOfExistingPrefix(abs);
-    const root = await fs.realpath(this.root).catch(() => resolve(this.root));
-    return { abs, inside: isWithin(root, real) };
+  /**
+   * Where a path the agent gave leads (relative paths are taken against the workspace root). `inside` is false when
+   * it, or a symlink on the way, leaves the workspace or points at nothing; `real` is then what the person must see.
+   */
+  async locate(path: string): Promise<Location> {
+    return locatePath(this.root, path);
   }
 
-  async read(abs: string, line?: number | null, limit?: number | null): Promise<string> {
-    let text: string;
+  /** The same Location, marked as allowed by the person although it is outside. */
+  approved(where: Location): Location {
+    return { ...where, approved: true };
+  }
+
+  /** "Is this folder inside the workspace?" for other callers (e.g. a terminal's cwd): located without following anything. */
+  async isInsideFolder(path: string): Promise<{ inside: boolean; where: Location }> {
+    const where = await this.locate(path);
+    return { inside: where.inside && where.kind === 'folder', where };
+  }
+
+  async read(where: Location, line?: number | null, limit?: number | null, signal?: AbortSignal): Promise<string> {
+    this.guard(where, 'read');
+    if (where.kind === 'missing') throw new VigilError('NOT_FOUND', `Cannot read ${where.abs}: no such file or folder.`);
+    // Refused before any open: opening a FIFO or a device can block or have side effects.
+    if (where.kind !== 'file') throw notRegularError(where.abs, where.kind, 'read');
+    const { handle, stat } = await openFileVerified(where.real, where.real, where.abs, 'read');
     try {
-      text = await fs.readFile(abs, 'utf8');
-    } catch (error) {
-      throw fileError('read', abs, error);
-    }
-    if (!line && !limit) return text;
-    const lines = text.split('\n');
-    const start = Math.max(0, (line ?? 1) - 1);
-    return lines.slice(start, limit ? start + limit : undefined).join('\n');
-  }
-
-  async write(abs: string, content: string): Promise<void> {
-    try {
-      await fs.mkdir(dirname(abs), { recursive: true });
-      await fs.writeFile(abs, content, 'utf8');
-    } catch (error) {
-      throw fileError('write', abs, error);
+      return await readRange(handle, stat.size, { line, limit }, where.abs, signal);
+    } finally {
+      await handle.close();
     }
   }
 
-  /** Breadth-first listing relative to `abs`, folders suffixed with `/`, bounded. */
-  async list(abs: string, maxEntries = 500): Promise<{ entries: string[]; truncated: boolean }> {
+  async write(where: Location, content: string): Promise<void> {
+    this.guard(where, 'write');
+    await writeVerified(where, content);
+  }
+
+  /** Breadth-first listing relative to the folder, folders suffixed with `/`, symlinks listed but never followed. */
+  async list(where: Location, maxEntries = 500): Promise<{ entries: string[]; truncated: boolean }> {
+    this.guard(where, 'list');
+    this.needFolder(where, 'list');
+    const cap = clamp(maxEntries, maxListEntries);
     const entries: string[] = [];
-    const queue = [abs];
+    const queue = [''];
     while (queue.length > 0) {
-      const dir = queue.shift()!;
-      let items;
-      try {
-        items = await fs.readdir(dir, { withFileTypes: true });
-      } catch (error) {
-        if (dir === abs) throw fileError('list', abs, error);
-        continue; // an unreadable subfolder does not spoil the listing of the rest
-      }
+      const rel = queue.shift()!;
+      const items = await this.readFolder(join(where.real, rel), where.abs, rel === '', 'list');
+      if (!items) continue;
       items.sort((a, b) => a.name.localeCompare(b.name));
       for (const item of items) {
-        const rel = relative(abs, join(dir, item.name)).split(sep).join('/');
+        const childRel = rel ? `${rel}/${item.name}` : item.name;
         if (item.isDirectory()) {
-          entries.push(`${rel}/`);
-          if (!skippedDirs.has(item.name)) queue.push(join(dir, item.name));
+          entries.push(`${childRel}/`);
+          if (!skippedDirs.has(item.name)) queue.push(childRel);
         } else {
-          entries.push(rel);
+          entries.push(childRel);
         }
-        if (entries.length >= maxEntries) return { entries, truncated: true };
+        if (entries.length >= cap) return { entries, truncated: true };
       }
     }
     return { entries, truncated: false };
   }
 
-  /** Literal text search, line by line, skipping big and binary files. */
-  async search(abs: string, query: string, maxResults = 200): Promise<{ matches: Array<{ path: string; line: number; text: string }>; truncated: boolean }> {
+  /** Literal text search, line by line, in regular files only (never a FIFO, device or symlink), skipping big and binary ones. */
+  async search(where: Location, query: string, maxResults = 200): Promise<{ matches: Array<{ path: string; line: number; text: string }>; truncated: boolean }> {
+    this.guard(where, 'search');
+    const cap = clamp(maxResults, maxSearchResults);
     const matches: Array<{ path: string; line: number; text: string }> = [];
-    const stack = [abs];
-    while (stack.length > 0) {
-      const dir = stack.pop()!;
-      let items;
-      try {
-        items = await fs.readdir(dir, { withFileTypes: true });
-      } catch (error) {
-        if (dir === abs) throw fileError('search', abs, error);
-        continue; // unreadable subfolder: search the rest
+    const found = (real: string, text: string): boolean => {
+      const lines = text.split('\n');
+      for (let i = 0; i < lines.length; i += 1) {
+        if (!lines[i].includes(query)) continue;
+        matches.push({ path: relative(where.rootReal, real).split(sep).join('/'), line: i + 1, text: lines[i].trim().slice(0, 300) });
+        if (matches.length >= cap) return true;
       }
-      for (const item of items) {
-        const full = join(dir, item.name);
-        if (item.isDirectory()) {
-          if (!skippedDirs.has(item.name)) stack.push(full);
-          continue;
+      return false;
+    };
+    if (where.kind === 'file') {
+      const text = await this.searchable(where.real, where.real, where.abs);
+      return { matches, truncated: text !== undefined && found(where.real, text) };
+    }
+    this.needFolder(where, 'search');
+    let scanned = 0;
+    const stack = [where.real];
+    while (stack.length > 0) {
+      const real = stack.pop()!;
+      let dir: VerifiedDir;
+      try {
+        dir = await VerifiedDir.open(real, where.abs, 'search');
+      } catch (error) {
+        if (real === where.real) throw error;
+        continue; // a subfolder that vanished, was swapped or cannot be read: search the rest
+      }
+      try {
+        const items = await fs.readdir(dir.path, { withFileTypes: true }).catch((e: unknown) => {
+          if (real === where.real) throw openError('search', where.abs, e);
+          return [];
+        });
+        for (const item of items) {
+          const full = join(real, item.name);
+          if (item.isDirectory()) {
+            if (!skippedDirs.has(item.name)) stack.push(full);
+            continue;
+          }
+          if (!item.isFile()) continue;
+          if (++scanned > maxSearchFiles) return { matches, truncated: true };
+          const text = await this.searchable(dir.child(item.name), full, full);
+          if (text !== undefined && found(full, text)) return { matches, truncated: true };
         }
-        if (!item.isFile()) continue;
-        // A file that vanished or cannot be read mid-search is skipped, like a binary one.
-        const stat = await fs.stat(full).catch(skipFile);
-        if (!stat || stat.size > maxSearchFileBytes) continue;
-        const text = (await fs.readFile(full, 'utf8').catch(skipFile)) ?? '';
-        if (text.includes('\u0000')) continue;
-        const lines = text.split('\n');
-        for (let i = 0; i < lines.length; i += 1) {
-          if (!lines[i].includes(query)) continue;
-          matches.push({ path: relative(this.root, full).split(sep).join('/'), line: i + 1, text: lines[i].trim().slice(0, 300) });
-          if (matches.length >= maxResults) return { matches, truncated: true };
-        }
+      } finally {
+        await dir.close();
       }
     }
     return { matches, truncated: false };
   }
-}
 
-function skipFile(): undefined {
-  return undefined;
-}
-
-export function isWithin(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-/** realpath of the longest existing prefix, so a new file under a symlinked folder is judged by the link's target. */
-async function realpathOfExistingPrefix(abs: string): Promise<string> {
-  let current = abs;
-  const rest: string[] = [];
-  for (;;) {
+  /** A file's text for search, or undefined when it is not a small regular text file (skipped like a binary one). */
+  private async searchable(via: string, real: string, abs: string): Promise<string | undefined> {
+    const opened = await openFileVerified(via, real, abs, 'search').catch(skip);
+    if (!opened) return undefined;
     try {
-      const real = await fs.realpath(current);
-      return rest.length ? join(real, ...rest.reverse()) : real;
+      if (opened.stat.size > maxSearchFileBytes) return undefined;
+      const buffer = Buffer.alloc(opened.stat.size);
+      const { bytesRead } = await opened.handle.read(buffer, 0, buffer.length, 0);
+      if (buffer.subarray(0, bytesRead).includes(0)) return undefined;
+      return buffer.toString('utf8', 0, bytesRead);
     } catch {
-      const parent = dirname(current);
-      if (parent === current) return abs;
-      rest.push(current.slice(parent.length).replace(/^[\\/]/, ''));
-      current = parent;
+      return undefined; // unreadable mid-search: skipped, the rest is still searched
+    } finally {
+      await opened.handle.close();
     }
+  }
+
+  private async readFolder(real: string, abs: string, top: boolean, action: Access): Promise<Dirent[] | undefined> {
+    let dir: VerifiedDir;
+    try {
+      dir = await VerifiedDir.open(real, abs, action);
+    } catch (error) {
+      if (top) throw error;
+      return undefined; // an unreadable or swapped subfolder does not spoil the listing of the rest
+    }
+    try {
+      return await fs.readdir(dir.path, { withFileTypes: true });
+    } catch (error) {
+      if (top) throw openError(action, abs, error);
+      return undefined;
+    } finally {
+      await dir.close();
+    }
+  }
+
+  private guard(where: Location, action: Access): void {
+    if (where.inside || where.approved) return;
+    throw new VigilError('OUTSIDE_WORKSPACE', `Cannot ${action} ${describeLocation(where)}: it is outside the workspace folder and was not approved.`);
+  }
+
+  private needFolder(where: Location, action: Access): void {
+    if (where.kind === 'missing') throw new VigilError('NOT_FOUND', `Cannot ${action} ${where.abs}: no such file or folder.`);
+    if (where.kind !== 'folder') throw new VigilError('INVALID_INPUT', `Cannot ${action} ${where.abs}: it is a ${where.kind}, not a folder.${where.kind === 'file' ? ' Read it instead.' : ''}`);
   }
 }
 
-function fileError(action: string, path: string, error: unknown): VigilError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === 'ENOENT' ? 'no such file or folder' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-  return new VigilError(code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_INPUT', `Cannot ${action} ${path}: ${reason}`, { cause: error });
+function clamp(value: number, max: number): number {
+  return Number.isSafeInteger(value) && value > 0 ? Math.min(value, max) : max;
+}
+
+function skip(): undefined {
+  return undefined;
 }
