@@ -17,6 +17,7 @@ import { TaskRegistry } from './core/tasks/taskRegistry';
 import type { TaskCompletion } from './core/tasks/taskTypes';
 import { WakeupCoordinator } from './core/wakeups/wakeupCoordinator';
 import { WakeupOutbox } from './core/wakeups/wakeupOutbox';
+import { CrossWindow } from './core/crosswindow/crossWindow';
 import type { ChatMessage } from '../agent/providers/types';
 
 // The VS Code glue loads this module lazily (its own bundle) and launches agents through these.
@@ -37,6 +38,10 @@ export interface ServiceOptions {
   prompter: PermissionPrompter;
   lm?: LanguageModelBridge;
   leaseTtlMs?: number;
+  /** `vigil.approvals.timeoutSeconds` in ms: an unanswered approval is rejected after it (default 600 s). */
+  approvalTimeoutMs?(): number;
+  /** The session this window's view shows a person right now, if any (for "nobody can see this approval"). */
+  showing?(): string | undefined;
 }
 
 /** How much of a long transcript a fresh agent process is given as history. */
@@ -49,6 +54,7 @@ export class VigilServices extends Disposable {
     readonly outbox: WakeupOutbox,
     readonly wakeups: WakeupCoordinator,
     readonly agents: AcpAgentHandleProvider,
+    readonly crossWindow: CrossWindow,
   ) {
     super();
   }
@@ -58,7 +64,7 @@ export class VigilServices extends Disposable {
     const outbox = await WakeupOutbox.open({ storageRoot: o.storageRoot, windowId: o.windowId, clock, logger: o.logger });
     // The registry may report completions while it re-attaches tasks of an earlier window, before
     // the coordinator exists: they wait here (the outbox makes them durable once it is ready).
-    const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor } = {};
+    const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor; prompter?: PermissionPrompter } = {};
     let release!: () => void;
     const ready = new Promise<void>((resolve) => (release = resolve));
     const registry = await TaskRegistry.open({
@@ -78,7 +84,8 @@ export class VigilServices extends Disposable {
       launchFor: o.launchFor,
       loadHistoryFor: (sessionId) => loadHistory(late.supervisor!, sessionId),
       policy: o.policy,
-      prompter: o.prompter,
+      // Questions go through the store once the cross-window side exists, so any window can answer them.
+      prompter: { ask: (question, signal) => (late.prompter ?? o.prompter).ask(question, signal) },
       terminals: registry,
       lm: o.lm,
     });
@@ -94,15 +101,28 @@ export class VigilServices extends Disposable {
     late.supervisor = supervisor;
     await supervisor.sessions.init();
     const coordinator = new WakeupCoordinator({ turns: supervisor, outbox, clock, logger: o.logger, maxPerTurn: o.maxWakeupsPerTurn });
-    const services = new VigilServices(supervisor, registry, outbox, coordinator, agents);
+    const crossWindow = new CrossWindow({
+      storageRoot: o.storageRoot,
+      windowId: o.windowId,
+      clock,
+      logger: o.logger,
+      supervisor,
+      agentPid: (sessionId) => agents.pidOf(sessionId),
+      approvalTimeoutMs: o.approvalTimeoutMs ?? (() => 600_000),
+      showing: o.showing ?? (() => undefined),
+    });
+    late.prompter = crossWindow.prompter(o.prompter);
+    const services = new VigilServices(supervisor, registry, outbox, coordinator, agents, crossWindow);
     // Disposed in reverse: wakeups stop first, then turns, agents, and the registry (tasks live on).
     services._register(registry);
     services._register(agents);
     services._register(supervisor);
     services._register(coordinator);
+    services._register(crossWindow);
     late.coordinator = coordinator;
     coordinator.start();
     release();
+    await crossWindow.start().catch((error: unknown) => o.logger.error(`the cross-window mailbox could not start: ${errorMessage(error)}`));
     const recovered = await supervisor.recoverInterrupted().catch((error: unknown) => {
       o.logger.error(`recovering interrupted sessions failed: ${errorMessage(error)}`);
       return [] as string[];
