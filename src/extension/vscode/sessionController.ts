@@ -13,6 +13,7 @@ import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
 import type { ApprovalBroker } from '../presentation/approvalBroker';
 import { SessionPresenter } from '../presentation/sessionPresenter';
+import { RemoteTurnFeed } from '../presentation/remoteTurnFeed';
 import type { VigilServices } from '../services';
 import type { SessionViewController } from './webview/sessionViewController';
 
@@ -50,9 +51,12 @@ export class SessionController extends Disposable implements SessionViewControll
   /** User turns still waiting for a busy lease, per session: Stop cancels the wait. */
   private readonly waiting = new Map<string, AbortController>();
   private attached = false;
+  /** The open session followed through the store, for turns that other windows run. */
+  private remote: { stop(): void; feed: RemoteTurnFeed } | undefined;
 
   constructor(private readonly d: SessionControllerDeps) {
     super();
+    this._register(toDisposable(() => this.remote?.stop()));
   }
 
   get currentSessionId(): string | undefined {
@@ -129,6 +133,8 @@ export class SessionController extends Disposable implements SessionViewControll
     if (!meta) throw new Error(`Session ${sessionId} does not exist any more.`);
     const opening = { sessionId, buffered: [] as TranscriptRecord[] };
     this.opening = opening;
+    // Taken before the tail read: the follower reads on from here and drops what the tail already had.
+    const followFrom = await services.crossWindow.transcriptSize(sessionId);
     let tail: Awaited<ReturnType<typeof supervisor.sessions.readTail>>;
     try {
       tail = await supervisor.sessions.readTail(sessionId, tailRecords);
@@ -152,6 +158,7 @@ export class SessionController extends Disposable implements SessionViewControll
       },
       (event) => this.d.post(event),
     );
+    this.followRemote(services, this.presenter, followFrom, records);
     await this.d.memento.update(lastSessionKey, sessionId);
     this.d.postSnapshot(this.presenter.snapshot);
     this.d.changed();
@@ -183,13 +190,59 @@ export class SessionController extends Disposable implements SessionViewControll
     if (!sessionId) return;
     this.waiting.get(sessionId)?.abort();
     const services = await this.d.services();
-    await services.supervisor.abort(sessionId, 'Aborted by you');
+    if (await services.supervisor.abort(sessionId, 'Aborted by you')) return;
+    await this.abortElsewhere(services, sessionId);
   }
 
-  onApproval(intent: { requestId: string; decision: ApprovalDecision }): void {
-    if (!this.d.broker.answer(intent.requestId, intent.decision)) {
-      void vscode.window.showInformationMessage('Vigil: that approval request was already answered or cancelled.');
+  async onApproval(intent: { sessionId?: string; requestId: string; decision: ApprovalDecision }): Promise<void> {
+    if (this.d.broker.answer(intent.requestId, intent.decision)) return;
+    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
+    if (sessionId && this.remote?.feed.isRemoteApproval(intent.requestId)) {
+      const services = await this.d.services();
+      const result = await services.crossWindow.control.answer(sessionId, intent.requestId, intent.decision);
+      if (result.kind === 'won') {
+        this.presenter?.approvalResolved(intent.requestId);
+        return;
+      }
     }
+    void vscode.window.showInformationMessage('Vigil: that approval request was already answered or cancelled.');
+  }
+
+  /** The turn another window runs in the open session, if any (status bar, tree). */
+  get remoteTurn(): { turnId: string; startedAt: number; phase: string; waitingOn: string } | undefined {
+    return this.remote?.feed.current;
+  }
+
+  /**
+   * Stop for a turn another window runs: that window is asked through the store; if it does not
+   * acknowledge within the bound (frozen, or its host hangs), this window takes the turn over.
+   */
+  private async abortElsewhere(services: VigilServices, sessionId: string): Promise<void> {
+    if (!(await services.crossWindow.control.remoteHolder(sessionId))) return;
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Vigil: asking the window that runs this turn to stop…' },
+      () => services.crossWindow.control.abort(sessionId, 'Aborted from another window'),
+    );
+    this.d.logger.info(`remote abort of session ${sessionId}: ${JSON.stringify(result)}`);
+    if (result.kind === 'takenOver') {
+      void vscode.window.showWarningMessage(
+        `Vigil: the window running this turn did not answer, so this window took the turn over and ended it as interrupted${result.killedAgent ? ' (its agent was stopped)' : ''}. Resume to continue.`,
+      );
+    }
+    await services.crossWindow.kick();
+  }
+
+  private followRemote(services: VigilServices, presenter: SessionPresenter, offset: number, tail: readonly TranscriptRecord[]): void {
+    this.remote?.stop();
+    const feed = new RemoteTurnFeed(presenter, () => void this.open(presenter.sessionId).catch((error: unknown) => this.d.logger.warn(`reopening ${presenter.sessionId} failed: ${errorMessage(error)}`)));
+    const stop = services.crossWindow.follow(presenter.sessionId, offset, tail, (update) => {
+      if (this.presenter !== presenter) return;
+      const phase = presenter.phase;
+      const where = presenter.snapshot.turn.where;
+      feed.apply(update);
+      if (presenter.phase !== phase || presenter.snapshot.turn.where !== where) this.d.changed();
+    });
+    this.remote = { stop, feed };
   }
 
   onShowTaskOutput(intent: { taskId: string }): Promise<void> {

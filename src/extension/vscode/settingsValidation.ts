@@ -28,7 +28,8 @@ export interface ValidatedSettings {
   model: ModelSettingValues;
   wakeups: { maxPerTurn: number };
   tasks: { outputByteLimit: number };
-  approvals: { policy: ApprovalMode; byKind: Partial<Record<ToolKind, ApprovalMode>> };
+  /** `timeoutSeconds`: an approval nobody answers is rejected after this long (10 s … 24 h). */
+  approvals: { policy: ApprovalMode; byKind: Partial<Record<ToolKind, ApprovalMode>>; timeoutSeconds: number };
 }
 
 export interface SettingIssue {
@@ -42,7 +43,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
   model: { provider: 'demo', baseUrl: '', name: '', scriptFile: '' },
   wakeups: { maxPerTurn: 5 },
   tasks: { outputByteLimit: 1_048_576 },
-  approvals: { policy: 'allowReadOnly', byKind: {} },
+  approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
 };
 
 /** Reads one setting below `vigil.` (e.g. `model.name`); undefined when unset. */
@@ -64,6 +65,7 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
     approvals: {
       policy: oneOf(read('approvals.policy'), APPROVAL_MODES, SETTING_DEFAULTS.approvals.policy, 'approvals.policy', issue),
       byKind: byKind(read('approvals.byKind'), issue),
+      timeoutSeconds: integer(read('approvals.timeoutSeconds'), 'approvals.timeoutSeconds', 10, 86_400, SETTING_DEFAULTS.approvals.timeoutSeconds, issue),
     },
   };
   return { settings, issues };

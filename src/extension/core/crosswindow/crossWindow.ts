@@ -12,7 +12,7 @@ import type { TranscriptRecord } from '../store/transcriptRecords';
 import type { TurnSupervisor } from '../supervisor/turnSupervisor';
 import { DirWatch } from './dirWatch';
 import { HolderSide } from './holderSide';
-import { Mailbox, type ApprovalRequest } from './mailbox';
+import { Mailbox, type ApprovalRequest, type TurnBoard } from './mailbox';
 import { Presence } from './presence';
 import { RemoteApprovals } from './remoteApprovals';
 import { RemoteControl } from './remoteControl';
@@ -51,6 +51,7 @@ export class CrossWindow extends Disposable {
   private watch: DirWatch | undefined;
   private readonly waitingChanged = new EventHub<WaitingApproval[]>();
   private waitingNow: WaitingApproval[] = [];
+  private elsewhereNow = new Map<string, TurnBoard>();
   private presenceTimer: TimerHandle | undefined;
 
   constructor(private readonly o: CrossWindowOptions) {
@@ -71,6 +72,7 @@ export class CrossWindow extends Disposable {
     this._register(toDisposable(o.supervisor.subscribe((event) => this.holder.onEvent(event))));
     this.checks.add(() => this.holder.check());
     this.checks.add(() => this.scanWaiting());
+    this.checks.add(() => this.scanElsewhere());
     this._register(toDisposable(() => this.watch?.dispose()));
     this._register(toDisposable(() => this.presenceTimer?.cancel()));
     this._register(toDisposable(() => void this.presence.remove()));
@@ -119,8 +121,14 @@ export class CrossWindow extends Disposable {
     return this.waitingNow;
   }
 
+  /** Fires when the approvals waiting anywhere, or the turns other windows run, change. */
   onWaitingChanged(listener: (waiting: WaitingApproval[]) => void): Unsubscribe {
     return this.waitingChanged.subscribe(listener);
+  }
+
+  /** The turn another window runs in `sessionId` (by its board, confirmed by the live lease), as last scanned. */
+  elsewhere(sessionId: string): TurnBoard | undefined {
+    return this.elsewhereNow.get(sessionId);
   }
 
   /**
@@ -179,6 +187,19 @@ export class CrossWindow extends Disposable {
     if (key(next) === key(this.waitingNow)) return;
     this.waitingNow = next;
     this.waitingChanged.emit(next, (error) => this.o.logger.error(`[crosswindow] listener failed: ${errorMessage(error)}`));
+  }
+
+  private async scanElsewhere(): Promise<void> {
+    const next = new Map<string, TurnBoard>();
+    for (const board of await this.mailbox.listBoards()) {
+      if (board.windowId === this.o.windowId) continue;
+      const holder = await this.o.supervisor.lease.liveHolder(board.sessionId).catch(() => undefined);
+      if (holder?.turnId === board.turnId) next.set(board.sessionId, board);
+    }
+    const key = (m: Map<string, TurnBoard>) => [...m.values()].map((b) => `${b.sessionId}:${b.turnId}:${b.phase}`).sort().join(',');
+    const changed = key(next) !== key(this.elsewhereNow);
+    this.elsewhereNow = next;
+    if (changed) this.waitingChanged.emit(this.waitingNow, (error) => this.o.logger.error(`[crosswindow] listener failed: ${errorMessage(error)}`));
   }
 
   private tickPresence(): void {

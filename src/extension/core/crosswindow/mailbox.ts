@@ -121,6 +121,18 @@ export class Mailbox {
     return readValid(this.boardFile(sessionId), turnBoardSchema);
   }
 
+  /** Every turn board on disk. */
+  async listBoards(): Promise<TurnBoard[]> {
+    const out: TurnBoard[] = [];
+    for (const name of await this.names()) {
+      const m = /^([A-Za-z0-9_-]{1,80})\.turn\.json$/.exec(name);
+      if (!m) continue;
+      const board = await this.readBoard(m[1]);
+      if (board?.sessionId === m[1]) out.push(board);
+    }
+    return out;
+  }
+
   /** Removes the board only if it still describes `turnId` (a newer turn's board stays). */
   async clearBoard(sessionId: string, turnId: string): Promise<void> {
     const board = await this.readBoard(sessionId);
