@@ -48,9 +48,16 @@ describe('cross-window turns (two supervisors, one storage root)', () => {
           'the approval to be published',
         );
         const localPrompt = t.a.local.open.shift()!;
+        // Even rounds go through the full answer path; odd rounds start both claims in the same tick,
+        // the tightest race two windows can run.
+        const answerFrom = async (w: typeof c, answer: 'allowOnce' | 'reject') => {
+          if (round % 2 === 0) return w.cw.control.answer(SESSION, requestId, answer);
+          const r = await w.cw.mailbox.claimAnswer(SESSION, requestId, { version: 1, answer, by: w.id, at: 0 });
+          return r.won ? { kind: 'won' as const } : { kind: 'lost' as const, answer: r.value?.answer };
+        };
         const [rb, rc] = await Promise.all([
-          t.b.cw.control.answer(SESSION, requestId, 'allowOnce'),
-          c.cw.control.answer(SESSION, requestId, 'reject'),
+          answerFrom(t.b, 'allowOnce'),
+          answerFrom(c, 'reject'),
           Promise.resolve().then(() => localPrompt.answer('allowAlways')),
         ]);
         const answer = await t.pumpUntil(asked, 'the holder to resolve the approval');
