@@ -53,6 +53,8 @@ export class SessionController extends Disposable implements SessionViewControll
   private attached = false;
   /** The open session followed through the store, for turns that other windows run. */
   private remote: { stop(): void; feed: RemoteTurnFeed } | undefined;
+  /** Records of the open session this window appended (they reach the view directly, not through the follower). */
+  private readonly own = new Set<string>();
 
   constructor(private readonly d: SessionControllerDeps) {
     super();
@@ -78,6 +80,10 @@ export class SessionController extends Disposable implements SessionViewControll
         supervisor.sessions.onAppended(({ sessionId, records }) => {
           if (sessionId === this.opening?.sessionId) this.opening.buffered.push(...records);
           else if (sessionId === this.presenter?.sessionId) this.presenter.records(records);
+          if (sessionId === this.presenter?.sessionId || sessionId === this.opening?.sessionId) {
+            if (this.own.size > 10_000) this.own.clear();
+            for (const record of records) this.own.add(recordKey(record));
+          }
         }),
       ),
     );
@@ -234,7 +240,11 @@ export class SessionController extends Disposable implements SessionViewControll
 
   private followRemote(services: VigilServices, presenter: SessionPresenter, offset: number, tail: readonly TranscriptRecord[]): void {
     this.remote?.stop();
-    const feed = new RemoteTurnFeed(presenter, () => void this.open(presenter.sessionId).catch((error: unknown) => this.d.logger.warn(`reopening ${presenter.sessionId} failed: ${errorMessage(error)}`)));
+    const feed = new RemoteTurnFeed(
+      presenter,
+      () => void this.open(presenter.sessionId).catch((error: unknown) => this.d.logger.warn(`reopening ${presenter.sessionId} failed: ${errorMessage(error)}`)),
+      (record) => this.own.delete(recordKey(record)),
+    );
     const stop = services.crossWindow.follow(presenter.sessionId, offset, tail, (update) => {
       if (this.presenter !== presenter) return;
       const phase = presenter.phase;
@@ -292,6 +302,11 @@ export class SessionController extends Disposable implements SessionViewControll
     // (a phase change), it moves counters only, and nothing needs the sessions listed again.
     this.d.changed(event.type === 'activity' && this.presenter?.phase === phaseBefore);
   }
+}
+
+/** Same record, same key, whichever side built it (the store's parse orders the top-level keys its own way). */
+function recordKey(record: TranscriptRecord): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(record).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))));
 }
 
 /** The buffered records that the tail read did not already include (it may have caught some). */

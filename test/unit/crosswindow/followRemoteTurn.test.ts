@@ -82,4 +82,22 @@ describe('following a turn that another window runs', () => {
     await until('the lease to be seen', () => presenter.phase === 'running');
     t.a.agent.finish();
   });
+
+  it('waits for the end record of a turn whose lease is gone, and skips records this window wrote itself', async () => {
+    const meta = (await t.b.sup.sessions.get(SESSION))!;
+    const presenter = new SessionPresenter({ meta, records: [], live: undefined, tasks: [], approvals: [] }, () => undefined);
+    const own = { type: 'interrupted' as const, at: 2, turnId: 'x', reason: 'taken over here' };
+    const feed = new RemoteTurnFeed(presenter, () => assert.fail('no reset'), (r) => r === own);
+    const remote = { turnId: 'x', windowId: 'window-a', source: 'user' as const, startedAt: 1, phase: 'awaitingApproval' as const, waitingOn: 'your approval', lastActivityAt: 1 };
+    feed.apply({ records: [], reset: false, remote, approvals: [] });
+    assert.equal(presenter.phase, 'awaitingApproval');
+    // The takeover already moved the lease, its end record is not read yet: not ended, not idle.
+    feed.apply({ records: [], reset: false, remote: undefined, approvals: [] });
+    assert.equal(presenter.phase, 'awaitingApproval');
+    feed.apply({ records: [own], reset: false, remote: undefined, approvals: [] });
+    assert.equal(presenter.phase, 'interrupted');
+    const texts = JSON.stringify(presenter.snapshot);
+    assert.ok(texts.includes('taken over here'), 'the end says why');
+    assert.equal(presenter.snapshot.entries.filter((e) => e.kind === 'notice' && e.notice.text === 'taken over here').length, 1, 'the own record is not shown twice');
+  });
 });
