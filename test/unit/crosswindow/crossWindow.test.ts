@@ -176,3 +176,19 @@ describe('cross-window turns (two supervisors, one storage root)', () => {
     assert.equal(t.b.cw.waiting[0].shown, false);
   });
 });
+
+describe('cross-window approvals with hostile input', () => {
+  it('an over-long question is clipped, not hidden from other windows', async () => {
+    const t = await TwoWindows.create();
+    try {
+      await t.start(t.a);
+      void t.a.prompter.ask({ sessionId: SESSION, title: `write ${'x'.repeat(10_000)}`, kind: 'k'.repeat(100) }, new AbortController().signal);
+      await waitFor(() => t.a.local.open.length === 1, 'the local prompt');
+      const [request] = await t.b.cw.mailbox.listApprovals(SESSION);
+      assert.ok(request, 'window B sees the question');
+      assert.ok(request.title.length <= 2_000 && request.title.startsWith('write xxx'));
+    } finally {
+      t.dispose();
+    }
+  });
+});

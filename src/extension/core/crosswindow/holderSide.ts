@@ -53,7 +53,7 @@ export class HolderSide {
     switch (event.type) {
       case 'activity':
         board.lastActivityAt = now;
-        board.waitingOn = describeWaitingOn(event.waitingOn);
+        board.waitingOn = describeWaitingOn(event.waitingOn).slice(0, 500);
         if (board.phase === 'stalled') board.phase = 'running';
         break;
       case 'approvalWaiting':

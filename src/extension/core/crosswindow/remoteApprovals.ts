@@ -43,7 +43,8 @@ export class RemoteApprovals implements PermissionPrompter {
     try {
       await d.mailbox.publishApproval({
         version: 1, sessionId: question.sessionId, requestId, turnId, windowId: d.windowId,
-        title: question.title, kind: question.kind, at, deadlineAt: at + timeoutMs,
+        // Clipped to what readers accept: an agent's over-long title must not hide the question from other windows.
+        title: clip(question.title, 2_000), kind: clip(question.kind, 40), at, deadlineAt: at + timeoutMs,
       });
     } catch (error) {
       // Other windows will not see it, but this window's prompt still works: never lose the question.
@@ -97,4 +98,8 @@ export class RemoteApprovals implements PermissionPrompter {
       await d.mailbox.withdrawApproval(question.sessionId, requestId).catch((error: unknown) => d.logger.warn(`[approvals] withdrawing ${requestId} failed: ${errorMessage(error)}`));
     }
   }
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
