@@ -185,6 +185,13 @@ export class VigilApp extends Disposable {
     return { agent: 'built-in', model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider };
   }
 
+  /** The status bar's click: the session of an approval nobody sees, if there is one; else the open session. */
+  async focusSession(): Promise<void> {
+    const unseen = this.started?.crossWindow.waiting.find((w) => !w.shown);
+    if (unseen && unseen.request.sessionId !== this.sessions.currentSessionId) await this.sessions.open(unseen.request.sessionId);
+    await this.sessionView.reveal();
+  }
+
   phaseOf(sessionId: string): StatusPhase | undefined {
     if (sessionId === this.sessions.currentSessionId) return toStatusPhase(this.sessions.currentSnapshot?.turn.phase);
     if (this.started?.supervisor.getSnapshot(sessionId)) return 'running';
