@@ -7,6 +7,8 @@ import { errorMessage } from './core/common/errors';
 import type { Clock } from './core/ports/clock';
 import { systemClock } from './core/ports/clock';
 import { tagged, type Logger } from './core/ports/logger';
+import { Redactor } from './core/common/redactor';
+import { redactingLogger } from './core/common/redactingLogger';
 import { AcpAgentHandleProvider } from './core/acp/acpHandleProvider';
 import type { LaunchSpec } from './core/acp/agentLaunch';
 import { HistoryRecorder } from './core/acp/historyRecorder';
@@ -18,6 +20,9 @@ import type { TaskCompletion } from './core/tasks/taskTypes';
 import { WakeupCoordinator } from './core/wakeups/wakeupCoordinator';
 import { WakeupOutbox } from './core/wakeups/wakeupOutbox';
 import { CrossWindow } from './core/crosswindow/crossWindow';
+import { LastOpenSessions } from './core/folders/lastOpenSessions';
+import { SessionFolders } from './core/folders/sessionFolders';
+import { SessionStore } from './core/store/sessionStore';
 import type { ChatMessage } from '../agent/providers/types';
 
 // The VS Code glue loads this module lazily (its own bundle) and launches agents through these.
@@ -28,8 +33,14 @@ export interface ServiceOptions {
   windowId: string;
   logger: Logger;
   clock?: Clock;
-  /** The folder a session works in (fs confinement, task cwd). */
-  workspaceFolder(sessionId: string): string;
+  /**
+   * This window's workspace folders (absolute paths, the window's order), read at every decision.
+   * A session runs (agent cwd and fs confinement, terminals' default cwd, wakeups) only in its own
+   * recorded folder, and only in a window that has that folder open (core/folders).
+   */
+  windowFolders(): readonly string[];
+  /** Where a session without a folder runs in a window without a folder (as before folders were recorded). */
+  folderlessCwd(): string;
   liveness(): LivenessSettings;
   maxWakeupsPerTurn(): number;
   outputByteLimit(): number;
@@ -38,6 +49,8 @@ export interface ServiceOptions {
   prompter: PermissionPrompter;
   lm?: LanguageModelBridge;
   leaseTtlMs?: number;
+  /** Every secret Vigil knows; the services add the secrets of each agent launch. Default: a fresh one. */
+  redactor?: Redactor;
   /** `vigil.approvals.timeoutSeconds` in ms: an unanswered approval is rejected after it (default 600 s). */
   approvalTimeoutMs?(): number;
   /** The session this window's view shows a person right now, if any (for "nobody can see this approval"). */
@@ -54,17 +67,34 @@ export class VigilServices extends Disposable {
     readonly outbox: WakeupOutbox,
     readonly wakeups: WakeupCoordinator,
     readonly agents: AcpAgentHandleProvider,
+    readonly folders: SessionFolders,
+    readonly lastOpen: LastOpenSessions,
     readonly crossWindow: CrossWindow,
   ) {
     super();
   }
 
-  static async start(o: ServiceOptions): Promise<VigilServices> {
+  static async start(options: ServiceOptions): Promise<VigilServices> {
+    // One redactor for everything the services store, show or log.
+    const redactor = options.redactor ?? new Redactor();
+    const o: ServiceOptions = {
+      ...options,
+      logger: redactingLogger(options.logger, redactor),
+      launchFor: async (sessionId) => {
+        const spec = await options.launchFor(sessionId);
+        // The agent's auth values (API key, `vigil.agent` env) are secrets from now on, stderr included.
+        redactor.add(spec.secretEnv.map((name) => spec.env[name]));
+        return { ...spec, redactor };
+      },
+    };
     const clock = o.clock ?? systemClock;
-    const outbox = await WakeupOutbox.open({ storageRoot: o.storageRoot, windowId: o.windowId, clock, logger: o.logger });
+    const outbox = await WakeupOutbox.open({ storageRoot: o.storageRoot, windowId: o.windowId, clock, logger: o.logger, redactor });
     // The registry may report completions while it re-attaches tasks of an earlier window, before
     // the coordinator exists: they wait here (the outbox makes them durable once it is ready).
     const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor; prompter?: PermissionPrompter } = {};
+    // Its own store instance on the same root (metadata is read fresh at each decision).
+    const folders = new SessionFolders({ store: new SessionStore(o.storageRoot, o.logger, () => clock.wallNow()), windowFolders: o.windowFolders, logger: o.logger });
+    const workFolder = async (sessionId: string) => (await folders.workFolder(sessionId)) ?? o.folderlessCwd();
     let release!: () => void;
     const ready = new Promise<void>((resolve) => (release = resolve));
     const registry = await TaskRegistry.open({
@@ -73,14 +103,15 @@ export class VigilServices extends Disposable {
         await ready;
         await late.coordinator!.onCompletion(completion);
       },
-      workspaceFolder: o.workspaceFolder,
+      workspaceFolder: workFolder,
       clock,
       logger: o.logger,
       defaultOutputByteLimit: o.outputByteLimit(),
+      redactor,
     });
     const agents = new AcpAgentHandleProvider({
       log: tagged(o.logger, 'acp'),
-      cwdFor: o.workspaceFolder,
+      cwdFor: workFolder,
       launchFor: o.launchFor,
       loadHistoryFor: (sessionId) => loadHistory(late.supervisor!, sessionId),
       policy: o.policy,
@@ -97,10 +128,18 @@ export class VigilServices extends Disposable {
       settings: o.liveness,
       windowId: o.windowId,
       leaseTtlMs: o.leaseTtlMs,
+      redactor,
     });
     late.supervisor = supervisor;
     await supervisor.sessions.init();
-    const coordinator = new WakeupCoordinator({ turns: supervisor, outbox, clock, logger: o.logger, maxPerTurn: o.maxWakeupsPerTurn });
+    const coordinator = new WakeupCoordinator({
+      turns: supervisor,
+      outbox,
+      clock,
+      logger: o.logger,
+      maxPerTurn: o.maxWakeupsPerTurn,
+      mayDeliver: (sessionId) => folders.mayDeliver(sessionId),
+    });
     const crossWindow = new CrossWindow({
       storageRoot: o.storageRoot,
       windowId: o.windowId,
@@ -112,7 +151,8 @@ export class VigilServices extends Disposable {
       showing: o.showing ?? (() => undefined),
     });
     late.prompter = crossWindow.prompter(o.prompter);
-    const services = new VigilServices(supervisor, registry, outbox, coordinator, agents, crossWindow);
+    const lastOpen = new LastOpenSessions(o.storageRoot, o.logger, () => clock.wallNow());
+    const services = new VigilServices(supervisor, registry, outbox, coordinator, agents, folders, lastOpen, crossWindow);
     // Disposed in reverse: wakeups stop first, then turns, agents, and the registry (tasks live on).
     services._register(registry);
     services._register(agents);

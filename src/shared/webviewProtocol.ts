@@ -21,6 +21,8 @@ export type WebviewMessage =
   | { type: 'showTaskOutput'; id: RequestId; taskId: string }
   | { type: 'killTask'; id: RequestId; taskId: string }
   | { type: 'openSession'; id: RequestId; sessionId?: string }
+  /** A workspace-file link in model markdown was clicked; the host opens it only inside the workspace. */
+  | { type: 'openFile'; id: RequestId; path: string; line?: number }
   | { type: 'ping'; id: RequestId }
   /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */
   | { type: 'history'; id: RequestId; snapshotSeq: number }
@@ -42,6 +44,7 @@ export const snapshotTailEntries = 300;
 export const webviewLimits = {
   promptChars: 100_000,
   errorChars: 4_000,
+  pathChars: 4_096,
   messageChars: 110_000,
 } as const;
 
@@ -65,6 +68,7 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('showTaskOutput'), id: requestId, taskId: refId }),
   z.strictObject({ type: z.literal('killTask'), id: requestId, taskId: refId }),
   z.strictObject({ type: z.literal('openSession'), id: requestId, sessionId }),
+  z.strictObject({ type: z.literal('openFile'), id: requestId, path: z.string().min(1).max(webviewLimits.pathChars), line: z.number().int().min(1).max(10_000_000).optional() }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
   z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),
   z.strictObject({ type: z.literal('error'), id: requestId, message: z.string().max(webviewLimits.errorChars) }),

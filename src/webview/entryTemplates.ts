@@ -3,6 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { EntryView, PlanItemView } from '../shared/sessionView';
+import { openFileLink } from './fileLinks';
 import { renderMarkdown } from './markdown';
 import { toolCallCard } from './toolCallCard';
 import type { ViewActions } from './viewActions';
@@ -18,7 +19,7 @@ export function renderEntry(entry: EntryView, actions: ViewActions): TemplateRes
       </div>`;
     case 'agent':
       return html`<div class="entry agent ${entry.streaming ? 'streaming' : ''}" data-entry-id=${entry.id}>
-        <div class="markdown">${unsafeHTML(renderMarkdown(entry.id, entry.markdown))}</div>
+        <div class="markdown" @click=${(e: Event) => openFileLink(e, actions)} @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && openFileLink(e, actions)}>${unsafeHTML(renderMarkdown(entry.id, entry.markdown, actions.workspaceRoot()))}</div>
       </div>`;
     case 'thought':
       return html`<details class="entry thought ${entry.streaming ? 'streaming' : ''}" data-entry-id=${entry.id}>

@@ -1,24 +1,30 @@
-// Markdown → HTML with the first line of defence built in: raw HTML in the source is shown as text
-// and links keep only safe schemes. DOM-free, so it is unit-tested on plain Node; DOMPurify
-// (markdown.ts) is the second line, in the browser.
+// Markdown → HTML with the first line of defence built in: raw HTML in the source is shown as text,
+// and only http(s), mailto and workspace-file links stay links (linkPolicy.ts). DOM-free, so it is
+// unit-tested on plain Node; DOMPurify (markdown.ts) is the second line, in the browser.
 
 import { Marked, type Tokens } from 'marked';
-
-const safeHref = /^(https?:|mailto:|vscode:|#)/i;
+import { classifyHref, type LinkTarget } from './linkPolicy';
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
-/** Only absolute http(s)/mailto/vscode links and in-page anchors; everything else becomes plain text. */
+/** True when `href` renders as a link without a workspace (web and mail links only). */
 export function isSafeHref(href: string): boolean {
-  // Browsers ignore control characters and whitespace inside a scheme ("java\tscript:").
-  let compact = '';
-  for (const ch of href) {
-    const code = ch.codePointAt(0)!;
-    if (code > 0x20 && (code < 0x7f || code > 0x9f)) compact += ch;
+  return classifyHref(href)?.kind === 'web';
+}
+
+/** The session's workspace folder while one parse runs (parsing is synchronous). */
+let currentRoot: string | undefined;
+
+/** A file link has no href: the webview's click handler asks the host to open it, and VS Code's own link handling never sees it. */
+function anchor(target: LinkTarget, label: string, title: string | null | undefined): string {
+  if (target.kind === 'web') {
+    return `<a href="${escapeHtml(target.href)}"${title ? ` title="${escapeHtml(title)}"` : ''}>${label}</a>`;
   }
-  return safeHref.test(compact);
+  const where = target.line !== undefined ? `${target.path}:${target.line}` : target.path;
+  const line = target.line !== undefined ? ` data-vigil-line="${target.line}"` : '';
+  return `<a class="file-link" role="link" tabindex="0" data-vigil-file="${escapeHtml(target.path)}"${line} title="${escapeHtml(`Open ${where}`)}">${label}</a>`;
 }
 
 const marked = new Marked({
@@ -31,18 +37,25 @@ const marked = new Marked({
     },
     link(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Link): string {
       const label = this.parser.parseInline(token.tokens);
-      if (!isSafeHref(token.href)) return label;
-      const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
-      return `<a href="${escapeHtml(token.href)}"${title}>${label}</a>`;
+      const target = classifyHref(token.href, currentRoot);
+      return target ? anchor(target, label, token.title) : label;
     },
-    // The CSP allows no remote images; a link keeps the information without a broken image.
+    // Images load nothing: the CSP allows only the extension's own resources, so an image becomes a
+    // link to it when it is a link Vigil allows, else its text.
     image(token: Tokens.Image): string {
       const text = escapeHtml(token.text || token.href);
-      return isSafeHref(token.href) ? `<a href="${escapeHtml(token.href)}">${text}</a>` : text;
+      const target = classifyHref(token.href, currentRoot);
+      return target ? anchor(target, text, token.title) : text;
     },
   },
 });
 
-export function markdownToHtml(markdown: string): string {
-  return marked.parse(markdown, { async: false }) as string;
+/** `workspaceRoot`: the session's folder, which relative and absolute file links must stay inside. */
+export function markdownToHtml(markdown: string, workspaceRoot?: string): string {
+  currentRoot = workspaceRoot;
+  try {
+    return marked.parse(markdown, { async: false }) as string;
+  } finally {
+    currentRoot = undefined;
+  }
 }

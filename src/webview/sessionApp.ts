@@ -54,7 +54,7 @@ export class SessionApp {
     const saved = bridge.viewState;
     this.draft = saved.draft ?? '';
     this.restore = saved;
-    this.actions = { post: (intent) => this.post(intent), sessionId: () => this.state.session?.id };
+    this.actions = { post: (intent) => this.post(intent), sessionId: () => this.state.session?.id, workspaceRoot: () => this.state.session?.cwd };
   }
 
   start(): void {

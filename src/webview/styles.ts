@@ -38,6 +38,7 @@ export const sessionStyles = css`
   }
   .markdown code, code { font-family: var(--vscode-editor-font-family); }
   .markdown a { color: var(--vscode-textLink-foreground); }
+  .markdown a.file-link { cursor: pointer; text-decoration: underline dotted; }
   .markdown blockquote { border-left: 3px solid var(--vscode-textBlockQuote-border); margin: 4px 0; padding: 0 8px; background: var(--vscode-textBlockQuote-background); }
   .markdown table { border-collapse: collapse; }
   .markdown th, .markdown td { border: 1px solid var(--vscode-panel-border, var(--vscode-widget-border)); padding: 2px 6px; }

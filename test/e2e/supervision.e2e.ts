@@ -44,11 +44,12 @@ describe('turn supervision (real workbench, scripted model)', function () {
       name: 'supervision',
       settings: {
         'vigil.approvals.policy': 'allowAll',
-        'vigil.model.scriptFile': scriptFile,
         'vigil.turnLiveness.timeoutSeconds': timeoutSeconds,
         'vigil.turnLiveness.toolTimeoutSeconds': timeoutSeconds,
         'vigil.turnLiveness.graceSeconds': graceSeconds,
       },
+      // The scripted model is test-only: no setting can name it, the agent reads it from its environment.
+      env: { VIGIL_DEMO_SCRIPT: scriptFile },
     });
     view = new SessionView(session.workbench);
   });

@@ -19,6 +19,11 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** Name of the run folder under .vscode-test/runs (a unique suffix is added). */
   name?: string;
+  /**
+   * Start with workspace trust enabled, as a person's VS Code is: no `--disable-workspace-trust`, and the
+   * trust prompt on every start, to be answered with `answerWorkspaceTrust` (workspaceTrust.ts). Default off.
+   */
+  workspaceTrust?: boolean;
 }
 
 const quietSettings = {
@@ -83,7 +88,8 @@ export class CodeServer {
     const runDir = await fs.mkdtemp(path.join(runsRoot, `${options.name ?? 'run'}-`));
     const dirs = ['user-data/User', 'extensions', 'home', 'xdg-config', 'xdg-data', 'xdg-cache', 'tmp'].map((d) => path.join(runDir, d));
     for (const d of dirs) mkdirSync(d, { recursive: true });
-    writeFileSync(path.join(runDir, 'user-data', 'User', 'settings.json'), JSON.stringify({ ...quietSettings, ...options.settings }, null, 2));
+    const trustSettings = options.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'always' } : {};
+    writeFileSync(path.join(runDir, 'user-data', 'User', 'settings.json'), JSON.stringify({ ...quietSettings, ...trustSettings, ...options.settings }, null, 2));
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       HOME: path.join(runDir, 'home'),
@@ -111,7 +117,7 @@ export class CodeServer {
       ...common,
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--ignore-last-opened',
       options.workspace,

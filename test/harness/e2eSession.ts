@@ -4,11 +4,16 @@ import * as path from 'node:path';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { CodeServer, repoRoot } from './codeServer';
 import { Workbench } from './workbench';
+import { answerWorkspaceTrust, type TrustAnswer } from './workspaceTrust';
 
 export interface E2eOptions {
   name: string;
   settings?: Record<string, unknown>;
   env?: Record<string, string>;
+  /** Start with workspace trust enabled and answer its prompt as a person would, before anything else. */
+  workspaceTrust?: TrustAnswer;
+  /** Adds to (or replaces parts of) the copied sample workspace before the server starts, e.g. a .vscode/settings.json. */
+  prepareWorkspace?(workspace: string): void;
 }
 
 export interface E2eSession {
@@ -25,16 +30,19 @@ export async function openE2eSession(options: E2eOptions): Promise<E2eSession> {
   if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run "npm run package" first`);
   const workspace = mkdtempSync(path.join(repoRoot, '.vscode-test', `ws-${options.name}-`));
   cpSync(path.join(repoRoot, 'sample'), workspace, { recursive: true });
+  options.prepareWorkspace?.(workspace);
   const server = await CodeServer.start({
     workspace,
     vsix: vsixPath,
     name: options.name,
     settings: { 'vigil.model.provider': 'demo', ...options.settings },
     env: options.env,
+    workspaceTrust: options.workspaceTrust !== undefined,
   });
   let workbench: Workbench;
   try {
     workbench = await Workbench.open(server);
+    if (options.workspaceTrust) await answerWorkspaceTrust(workbench.page, options.workspaceTrust);
     // The status item appears once the extension host has loaded and activated Vigil.
     await workbench.statusItem().waitFor({ timeout: 90_000 });
   } catch (error) {

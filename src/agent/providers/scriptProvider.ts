@@ -31,7 +31,7 @@ export class ScriptProvider implements ModelProvider {
     try {
       parsed = scriptFile.parse(JSON.parse(readFileSync(path, 'utf8')));
     } catch (error) {
-      throw new ProviderError('PROVIDER_UNAVAILABLE', `The demo script ${path} cannot be used: ${(error as Error).message}`, 'vigil.model.scriptFile', { cause: error });
+      throw new ProviderError('PROVIDER_UNAVAILABLE', `The demo script ${path} cannot be used: ${(error as Error).message}`, 'the VIGIL_DEMO_SCRIPT environment variable', { cause: error });
     }
     this.responses = parsed.responses;
   }

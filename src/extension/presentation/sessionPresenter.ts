@@ -2,7 +2,7 @@
 // approvals into a snapshot, and hands each change on as a host event.
 
 import { applyHostEvent } from '../../shared/sessionViewReducer';
-import { emptySnapshot, type ApprovalView, type HostEvent, type SessionMetaView, type SessionSnapshot, type TaskView } from '../../shared/sessionView';
+import { emptySnapshot, type ApprovalView, type HostEvent, type NoticeView, type SessionMetaView, type SessionSnapshot, type TaskView } from '../../shared/sessionView';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { SupervisorEvent, TurnSnapshot } from '../core/supervisor/supervisorEvents';
@@ -100,6 +100,11 @@ export class SessionPresenter {
 
   meta(meta: SessionMeta, extra: Partial<SessionMetaView> = {}): void {
     this.emit({ type: 'sessionMetaChanged', session: metaView(meta, extra) });
+  }
+
+  /** A pinned notice that is not about a turn (e.g. "this session belongs to another folder"). */
+  note(notice: NoticeView): void {
+    this.emit({ type: 'turnStatusChanged', turn: this.state.turn, notice });
   }
 
   private emit(event: HostEvent): void {

@@ -14,7 +14,7 @@ export class SettingsApprovalPolicy implements ApprovalPolicy {
     return this.config.isTrusted();
   }
 
-  /** With a tool kind, `vigil.approvals.byKind` applies; the core's gate does not pass one yet (see the report). */
+  /** With a tool kind, `vigil.approvals.byKind` applies (to permission requests and to Vigil's own client-side checks). */
   mode(kind?: string): ApprovalMode {
     return approvalModeFor(this.config.settings.approvals, kind);
   }
@@ -35,6 +35,8 @@ export interface ApprovalPrompterDeps {
   logger: Logger;
   /** A modal dialog instead of a notification (it blocks the whole window; off by default). */
   modal?: boolean;
+  /** Cuts secrets out of the notification text (a tool call's title may carry a token). */
+  redact?(text: string): string;
 }
 
 const CHOICES: Array<[string, PermissionAnswer]> = [
@@ -76,7 +78,7 @@ export class ApprovalPrompter implements PermissionPrompter {
     const title = this.deps.sessionTitle?.(question.sessionId);
     const message = `Vigil: the agent${title ? ` in “${title}”` : ''} asks to ${question.title}`;
     const choice = await vscode.window.showInformationMessage(
-      message,
+      this.deps.redact?.(message) ?? message,
       { modal: this.deps.modal === true, detail: `Tool kind: ${question.kind}. “Allow always” tells the agent not to ask again for calls like this one.` },
       ...CHOICES.map(([label]) => label),
     );

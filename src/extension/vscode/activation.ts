@@ -1,6 +1,7 @@
 // Composition root of the extension host: builds the app, registers it, measures activation.
 
 import type * as vscode from 'vscode';
+import { Redactor } from '../core/common/redactor';
 import { createLogChannel } from './logOutput';
 import { VigilApp } from './vigilApp';
 
@@ -15,9 +16,12 @@ export interface VigilApi {
 
 export function activateVigil(context: vscode.ExtensionContext): VigilApi {
   const started = performance.now();
-  const { channel, logger } = createLogChannel();
+  // The window's one redactor: secrets are fed in as Vigil learns them, and cut out of the log,
+  // the stores and the views from then on.
+  const redactor = new Redactor();
+  const { channel, logger } = createLogChannel(redactor);
   context.subscriptions.push(channel);
-  const app = new VigilApp(context, channel, logger);
+  const app = new VigilApp(context, channel, logger, redactor);
   context.subscriptions.push(app);
   const ended = performance.now();
   const activationMs = ended - started;

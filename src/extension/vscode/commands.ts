@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/common/errors';
 import type { SessionMeta } from '../core/store/sessionStore';
+import { folderRow } from './sessionPresentation';
 import type { VigilApp } from './vigilApp';
 
 type Handler = (...args: unknown[]) => unknown;
@@ -63,7 +64,7 @@ export function registerCommands(app: VigilApp): void {
           return await handler(...args);
         } catch (error) {
           app.logger.error(`${id} failed: ${errorMessage(error)}`);
-          void vscode.window.showErrorMessage(`Vigil: ${errorMessage(error)}`);
+          void vscode.window.showErrorMessage(app.redactor.redact(`Vigil: ${errorMessage(error)}`));
           return undefined;
         }
       }),
@@ -78,19 +79,21 @@ function sessionIdOf(arg: unknown): string | undefined {
   return typeof meta?.id === 'string' ? meta.id : undefined;
 }
 
-/** Quick pick of sessions; for Resume, interrupted and aborted sessions come first. */
+/** Quick pick of sessions: this window's folders first; for Resume, interrupted and aborted sessions first within those. */
 async function pickSession(app: VigilApp, placeHolder: string, resumableFirst: boolean): Promise<string | undefined> {
-  const sessions = await (await app.services()).supervisor.sessions.list();
+  const services = await app.services();
+  const sessions = await services.supervisor.sessions.list();
   if (sessions.length === 0) {
     void vscode.window.showInformationMessage('Vigil: there are no sessions yet. Use "Vigil: New Session".');
     return undefined;
   }
-  const rank = (s: SessionMeta) => (resumableFirst && s.state !== 'idle' ? 0 : 1);
+  const folders = new Map(await Promise.all(sessions.map(async (s) => [s.id, folderRow(await services.folders.checkMeta(s))] as const)));
+  const rank = (s: SessionMeta) => (folders.get(s.id)?.here ? 0 : 2) + (resumableFirst && s.state !== 'idle' ? 0 : 1);
   const ordered = [...sessions].sort((a, b) => rank(a) - rank(b) || b.updatedAt - a.updatedAt);
   const picked = await vscode.window.showQuickPick(
     ordered.map((s) => ({
       label: `${s.state === 'idle' ? '$(comment-discussion)' : '$(debug-pause)'} ${s.title}`,
-      description: s.state === 'idle' ? undefined : s.state,
+      description: [s.state === 'idle' ? undefined : s.state, folders.get(s.id)?.label].filter(Boolean).join(' · ') || undefined,
       detail: s.stateReason,
       id: s.id,
     })),

@@ -1,12 +1,16 @@
 // All `vigil.*` settings as one validated, typed object with a change event, and workspace trust.
 // Invalid values fall back to defaults and are reported once per key (log + warning with "Open Settings").
+// Every value passes settingsTrust first: what a workspace may not decide never reaches a spawn or a request.
 
 import * as vscode from 'vscode';
 import type { CustomAgentSettings, ModelSettings } from '../core/acp/agentLaunch';
+import type { ProviderKind } from '../../agent/config';
 import { Disposable } from '../core/common/disposable';
 import type { Logger } from '../core/ports/logger';
 import { LivenessSettingsResolver, type LivenessSettings } from '../core/settings/livenessSettings';
-import { IssueLedger, validateSettings, type SettingIssue, type ValidatedSettings } from './settingsValidation';
+import { resolveSettingTrust, tightenApprovals, type ConfirmedSetting, type IgnoredWorkspaceValue, type WorkspaceValueQuestion } from './settingsTrust';
+import { IssueLedger, SETTING_KEYS, validateSettings, type SettingIssue, type ValidatedSettings } from './settingsValidation';
+import type { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
 
 export interface VigilSettings extends ValidatedSettings {
   liveness: LivenessSettings;
@@ -22,8 +26,15 @@ export interface ConfigurationOptions {
   /** Show a warning notification for invalid settings (default true; tests turn it off). */
   notify?: boolean;
   /** Where settings come from; default `vscode.workspace.getConfiguration('vigil')`. */
-  source?: () => Pick<vscode.WorkspaceConfiguration, 'get'>;
+  source?: () => Pick<vscode.WorkspaceConfiguration, 'get' | 'inspect'>;
+  /** Confirmations of a trusted workspace's agent and endpoint; without it those workspace values are never used. */
+  trust?: Pick<WorkspaceSettingsTrust, 'answer' | 'confirm'>;
+  /** Default `vscode.workspace.isTrusted`; tests inject one. */
+  isTrusted?: () => boolean;
 }
+
+/** Providers of the built-in agent that send requests (and the stored key) to `vigil.model.baseUrl`. */
+const USES_BASE_URL: readonly ProviderKind[] = ['openai-compatible', 'auto', 'anthropic'];
 
 const LIVENESS_KEYS = ['timeoutSeconds', 'toolTimeoutSeconds', 'graceSeconds'] as const;
 
@@ -37,6 +48,10 @@ export class VigilConfiguration extends Disposable {
   private readonly ledger = new IssueLedger();
   private readonly livenessIssues: SettingIssue[] = [];
   private readonly liveness: LivenessSettingsResolver;
+  /** Workspace values seen and not used, already logged (by setting, value and reason). */
+  private readonly noted = new Set<string>();
+  private questions: WorkspaceValueQuestion[] = [];
+  private ignored: IgnoredWorkspaceValue[] = [];
   private current: VigilSettings;
 
   constructor(
@@ -63,7 +78,10 @@ export class VigilConfiguration extends Disposable {
       this._onDidChange.fire({ settings: this.current, affects: (section) => event.affectsConfiguration(section) });
     }));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => {
-      this.logger.info('[settings] the workspace is trusted now: commands and writes are allowed by the approval policy');
+      this.logger.info('[settings] the workspace is trusted now: commands and writes are allowed by the approval policy, and its settings count (its agent and endpoint after you confirm them)');
+      // The workspace's restricted settings count from now on: re-read, as after a settings change.
+      this.current = this.read();
+      this._onDidChange.fire({ settings: this.current, affects: () => true });
       this._onDidChangeTrust.fire(true);
     }));
   }
@@ -73,13 +91,38 @@ export class VigilConfiguration extends Disposable {
   }
 
   isTrusted(): boolean {
-    return vscode.workspace.isTrusted;
+    return this.options.isTrusted?.() ?? vscode.workspace.isTrusted;
   }
 
-  /** `vigil.model.*` in the shape the agent launcher takes. */
+  /** `vigil.model.*` in the shape the agent launcher takes (never an unconfirmed workspace endpoint). */
   modelSettings(): ModelSettings {
-    const { provider, baseUrl, name, scriptFile } = this.current.model;
-    return { provider, baseUrl: baseUrl || undefined, name: name || undefined, scriptPath: scriptFile || undefined };
+    const { provider, baseUrl, name } = this.current.model;
+    return { provider, baseUrl: baseUrl || undefined, name: name || undefined };
+  }
+
+  /**
+   * What the next agent process is started with. Asks first about a trusted workspace's agent (and, for the
+   * built-in agent on a provider that uses it, its endpoint) when nobody answered for that exact value yet;
+   * a declined or unanswered value is replaced by the user's own setting.
+   */
+  async launchSettings(): Promise<{ agent?: CustomAgentSettings; model: ModelSettings }> {
+    await this.confirmPending('agent');
+    const agent = this.customAgent();
+    if (agent) return { agent, model: this.modelSettings() };
+    if (USES_BASE_URL.includes(this.current.model.provider)) await this.confirmPending('model.baseUrl');
+    return { model: this.modelSettings() };
+  }
+
+  /** Why a workspace value of `key` is not used in this window, if it is not. */
+  ignoredWorkspaceValue(key: string): IgnoredWorkspaceValue['reason'] | undefined {
+    return this.ignored.find((i) => i.key === key)?.reason;
+  }
+
+  private async confirmPending(key: ConfirmedSetting): Promise<void> {
+    const question = this.questions.find((q) => q.key === key);
+    if (!question || !this.options.trust) return;
+    await this.options.trust.confirm(question);
+    this.current = this.read();
   }
 
   /** The third-party agent of `vigil.agent`, or undefined for the built-in one. */
@@ -90,12 +133,48 @@ export class VigilConfiguration extends Disposable {
 
   private read(): VigilSettings {
     const config = this.options.source?.() ?? vscode.workspace.getConfiguration('vigil');
-    const { settings, issues } = validateSettings((key) => config.get(key));
+    const trusted = this.isTrusted();
+    // Layers from inspect(), so the workspace's part is decided here, whatever VS Code already filtered.
+    const resolution = resolveSettingTrust(SETTING_KEYS, (key) => config.inspect(key), {
+      trusted,
+      answer: (key, hash) => this.options.trust?.answer(key, hash) ?? 'unanswered',
+    });
+    const { settings, issues } = validateSettings(resolution.effective);
+    if (trusted && (resolution.setByWorkspace('approvals.policy') || resolution.setByWorkspace('approvals.byKind'))) {
+      const userApprovals = validateSettings(resolution.userLevel).settings.approvals;
+      const { approvals, loosened } = tightenApprovals(userApprovals, settings.approvals);
+      settings.approvals = approvals;
+      if (loosened.length > 0) {
+        this.noteOnce(`approvals:${JSON.stringify(approvals)}:${loosened.join(',')}`, () => this.logger.warn(
+          `[settings] this workspace's vigil.approvals.* would allow more than your user settings (${loosened.join(', ')}); a workspace can only make approvals stricter, so your user setting applies there. To allow more, change vigil.approvals.* in your User settings.`,
+        ));
+      }
+    }
+    this.questions = resolution.questions;
+    this.ignored = resolution.ignored;
+    for (const ignored of resolution.ignored) this.noteIgnored(ignored);
     const liveness = this.liveness.resolve(Object.fromEntries(LIVENESS_KEYS.map((k) => [k, config.get(`turnLiveness.${k}`)])));
     const fresh = this.ledger.fresh(issues);
     for (const issue of fresh) this.logger.warn(`[settings] ${issue.message}`);
     this.report([...fresh, ...this.livenessIssues.splice(0)]);
     return { ...settings, liveness };
+  }
+
+  private noteIgnored({ key, hash, reason }: IgnoredWorkspaceValue): void {
+    this.noteOnce(`${key}:${hash}:${reason}`, () => {
+      if (reason === 'restricted') {
+        this.logger.warn(`[settings] Restricted Mode: this workspace's vigil.${key} is ignored; your user setting (or the default) applies. Trust the workspace (Workspaces: Manage Workspace Trust) to let its settings count.`);
+      } else if (reason === 'unconfirmed') {
+        this.logger.info(`[settings] this workspace sets vigil.${key}; it is not used until you confirm it, which Vigil asks before the next agent start that needs it`);
+      }
+      // 'declined' is logged with its advice where the person answered (workspaceSettingsTrust).
+    });
+  }
+
+  private noteOnce(id: string, log: () => void): void {
+    if (this.noted.has(id)) return;
+    this.noted.add(id);
+    log();
   }
 
   private report(issues: SettingIssue[]): void {

@@ -31,12 +31,19 @@ export interface SessionControllerDeps {
    */
   changed(statusOnly?: boolean): void;
   showTaskOutput(taskId: string): Promise<void>;
+  /** Opens a file a markdown link names, after checking it is inside the workspace. */
+  openFile(path: string, line?: number): Promise<void>;
   killTask(taskId: string): Promise<void>;
   /** Extra facts about the session for its header (agent, model). */
-  metaExtra(): { agent?: string; model?: string };
+  metaExtra(): { agent?: string; model?: string; cwd?: string };
+  /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
+  folderForNewSession(): string | undefined;
+  /** This window's key for the durable "last open session" record (its first folder, '' without one). */
+  windowKey(): string;
 }
 
 const lastSessionKey = 'vigil.lastSessionId';
+const folderNoticeId = 'folder';
 const untitled = 'New session';
 const tailRecords = 10_000;
 
@@ -51,6 +58,8 @@ export class SessionController extends Disposable implements SessionViewControll
   /** User turns still waiting for a busy lease, per session: Stop cancels the wait. */
   private readonly waiting = new Map<string, AbortController>();
   private attached = false;
+  /** Bumped by every open: an open overtaken by a later one (the restore by the person's pick) drops its result. */
+  private openSeq = 0;
   /** The open session followed through the store, for turns that other windows run. */
   private remote: { stop(): void; feed: RemoteTurnFeed } | undefined;
   /** Records of the open session this window appended (they reach the view directly, not through the follower). */
@@ -116,27 +125,57 @@ export class SessionController extends Disposable implements SessionViewControll
     return this.presenter?.snapshot ?? emptySnapshot();
   }
 
-  /** After a window reload: show the session that was open before. */
+  /**
+   * After a window reload: show the session that was open before, if it still exists. The window's
+   * memento says which; when it is empty (code-server keeps it in the browser: a new browser or
+   * profile), the last session opened by a window of this folder, from the store.
+   */
   async restoreLast(): Promise<void> {
-    const last = this.d.memento.get<string>(lastSessionKey);
-    if (!last || this.presenter) return;
-    await this.open(last).catch((error: unknown) => this.d.logger.warn(`reopening session ${last} failed: ${errorMessage(error)}`));
+    // Any open the person started (even one still loading) wins over the restore.
+    if (this.presenter || this.openSeq > 0) return;
+    const services = await this.d.services();
+    const remembered = this.d.memento.get<unknown>(lastSessionKey);
+    let last = typeof remembered === 'string' ? remembered : undefined;
+    if (last === undefined || !(await this.exists(services, last))) last = await services.lastOpen.get(this.d.windowKey());
+    // Opened by the person meanwhile: theirs wins.
+    if (last === undefined || this.openSeq > 0) return;
+    if (!(await this.exists(services, last))) {
+      this.d.logger.info(`the session open before the reload (${last}) no longer exists`);
+      return;
+    }
+    await this.open(last, { onlyIf: 0 }).catch((error: unknown) => this.d.logger.warn(`reopening session ${last} failed: ${errorMessage(error)}`));
+  }
+
+  private async exists(services: VigilServices, sessionId: string): Promise<boolean> {
+    try {
+      return (await services.supervisor.sessions.get(sessionId)) !== undefined;
+    } catch (error) {
+      this.d.logger.warn(`session ${sessionId} cannot be read: ${errorMessage(error)}`);
+      return false;
+    }
   }
 
   async newSession(title = untitled): Promise<SessionMeta> {
     const services = await this.d.services();
-    const meta = await services.supervisor.sessions.create(title);
+    const folder = this.d.folderForNewSession();
+    const meta = await services.supervisor.sessions.create(title, undefined, folder !== undefined ? { folder } : {});
     await this.open(meta.id);
     this.d.changed();
     return meta;
   }
 
-  /** Makes `sessionId` the session the view shows, from its durable transcript. */
-  async open(sessionId: string): Promise<void> {
+  /**
+   * Makes `sessionId` the session the view shows, from its durable transcript. `onlyIf`: the open
+   * count the caller saw; the open is dropped if another started since (the restore uses 0).
+   */
+  async open(sessionId: string, options: { onlyIf?: number } = {}): Promise<void> {
+    const seq = ++this.openSeq;
+    if (options.onlyIf !== undefined && options.onlyIf !== seq - 1) return;
     const services = await this.d.services();
     const { supervisor, registry } = services;
     const meta = await supervisor.sessions.get(sessionId);
     if (!meta) throw new Error(`Session ${sessionId} does not exist any more.`);
+    const problem = await this.folderProblem(services, meta);
     const opening = { sessionId, buffered: [] as TranscriptRecord[] };
     this.opening = opening;
     // Taken before the tail read: the follower reads on from here and drops what the tail already had.
@@ -147,6 +186,8 @@ export class SessionController extends Disposable implements SessionViewControll
     } finally {
       if (this.opening === opening) this.opening = undefined;
     }
+    // A later open (the person's click while this one read the transcript) wins.
+    if (seq !== this.openSeq) return;
     const records = [...tail.records, ...unseen(tail.records, opening.buffered)];
     if (tail.corrupt.length > 0) {
       void vscode.window.showWarningMessage(
@@ -165,9 +206,28 @@ export class SessionController extends Disposable implements SessionViewControll
       (event) => this.d.post(event),
     );
     this.followRemote(services, this.presenter, followFrom, records);
-    await this.d.memento.update(lastSessionKey, sessionId);
     this.d.postSnapshot(this.presenter.snapshot);
+    if (problem) this.presenter.note({ id: folderNoticeId, kind: 'info', text: problem, resumable: false, at: Date.now() });
     this.d.changed();
+    await this.d.memento.update(lastSessionKey, sessionId);
+    await services.lastOpen.set(this.d.windowKey(), sessionId);
+  }
+
+  /** Why this window must not run the session (another folder's, or a folder record that is damaged or gone). */
+  private async folderProblem(services: VigilServices, meta: SessionMeta): Promise<string | undefined> {
+    try {
+      return await services.folders.problemFor(meta);
+    } catch (error) {
+      return `Vigil could not check this session's folder: ${errorMessage(error)}`;
+    }
+  }
+
+  /** Refuses, with what to do, a turn this window must not run; the view stays read-only for it. */
+  private async checkRunsHere(services: VigilServices, sessionId: string): Promise<void> {
+    const meta = await services.supervisor.sessions.get(sessionId);
+    if (!meta) throw new Error(`Session ${sessionId} does not exist any more.`);
+    const problem = await this.folderProblem(services, meta);
+    if (problem) throw new Error(problem);
   }
 
   async onPrompt(intent: { sessionId?: string; text: string }): Promise<void> {
@@ -176,7 +236,10 @@ export class SessionController extends Disposable implements SessionViewControll
     let sessionId = intent.sessionId ?? this.presenter?.sessionId;
     const services = await this.d.services();
     if (!sessionId) sessionId = (await this.newSession(titleFrom(text))).id;
-    else await this.nameIfUntitled(services, sessionId, text);
+    else {
+      await this.checkRunsHere(services, sessionId);
+      await this.nameIfUntitled(services, sessionId, text);
+    }
     if (sessionId !== this.presenter?.sessionId) await this.open(sessionId);
     await this.start(services, sessionId, text, 'user');
   }
@@ -186,6 +249,7 @@ export class SessionController extends Disposable implements SessionViewControll
     if (!sessionId) return;
     const services = await this.d.services();
     if (sessionId !== this.presenter?.sessionId) await this.open(sessionId);
+    await this.checkRunsHere(services, sessionId);
     // Resuming is the person's way of saying the provider is fixed: parked wakeups may flow again.
     services.supervisor.unpause(sessionId);
     await this.start(services, sessionId, resumePrompt, 'resume');
@@ -257,6 +321,10 @@ export class SessionController extends Disposable implements SessionViewControll
 
   onShowTaskOutput(intent: { taskId: string }): Promise<void> {
     return this.d.showTaskOutput(intent.taskId);
+  }
+
+  onOpenFile(intent: { path: string; line?: number }): Promise<void> {
+    return this.d.openFile(intent.path, intent.line);
   }
 
   onKillTask(intent: { taskId: string }): Promise<void> {

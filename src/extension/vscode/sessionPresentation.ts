@@ -1,6 +1,8 @@
 // What one row of the session list shows (label, icon, colour, description, tooltip, context value); pure, unit-tested.
 
 import type { SessionMeta } from '../core/store/sessionStore';
+import type { CheckedPlacement } from '../core/folders/sessionFolders';
+import { folderName } from '../core/folders/sessionFolder';
 import { formatRelativeTime } from './relativeTime';
 import type { StatusPhase } from './statusPresentation';
 
@@ -86,4 +88,37 @@ export function validateSessionTitle(value: string): string | undefined {
   if (title.length === 0) return 'A session title cannot be empty.';
   if (title.length > 200) return `A session title can have at most 200 characters (this one has ${title.length}).`;
   return undefined;
+}
+
+/** How a row shows the session's folder: `here` rows are listed first; others carry a label and why. */
+export interface FolderRow {
+  here: boolean;
+  /** Appended to the row's description (the folder's name, or what is wrong with it). */
+  label?: string;
+  /** A tooltip line. */
+  detail?: string;
+}
+
+export function folderRow(placement: CheckedPlacement): FolderRow {
+  switch (placement.kind) {
+    case 'home':
+      return { here: true, detail: `Folder: ${placement.folder}` };
+    case 'adopt':
+      return { here: true, detail: `Folder: none recorded yet (it takes ${placement.folder} when it next runs here)` };
+    case 'folderless':
+      return { here: true };
+    case 'foreign':
+      return { here: false, label: folderName(placement.folder), detail: `Folder: ${placement.folder}, not open in this window. Open that folder to continue this session.` };
+    case 'missing':
+      return { here: false, label: `${folderName(placement.folder)} (missing)`, detail: `Folder: ${placement.folder} does not exist any more; the session cannot run.` };
+    case 'damaged':
+      return { here: false, label: 'folder record damaged', detail: `Its stored folder is damaged (${placement.reason}); it will not run until session.json is fixed.` };
+  }
+}
+
+/** Rows of this window's folders first, then the others; each group keeps its order (newest first). */
+export function orderByFolder<T>(items: readonly T[], folderOf: (item: T) => FolderRow): T[] {
+  const here = items.filter((item) => folderOf(item).here);
+  const elsewhere = items.filter((item) => !folderOf(item).here);
+  return [...here, ...elsewhere];
 }

@@ -6,7 +6,7 @@ import { Disposable, toDisposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
 import type { SessionMeta } from '../core/store/sessionStore';
-import { isTurnRunning, presentSession, rowStatus, validateSessionTitle } from './sessionPresentation';
+import { isTurnRunning, orderByFolder, presentSession, rowStatus, validateSessionTitle, type FolderRow } from './sessionPresentation';
 import type { StatusPhase } from './statusPresentation';
 
 export interface SessionStoreLike {
@@ -32,6 +32,8 @@ export interface SessionTreeDeps {
   tasks(): TaskLister | undefined;
   /** Whether a turn of the session runs anywhere (e.g. a lease held by another window); default: from `statusOf`. */
   isTurnActive?(sessionId: string): boolean | Promise<boolean>;
+  /** Where each session belongs as seen from this window; default: every session is this window's. */
+  folderOf?(meta: SessionMeta): Promise<FolderRow>;
   logger: Logger;
   now?: () => number;
   debounceMs?: number;
@@ -41,7 +43,10 @@ export interface SessionTreeDeps {
 
 /** One row; also what menu commands receive as their first argument. */
 export class SessionNode {
-  constructor(readonly meta: SessionMeta) {}
+  constructor(
+    readonly meta: SessionMeta,
+    readonly folder: FolderRow = { here: true },
+  ) {}
 }
 
 export class SessionTreeProvider extends Disposable implements vscode.TreeDataProvider<SessionNode> {
@@ -97,18 +102,30 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
     }
     if (this.view) this.view.message = undefined;
     this.updateBadge();
-    return this.sessions.map((meta) => new SessionNode(meta));
+    const nodes = await Promise.all(this.sessions.map(async (meta) => new SessionNode(meta, await this.folderOf(meta))));
+    return orderByFolder(nodes, (node) => node.folder);
+  }
+
+  private async folderOf(meta: SessionMeta): Promise<FolderRow> {
+    if (!this.deps.folderOf) return { here: true };
+    try {
+      return await this.deps.folderOf(meta);
+    } catch (error) {
+      this.deps.logger.warn(`[sessions] placing session ${meta.id} failed: ${errorMessage(error)}`);
+      return { here: false, label: 'folder unknown' };
+    }
   }
 
   getTreeItem(node: SessionNode): vscode.TreeItem {
     const row = presentSession(node.meta, this.deps.statusOf(node.meta.id), this.runningTasks(node.meta.id), this.now(), this.deps.elsewhere?.(node.meta.id));
     const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     item.id = node.meta.id;
-    item.description = row.description;
-    item.tooltip = row.tooltip;
+    const { folder } = node;
+    item.description = folder.label ? `${row.description} · ${folder.label}` : row.description;
+    item.tooltip = folder.detail ? `${row.tooltip}\n${folder.detail}` : row.tooltip;
     item.iconPath = new vscode.ThemeIcon(row.icon, row.iconColor ? new vscode.ThemeColor(row.iconColor) : undefined);
     item.contextValue = row.contextValue;
-    item.accessibilityInformation = { label: `${row.label}, ${row.description}` };
+    item.accessibilityInformation = { label: `${row.label}, ${item.description}` };
     item.command = { command: 'vigil.openSession', title: 'Open Session', arguments: [node.meta.id] };
     return item;
   }

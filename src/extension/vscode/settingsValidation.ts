@@ -18,8 +18,6 @@ export interface ModelSettingValues {
   baseUrl: string;
   /** '' = the provider's default model. */
   name: string;
-  /** '' = none (demo provider only). */
-  scriptFile: string;
 }
 
 /** Everything of `vigil.*` except `turnLiveness`, validated. */
@@ -40,7 +38,7 @@ export interface SettingIssue {
 
 export const SETTING_DEFAULTS: ValidatedSettings = {
   agent: { kind: 'built-in' },
-  model: { provider: 'demo', baseUrl: '', name: '', scriptFile: '' },
+  model: { provider: 'demo', baseUrl: '', name: '' },
   wakeups: { maxPerTurn: 5 },
   tasks: { outputByteLimit: 1_048_576 },
   approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
@@ -48,6 +46,9 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
 
 /** Reads one setting below `vigil.` (e.g. `model.name`); undefined when unset. */
 export type SettingReader = (key: string) => unknown;
+
+/** Every key `validateSettings` reads. (`model.scriptFile` is gone: the demo script is test-only, via VIGIL_DEMO_SCRIPT.) */
+export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds'] as const;
 
 export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
   const issues: SettingIssue[] = [];
@@ -58,7 +59,6 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
       provider: oneOf(read('model.provider'), PROVIDERS, SETTING_DEFAULTS.model.provider, 'model.provider', issue),
       baseUrl: baseUrl(read('model.baseUrl'), issue),
       name: text(read('model.name'), 'model.name', 200, issue),
-      scriptFile: text(read('model.scriptFile'), 'model.scriptFile', 4096, issue),
     },
     wakeups: { maxPerTurn: integer(read('wakeups.maxPerTurn'), 'wakeups.maxPerTurn', 1, 100, SETTING_DEFAULTS.wakeups.maxPerTurn, issue) },
     tasks: { outputByteLimit: integer(read('tasks.outputByteLimit'), 'tasks.outputByteLimit', 1024, 67_108_864, SETTING_DEFAULTS.tasks.outputByteLimit, issue) },

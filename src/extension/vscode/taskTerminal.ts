@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { Disposable, toDisposable, type IDisposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
+import type { Redactor } from '../core/common/redactor';
 import type { TaskEvent, TaskSnapshot } from '../core/tasks/taskTypes';
 import { TaskMirrorFeed } from './taskMirrorFeed';
 import { mirrorName, oneLine, presentTaskPick } from './taskPresentation';
@@ -25,19 +26,24 @@ export interface TaskTerminalDeps {
   sessionTitle?(sessionId: string): string | undefined;
   logger: Logger;
   now?: () => number;
+  /** Cuts secrets out of what the mirrors show (output as one stream, so a split secret is caught too). */
+  redactor?: Redactor;
 }
 
 class TaskMirror extends Disposable implements vscode.Pseudoterminal {
   private readonly _onDidWrite = this._register(new vscode.EventEmitter<string>());
   readonly onDidWrite = this._onDidWrite.event;
-  readonly feed = new TaskMirrorFeed((text) => this._onDidWrite.fire(text));
+  readonly feed: TaskMirrorFeed;
   terminal: vscode.Terminal | undefined;
 
   constructor(
     readonly taskId: string,
     private readonly onClosed: () => void,
+    redactor?: Redactor,
   ) {
     super();
+    const shown = redactor?.stream();
+    this.feed = new TaskMirrorFeed((text) => this._onDidWrite.fire(shown ? shown.push(text) : text));
   }
 
   /** Ties the registry subscription to the mirror's life. */
@@ -106,7 +112,7 @@ export class TaskTerminals extends Disposable {
 
   private async open(taskId: string): Promise<void> {
     const source = await this.deps.tasks();
-    const mirror = new TaskMirror(taskId, () => this.drop(mirror));
+    const mirror = new TaskMirror(taskId, () => this.drop(mirror), this.deps.redactor);
     // Subscribe before reading the snapshot; events that arrive while it resolves are replayed after it.
     let queue: TaskEvent[] | undefined = [];
     const apply = (event: TaskEvent) => {
@@ -136,7 +142,8 @@ export class TaskTerminals extends Disposable {
     queue = undefined;
     this.mirrors.set(taskId, mirror);
     // Transient: a pty mirror cannot be revived by terminal persistence after a reload.
-    mirror.terminal = vscode.window.createTerminal({ name: mirrorName(snapshot), pty: mirror, iconPath: new vscode.ThemeIcon('terminal'), isTransient: true });
+    const name = mirrorName(snapshot);
+    mirror.terminal = vscode.window.createTerminal({ name: this.deps.redactor?.redact(name) ?? name, pty: mirror, iconPath: new vscode.ThemeIcon('terminal'), isTransient: true });
     mirror.terminal.show();
   }
 

@@ -6,23 +6,28 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { Disposable, toDisposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
+import { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
 import type { LaunchSpec } from '../core/acp/agentLaunch';
 import { ApprovalBroker } from '../presentation/approvalBroker';
 import type { VigilServices } from '../services';
 import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
 import { VigilConfiguration } from './configuration';
+import { canonicalFolder, folderForNewSession } from '../core/folders/sessionFolder';
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
 import { loadServices } from './servicesLoader';
 import { SessionController } from './sessionController';
+import { folderRow } from './sessionPresentation';
 import { SessionTreeProvider } from './sessionTree';
 import { StatusBarController } from './statusBar';
 import type { StatusModel, StatusPhase } from './statusPresentation';
 import { TaskTerminals } from './taskTerminal';
+import { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
 import { SessionViewProvider } from './webview/sessionViewProvider';
+import { openWorkspaceFile } from './workspaceLinks';
 
 /** The view's heartbeat comes every 4 s while a person can see it; a little slack for a busy host. */
 const viewSeenForMs = 12_000;
@@ -48,9 +53,12 @@ export class VigilApp extends Disposable {
     readonly context: vscode.ExtensionContext,
     readonly logChannel: vscode.LogOutputChannel,
     readonly logger: Logger,
+    /** Every secret Vigil knows; cuts them out of what is stored, logged or shown. */
+    readonly redactor: Redactor = new Redactor(),
   ) {
     super();
-    this.config = this._register(new VigilConfiguration(logger));
+    this.config = this._register(new VigilConfiguration(logger, { trust: new WorkspaceSettingsTrust({ storage: context.workspaceState, logger }) }));
+    this.learnAgentEnv();
     this.sessions = this._register(
       new SessionController({
         services: () => this.services(),
@@ -63,10 +71,13 @@ export class VigilApp extends Disposable {
         changed: (statusOnly) => this.changed(statusOnly),
         showTaskOutput: (taskId) => this.terminals.show(taskId),
         killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
+        openFile: (file, line) => openWorkspaceFile(file, line, logger),
         metaExtra: () => this.agentLabel(),
+        folderForNewSession: () => folderForNewSession(windowFolders(), activeFile()),
+        windowKey: () => windowFolders()[0] ?? '',
       }),
     );
-    this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions }));
+    this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions, redactor }));
     this.statusBar = this._register(new StatusBarController(() => this.statusModel()));
     this._register(this.sessionView.onDidReceiveMessage(() => (this.viewSeenAt = Date.now())));
     this.tree = this._register(
@@ -76,17 +87,21 @@ export class VigilApp extends Disposable {
         elsewhere: (id) => this.started?.crossWindow.elsewhere(id) !== undefined,
         tasks: () => this.started?.registry,
         isTurnActive: async (id) => (await this.services()).supervisor.hasActiveTurn(id),
+        folderOf: async (meta) => folderRow(await (await this.services()).folders.checkMeta(meta)),
         logger,
       }),
     );
     this.terminals = this._register(
-      new TaskTerminals({ tasks: async () => (await this.services()).registry, logger }),
+      new TaskTerminals({ tasks: async () => (await this.services()).registry, logger, redactor }),
     );
-    this.secrets = this._register(new SecretStorageSource(context.secrets, logger));
+    this.secrets = this._register(new SecretStorageSource(context.secrets, logger, redactor));
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
+    // Which sessions are this window's depends on its folders: re-sort the list when they change.
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.tree.refresh()));
     // A new agent, model or key applies from the next agent process: stop the idle ones now.
     this._register(this.config.onDidChange((change) => {
+      if (change.affects('vigil.agent')) this.learnAgentEnv();
       if (change.affects('vigil.agent') || change.affects('vigil.model')) void this.restartIdleAgents();
     }));
     this._register(this.secrets.onDidChange(() => void this.restartIdleAgents()));
@@ -106,7 +121,7 @@ export class VigilApp extends Disposable {
   services(): Promise<VigilServices> {
     this.servicesPromise ??= this.startServices().catch((error: unknown) => {
       this.servicesPromise = undefined;
-      void vscode.window.showErrorMessage(`Vigil could not start: ${errorMessage(error)}`, 'Show Log').then((c) => c && this.logChannel.show());
+      void vscode.window.showErrorMessage(this.redactor.redact(`Vigil could not start: ${errorMessage(error)}`), 'Show Log').then((c) => c && this.logChannel.show());
       throw error;
     });
     return this.servicesPromise;
@@ -114,11 +129,15 @@ export class VigilApp extends Disposable {
 
   private async startServices(): Promise<VigilServices> {
     const storageRoot = this.context.globalStorageUri.fsPath;
+    // Stored keys are known before the first write: recovery and re-attached tasks write at start.
+    await this.secrets.learned;
     const services = await loadServices().VigilServices.start({
       storageRoot,
+      redactor: this.redactor,
       windowId: randomUUID(),
       logger: this.logger,
-      workspaceFolder: () => this.workspaceFolder(),
+      windowFolders,
+      folderlessCwd: () => this.context.globalStorageUri.fsPath,
       liveness: () => this.config.settings.liveness,
       maxWakeupsPerTurn: () => this.config.settings.wakeups.maxPerTurn,
       outputByteLimit: () => this.config.settings.tasks.outputByteLimit,
@@ -131,6 +150,7 @@ export class VigilApp extends Disposable {
         }),
         sessionTitle: (sessionId) => (sessionId === this.sessions.currentSessionId ? this.sessions.currentSnapshot?.session?.title : undefined),
         logger: this.logger,
+        redact: (text) => this.redactor.redact(text),
       }),
       lm: new VscodeLanguageModelBridge(),
       approvalTimeoutMs: () => this.config.settings.approvals.timeoutSeconds * 1000,
@@ -156,16 +176,16 @@ export class VigilApp extends Disposable {
     return this.started;
   }
 
-  workspaceFolder(): string {
-    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.context.globalStorageUri.fsPath;
+  /** `vigil.agent` env values may be tokens: secrets as soon as they are configured, before any launch. */
+  private learnAgentEnv(): void {
+    this.redactor.add(Object.values(this.config.customAgent()?.env ?? {}));
   }
 
-  /** How the next agent process of a session is started: settings and keys as they are now. */
+  /** How the next agent process of a session is started: settings (a workspace's agent or endpoint only once confirmed) and keys as they are now. */
   private async launch(): Promise<LaunchSpec> {
     const { builtinLaunch, customLaunch } = loadServices();
-    const custom = this.config.customAgent();
+    const { agent: custom, model } = await this.config.launchSettings();
     if (custom) return customLaunch(custom);
-    const model = this.config.modelSettings();
     const apiKey = await this.secrets.apiKeyFor(model);
     return builtinLaunch({ agentScript: path.join(this.context.extensionPath, 'dist', 'agent.js'), execPath: process.execPath, model, apiKey });
   }
@@ -178,11 +198,16 @@ export class VigilApp extends Disposable {
     }
   }
 
-  private agentLabel(): { agent?: string; model?: string } {
+  private agentLabel(): { agent?: string; model?: string; cwd?: string } {
+    // The view resolves markdown file links against the folder; without one, no file link renders.
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const cwd = folder?.scheme === 'file' ? folder.fsPath : undefined;
     const custom = this.config.customAgent();
-    if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' ') };
+    if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' '), cwd };
     const { provider, name } = this.config.settings.model;
-    return { agent: 'built-in', model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider };
+    const ignored = this.config.ignoredWorkspaceValue('agent');
+    const agent = ignored === 'restricted' ? 'built-in (the workspace’s vigil.agent is ignored in Restricted Mode)' : ignored === 'declined' ? 'built-in (the workspace’s vigil.agent was not confirmed)' : 'built-in';
+    return { agent, model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider, cwd };
   }
 
   /** The status bar's click: the session of an approval nobody sees, if there is one; else the open session. */
@@ -252,6 +277,19 @@ export class VigilApp extends Disposable {
     await vscode.commands.executeCommand('setContext', 'vigil.hasResumable', resumable);
     await vscode.commands.executeCommand('setContext', 'vigil.hasRunningTasks', (services?.registry.list().some((t) => t.status === 'running')) ?? false);
   }
+}
+
+/**
+ * This window's folders a session can belong to: those on the local file system (a virtual folder
+ * cannot be an agent's cwd), canonical, in the window's order.
+ */
+function windowFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => canonicalFolder(f.uri.fsPath));
+}
+
+function activeFile(): string | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri?.scheme === 'file' ? uri.fsPath : undefined;
 }
 
 function toStatusPhase(phase: string | undefined): StatusPhase {

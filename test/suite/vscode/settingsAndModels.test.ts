@@ -4,6 +4,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { PermissionAnswer, PermissionQuestion } from '../../../src/extension/core/acp/hostPorts';
 import type { Logger } from '../../../src/extension/core/ports/logger';
+import { REDACTED, Redactor } from '../../../src/extension/core/common/redactor';
 import { ApprovalPrompter, SettingsApprovalPolicy, type ApprovalSurface } from '../../../src/extension/vscode/acpHostPorts';
 import { VigilConfiguration, type VigilSettingsChange } from '../../../src/extension/vscode/configuration';
 import { ModelCommands } from '../../../src/extension/vscode/modelCommands';
@@ -201,6 +202,26 @@ describe('settings, approvals and model commands (extension host)', () => {
     await commands.setApiKey('anthropic');
     assert.strictEqual(storage.values.has('vigil.apiKey.anthropic'), false);
     assert.ok(!logger.lines.some((l) => l.includes('sk-secret')), 'no key in the log');
+    secrets.dispose();
+  });
+
+  it('keys already stored, set with Set API Key, or set by another window are secrets at once', async () => {
+    const storage = new MemorySecrets();
+    storage.values.set('vigil.apiKey.anthropic', 'sk-ant-stored-0123456789');
+    const redactor = new Redactor();
+    const secrets = new SecretStorageSource(storage, logger, redactor);
+    await secrets.learned;
+    assert.strictEqual(redactor.redact('x sk-ant-stored-0123456789'), `x ${REDACTED}`, 'a stored key is known before the services start');
+    const commands = new ModelCommands({ globalState: new MemoryState(), secrets, config, logger });
+    stubs.add(vscode.window, 'showInformationMessage', (async () => undefined) as typeof vscode.window.showInformationMessage);
+    stubs.add(vscode.window, 'showInputBox', (async () => 'sk-new-key-abcdef012345') as typeof vscode.window.showInputBox);
+    await commands.setApiKey('openai-compatible');
+    assert.strictEqual(redactor.redact('sk-new-key-abcdef012345'), REDACTED, 'the next write already redacts it');
+    const changed = new Promise<void>((resolve) => secrets.onDidChange((provider) => provider === 'anthropic' && resolve()));
+    // Another window stores a key: this window learns it before announcing the change.
+    await storage.store('vigil.apiKey.anthropic', 'sk-from-other-window-987654');
+    await changed;
+    assert.strictEqual(redactor.redact('sk-from-other-window-987654'), REDACTED);
     secrets.dispose();
   });
 });

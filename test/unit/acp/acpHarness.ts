@@ -32,6 +32,10 @@ export class AcpHarness {
   readonly agentEvents: AgentEvent[] = [];
   trusted = true;
   mode: ApprovalMode = 'ask';
+  /** `vigil.approvals.byKind`. */
+  byKind: Partial<Record<string, ApprovalMode>> = {};
+  /** The person's answers in order; when empty, `answer` applies. */
+  answers: PermissionAnswer[] = [];
   /** What the scripted person answers; `wait` leaves the prompt open until it is cancelled. */
   answer: PermissionAnswer | 'wait' = 'allowOnce';
   sup!: TurnSupervisor;
@@ -54,12 +58,13 @@ export class AcpHarness {
       log,
       cwdFor: () => h.workspace,
       launchFor: async () => (o.launch ?? (() => customLaunch({ command: process.execPath, args: [fakeAgentScript] })))(),
-      policy: { isTrusted: () => h.trusted, mode: () => h.mode },
+      policy: { isTrusted: () => h.trusted, mode: (kind) => (kind !== undefined ? h.byKind[kind] : undefined) ?? h.mode },
       prompter: {
         ask: (question, signal) => {
           h.questions.push(question);
           h.notify();
-          if (h.answer !== 'wait') return Promise.resolve(h.answer);
+          const next = h.answers.shift() ?? h.answer;
+          if (next !== 'wait') return Promise.resolve(next);
           return new Promise((resolve) => signal.addEventListener('abort', () => resolve('cancelled'), { once: true }));
         },
       },

@@ -45,7 +45,8 @@ describe('VigilServices (plain Node, real agent process)', function () {
       storageRoot: path.join(root, 'storage'),
       windowId: 'window-1',
       logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-      workspaceFolder: () => workspace,
+      windowFolders: () => [workspace],
+      folderlessCwd: () => workspace,
       liveness: () => ({ enabled: true, timeoutMs: 60_000, toolTimeoutMs: 120_000, graceMs: 5_000 }),
       maxWakeupsPerTurn: () => 5,
       outputByteLimit: () => 64 * 1024,
@@ -84,5 +85,28 @@ describe('VigilServices (plain Node, real agent process)', function () {
       .join('');
     assert.match(answer, /build/i, 'the woken agent reports on the build');
     assert.strictEqual(services.registry.list({ sessionId: meta.id }).filter((t) => t.status === 'running').length, 0);
+  });
+
+  it('a session of a folder this window does not have open never runs here: no agent, no terminal, its wakeup waits', async () => {
+    const elsewhere = path.join(root, 'elsewhere');
+    cpSync(path.join(repoRoot, 'sample'), elsewhere, { recursive: true });
+    const meta = await services.supervisor.sessions.create('other folder', undefined, { folder: elsewhere });
+    const started = await services.supervisor.startTurn(meta.id, 'Hello from the wrong window', { source: 'user' });
+    assert.strictEqual(started.kind, 'started');
+    const ended = await (started as { ended: Promise<{ reason: string; message?: string }> }).ended;
+    assert.strictEqual(ended.reason, 'failed');
+    assert.match(ended.message ?? '', /belongs to the folder "elsewhere".*Open that folder/);
+    await assert.rejects(
+      services.registry.create({ sessionId: meta.id, command: 'echo should-not-run' }),
+      /belongs to the folder "elsewhere"/,
+      'no terminal of that session starts here, not even with the default cwd',
+    );
+    await services.outbox.enqueue({
+      key: 't-elsewhere:exit', taskId: 't-elsewhere', sessionId: meta.id, kind: 'exit', command: 'make', status: 'exited',
+      exitCode: 0, signal: null, output: '', outputTruncated: false, at: Date.now(),
+    });
+    assert.strictEqual(await services.wakeups.drain(meta.id), 'elsewhere');
+    const pending = (await services.outbox.entries(meta.id)).filter((e) => e.state === 'pending').map((e) => e.key);
+    assert.deepStrictEqual(pending, ['t-elsewhere:exit'], 'the completion waits for a window of its folder');
   });
 });

@@ -2,7 +2,7 @@
 
 import * as assert from 'node:assert';
 import type { SessionMeta } from '../../../src/extension/core/store/sessionStore';
-import { presentSession, rowStatus, validateSessionTitle } from '../../../src/extension/vscode/sessionPresentation';
+import { folderRow, orderByFolder, presentSession, rowStatus, validateSessionTitle } from '../../../src/extension/vscode/sessionPresentation';
 
 const now = Date.UTC(2026, 10, 30, 12, 0, 0);
 const meta = (patch: Partial<SessionMeta> = {}): SessionMeta => ({ id: 's1', title: 'Fix the build', createdAt: now - 3_600_000, updatedAt: now - 5 * 60_000, state: 'idle', ...patch });
@@ -61,5 +61,27 @@ describe('session list presentation', () => {
     assert.strictEqual(validateSessionTitle('a'.repeat(200)), undefined);
     assert.match(validateSessionTitle('a'.repeat(201)) ?? '', /at most 200 characters \(this one has 201\)/);
     assert.strictEqual(validateSessionTitle(' ok '), undefined);
+  });
+
+  it('rows of this window folders come first; others are marked with their folder and why they do not run here', () => {
+    const here = folderRow({ kind: 'home', folder: '/work/alpha' });
+    const foreign = folderRow({ kind: 'foreign', folder: '/work/beta' });
+    const missing = folderRow({ kind: 'missing', folder: '/work/gone' });
+    const damaged = folderRow({ kind: 'damaged', reason: 'it is not an absolute path' });
+    assert.deepStrictEqual([here.here, folderRow({ kind: 'adopt', folder: '/w' }).here, folderRow({ kind: 'folderless' }).here], [true, true, true]);
+    assert.strictEqual(here.label, undefined, 'a row of this window carries no folder label');
+    assert.strictEqual(foreign.here, false);
+    assert.strictEqual(foreign.label, 'beta');
+    assert.match(foreign.detail ?? '', /\/work\/beta, not open in this window\. Open that folder to continue/);
+    assert.strictEqual(missing.label, 'gone (missing)');
+    assert.strictEqual(damaged.label, 'folder record damaged');
+    const rows = [
+      { id: 'n1', f: foreign },
+      { id: 'n2', f: here },
+      { id: 'n3', f: damaged },
+      { id: 'n4', f: here },
+      { id: 'n5', f: missing },
+    ];
+    assert.deepStrictEqual(orderByFolder(rows, (r) => r.f).map((r) => r.id), ['n2', 'n4', 'n1', 'n3', 'n5'], 'each group keeps its (newest-first) order');
   });
 });

@@ -18,7 +18,6 @@ describe('settings validation', () => {
       'model.provider': 'openai-compatible',
       'model.baseUrl': ' http://127.0.0.1:11434/v1 ',
       'model.name': 'llama3',
-      'model.scriptFile': '/tmp/script.json',
       'wakeups.maxPerTurn': 1,
       'tasks.outputByteLimit': 2048,
       'approvals.policy': 'ask',
@@ -27,7 +26,7 @@ describe('settings validation', () => {
     }));
     assert.deepStrictEqual(issues, []);
     assert.deepStrictEqual(settings.agent, { kind: 'custom', command: 'gemini', args: ['--acp'], env: { A: '1' } });
-    assert.deepStrictEqual(settings.model, { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', name: 'llama3', scriptFile: '/tmp/script.json' });
+    assert.deepStrictEqual(settings.model, { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', name: 'llama3' });
     assert.strictEqual(settings.wakeups.maxPerTurn, 1);
     assert.strictEqual(settings.tasks.outputByteLimit, 2048);
     assert.deepStrictEqual(settings.approvals, { policy: 'ask', byKind: { execute: 'ask', read: 'allowAll' }, timeoutSeconds: 30 });
@@ -52,7 +51,6 @@ describe('settings validation', () => {
       'tasks.outputByteLimit': 12.5,
       'approvals.policy': 'yes',
       'model.name': 'x'.repeat(201),
-      'model.scriptFile': 7,
       'approvals.timeoutSeconds': 5,
     }));
     assert.deepStrictEqual(settings, SETTING_DEFAULTS);
@@ -63,7 +61,6 @@ describe('settings validation', () => {
     assert.match(byKey['vigil.approvals.timeoutSeconds'], /from 10 to 86400. Using 600/);
     assert.match(byKey['vigil.approvals.policy'], /Using "allowReadOnly"/);
     assert.match(byKey['vigil.model.name'], /201 characters long; at most 200/);
-    assert.match(byKey['vigil.model.scriptFile'], /must be a string/);
   });
 
   it('base URL: empty or http(s) only', () => {

@@ -10,7 +10,7 @@ describe('markdown to HTML', () => {
     assert.match(html, /<strong>bold<\/strong>/);
     assert.match(html, /<code>code<\/code>/);
     assert.match(html, /const a = 1 &lt; 2;/);
-    assert.match(html, /<a href="https:\/\/example.com">docs<\/a>/);
+    assert.match(html, /<a href="https:\/\/example.com\/">docs<\/a>/);
   });
 
   it('shows script tags as text', () => {
@@ -50,7 +50,7 @@ describe('markdown to HTML', () => {
     assert.ok(isSafeHref('https://example.com'));
     assert.ok(isSafeHref('http://localhost:3000'));
     assert.ok(isSafeHref('mailto:a@b.c'));
-    assert.ok(isSafeHref('#section'));
+    assert.ok(!isSafeHref('#section'), 'in-page anchors are not among the allowed links');
     assert.ok(!isSafeHref('javascript:alert(1)'));
     assert.ok(!isSafeHref('\u0000javascript:alert(1)'));
     assert.ok(!isSafeHref('file:///etc/passwd'));

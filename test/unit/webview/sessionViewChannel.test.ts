@@ -23,7 +23,7 @@ function setup(overrides: Partial<SessionViewController> = {}) {
   const record = (name: string) => (intent: unknown) => { calls.push([name, intent]); };
   const controller: SessionViewController = {
     onPrompt: record('prompt'), onStop: record('stop'), onResume: record('resume'), onApproval: record('approval'),
-    onShowTaskOutput: record('showTaskOutput'), onKillTask: record('killTask'), onOpenSession: record('openSession'),
+    onShowTaskOutput: record('showTaskOutput'), onKillTask: record('killTask'), onOpenSession: record('openSession'), onOpenFile: record('openFile'),
     ...overrides,
   };
   const logger = new RecordingLogger();
@@ -109,6 +109,7 @@ describe('session view channel (host side)', () => {
     await channel.receive({ type: 'showTaskOutput', id: 'w5', taskId: 't1' });
     await channel.receive({ type: 'killTask', id: 'w6', taskId: 't1' });
     await channel.receive({ type: 'openSession', id: 'w7' });
+    await channel.receive({ type: 'openFile', id: 'w8', path: '/ws/src/a.ts', line: 3 });
     assert.deepEqual(calls, [
       ['prompt', { sessionId: 's1', text: 'hello' }],
       ['stop', { sessionId: 's1' }],
@@ -117,6 +118,7 @@ describe('session view channel (host side)', () => {
       ['showTaskOutput', { taskId: 't1' }],
       ['killTask', { taskId: 't1' }],
       ['openSession', { sessionId: undefined }],
+      ['openFile', { path: '/ws/src/a.ts', line: 3 }],
     ]);
   });
 
@@ -152,7 +154,7 @@ describe('session view channel (host side)', () => {
     const logger = new RecordingLogger();
     const noop = () => undefined;
     const controller: SessionViewController = {
-      onPrompt: noop, onStop: noop, onResume: noop, onApproval: noop, onShowTaskOutput: noop, onKillTask: noop, onOpenSession: noop,
+      onPrompt: noop, onStop: noop, onResume: noop, onApproval: noop, onShowTaskOutput: noop, onKillTask: noop, onOpenSession: noop, onOpenFile: noop,
     };
     const throwing = new SessionViewChannel(() => { throw new Error('disposed'); }, controller, logger);
     await throwing.receive({ type: 'ping', id: 'w1' });

@@ -25,6 +25,8 @@ describe('webview protocol: messages from the webview', () => {
     { type: 'killTask', id: 'w7', taskId: 't-42' },
     { type: 'openSession', id: 'w8', sessionId: 's2' },
     { type: 'openSession', id: 'w8b' },
+    { type: 'openFile', id: 'w8c', path: '/ws/src/a.ts', line: 12 },
+    { type: 'openFile', id: 'w8d', path: '/ws/README.md' },
     { type: 'ping', id: 'w9' },
     { type: 'history', id: 'w9b', snapshotSeq: 3 },
     { type: 'error', id: 'w10', message: 'dropped a host message' },
@@ -54,6 +56,10 @@ describe('webview protocol: messages from the webview', () => {
     assert.match(rejected({ type: 'ping', id: 7 }), /id/);
     assert.match(rejected({ type: 'killTask', id: 'w1', taskId: { $gt: '' } }), /taskId/);
     assert.match(rejected({ type: 'prompt', id: 'w1', text: '' }), /text/);
+    assert.match(rejected({ type: 'openFile', id: 'w1', path: '/a', line: 0 }), /line/);
+    assert.match(rejected({ type: 'openFile', id: 'w1', path: '/a', line: 1.5 }), /line/);
+    assert.match(rejected({ type: 'openFile', id: 'w1', path: '' }), /path/);
+    assert.match(rejected({ type: 'openFile', id: 'w1', path: `/${'a'.repeat(5_000)}` }), /path/);
   });
 
   it('rejects missing request ids and ids outside the allowed alphabet', () => {

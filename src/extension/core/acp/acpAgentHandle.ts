@@ -58,7 +58,7 @@ export class AcpAgentHandle implements AgentHandle {
     readonly sessionId: string,
     private readonly deps: AcpHandleDeps,
   ) {
-    this.gate = new PermissionGate(deps.policy, deps.prompter);
+    this.gate = new PermissionGate(deps.policy, deps.prompter, deps.cwd);
   }
 
   async prompt(request: PromptRequest): Promise<PromptOutcome> {
@@ -92,6 +92,7 @@ export class AcpAgentHandle implements AgentHandle {
       throw await this.classify(error, live);
     } finally {
       this.running = undefined;
+      this.gate.endTurn();
     }
   }
 

@@ -9,10 +9,12 @@ import type { AgentEvent } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
 import { ActivityDescriber } from './activityDescriber';
 import type { AgentProcess } from './agentProcess';
+import { describePermission, targetsOf, type ClientOp } from './clientGrants';
 import type { LanguageModelBridge } from './hostPorts';
 import { listModels, streamChat } from './lmHost';
 import type { PermissionGate } from './permissionGate';
 import type { TerminalBridge } from './terminalBridge';
+import { placeDirectory } from './workspaceDir';
 import type { WorkspaceFs } from './workspaceFs';
 
 /** Where the events of the prompt that is running in an ACP session go. */
@@ -35,6 +37,8 @@ const permissionDenied = -32001;
 export class AcpConnection {
   private readonly connection: ClientConnection;
   private readonly sinks = new Map<string, PromptSink>();
+  /** Sessions whose prompt is running and not yet answered: only they may have commands run and files written. */
+  private readonly promptsOpen = new Set<string>();
   private readonly trustedWrites: () => boolean;
   initializeResponse: InitializeResponse | undefined;
 
@@ -92,9 +96,12 @@ export class AcpConnection {
   /** Sends `session/prompt`; every update and agent request of this session goes to `sink` until it settles. */
   async prompt(acpSessionId: string, text: string, sink: PromptSink): Promise<PromptResponse> {
     this.sinks.set(acpSessionId, sink);
+    this.promptsOpen.add(acpSessionId);
     try {
       return await this.connection.agent.request('session/prompt', { sessionId: acpSessionId, prompt: [{ type: 'text', text }] });
     } finally {
+      // Late updates still land below, but from the answer on the agent gets no commands or writes.
+      this.promptsOpen.delete(acpSessionId);
       // Updates written before the response may still be in their (microtask) handlers: let them land first.
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.sinks.get(acpSessionId) === sink) this.sinks.delete(acpSessionId);
@@ -127,8 +134,8 @@ export class AcpConnection {
     const denied = (message: string) => new RequestError(permissionDenied, message);
     const asRequestError = (error: unknown) => (error instanceof RequestError ? error : new RequestError(-32603, errorMessage(error)));
 
-    /** Paths outside the workspace need the person's approval (once per request). */
-    const confine = async (acpSessionId: string, path: string, action: 'read' | 'write', signal: AbortSignal): Promise<string> => {
+    /** Paths outside the workspace need the person's approval (once per request); `approved` says the person was asked and allowed. */
+    const confine = async (acpSessionId: string, path: string, action: 'read' | 'write', signal: AbortSignal, approved?: () => void): Promise<string> => {
       const where = await workspace.locate(path).catch((error: unknown) => {
         throw asRequestError(error);
       });
@@ -140,7 +147,20 @@ export class AcpConnection {
         signal,
       );
       if (answer !== 'allowOnce' && answer !== 'allowAlways') throw denied(`Access to ${where.abs} is outside the workspace folder and was not approved.`);
+      approved?.();
       return where.abs;
+    };
+
+    /** Client-side operations run only inside a prompt of this session, and only as the approvals policy says (permissionGate.ts). */
+    const authorize = async (acpSessionId: string, op: ClientOp, signal: AbortSignal): Promise<void> => {
+      if (!this.promptsOpen.has(acpSessionId)) throw denied('No turn of this session is running: Vigil runs commands and writes files for the agent only during a turn.');
+      const verdict = await gate.authorize(
+        vigilSessionId,
+        op,
+        { opened: (title) => this.emit(acpSessionId, (d) => d.approvalOpened(title)), closed: (title, a) => this.emit(acpSessionId, (d) => d.approvalClosed(title, a)) },
+        signal,
+      );
+      if (!verdict.allowed) throw denied(verdict.reason);
     };
 
     return client({ name: 'vigil' })
@@ -148,13 +168,15 @@ export class AcpConnection {
         this.emit(params.sessionId, (d) => d.fromUpdate(params.update));
       })
       .onRequest('session/request_permission', async ({ params, signal }) => {
-        const title = params.toolCall.title ?? params.toolCall.toolCallId;
+        // The question names the command or files the approval will be held to, when the agent's title does not.
+        const title = describePermission(params.toolCall.title ?? params.toolCall.toolCallId, targetsOf(params.toolCall, workspace.root), workspace.root);
         this.emit(params.sessionId, (d) => d.request(`permission: ${title}`));
         return gate.answer(
           { sessionId: vigilSessionId, title, kind: params.toolCall.kind ?? 'other' },
           params.options,
           { opened: () => this.emit(params.sessionId, (d) => d.approvalOpened(title)), closed: (a) => this.emit(params.sessionId, (d) => d.approvalClosed(title, a)) },
           signal,
+          params.toolCall,
         );
       })
       .onRequest('fs/read_text_file', async ({ params, signal }) => {
@@ -169,7 +191,10 @@ export class AcpConnection {
       .onRequest('fs/write_text_file', async ({ params, signal }) => {
         this.emit(params.sessionId, (d) => d.request(`fs: write ${params.path}`));
         if (!this.trustedWrites()) throw denied('This workspace is not trusted: Vigil lets the agent read but not write files.');
-        const abs = await confine(params.sessionId, params.path, 'write', signal);
+        let approvedOutside = false;
+        const abs = await confine(params.sessionId, params.path, 'write', signal, () => (approvedOutside = true));
+        // A write outside the workspace was just asked about with its path; any other write goes through the policy.
+        if (!approvedOutside) await authorize(params.sessionId, { kind: 'edit', path: abs }, signal);
         try {
           await workspace.write(abs, params.content);
         } catch (error) {
@@ -177,13 +202,21 @@ export class AcpConnection {
         }
         return {};
       })
-      .onRequest('terminal/create', async ({ params }) => {
-        const label = [params.command, ...(params.args ?? [])].join(' ').slice(0, 200);
+      .onRequest('terminal/create', async ({ params, signal }) => {
+        const commandLine = [params.command, ...(params.args ?? [])].join(' ');
+        const label = commandLine.slice(0, 200);
         const background = (params._meta as { vigil?: { background?: unknown } } | null | undefined)?.vigil?.background === true;
         this.emit(params.sessionId, (d) => (background ? d.request(`tool: start background ${label}`) : d.foregroundCommand(`tool: run ${label}`)));
         if (!this.trustedWrites()) throw denied('This workspace is not trusted: Vigil does not let the agent run commands.');
+        const place = await placeDirectory(workspace.root, params.cwd).catch((error: unknown) => {
+          throw asRequestError(error);
+        });
+        if (place.problem === 'notFolder') throw new RequestError(-32602, `The terminal cwd ${place.path} is not a folder.`);
+        const envNames = (params.env ?? []).map((e) => e.name);
+        await authorize(params.sessionId, { kind: 'execute', commandLine, cwd: place.path, cwdInside: place.inside, cwdMissing: place.problem === 'missing', background, envNames }, signal);
         try {
-          const created = await terminals.create(vigilSessionId, { ...params, cwd: params.cwd ?? workspace.root }, () =>
+          // The checked real directory, not the agent's spelling of it: a symlink it names cannot be re-pointed in between.
+          const created = await terminals.create(vigilSessionId, { ...params, cwd: place.path }, () =>
             this.emit(params.sessionId, (d) => d.foregroundCommand(`tool: output of ${label}`)),
           );
           if (created.background) this.emit(params.sessionId, (d) => d.request(`background task ${created.terminalId} started: ${label}`));

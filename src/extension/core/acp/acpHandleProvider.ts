@@ -10,13 +10,16 @@ import type { LaunchSpec } from './agentLaunch';
 
 export interface AcpProviderDeps extends Omit<AcpHandleDeps, 'cwd' | 'launch' | 'loadHistory'> {
   log: Logger;
-  cwdFor(sessionId: string): string;
+  /** The session's folder; may refuse (throw) when this window must not run the session's agent. */
+  cwdFor(sessionId: string): string | Promise<string>;
   launchFor(sessionId: string): Promise<LaunchSpec>;
   loadHistoryFor?(sessionId: string): Promise<ChatMessage[]>;
 }
 
 export class AcpAgentHandleProvider extends Disposable implements AgentHandleProvider {
   private readonly handles = new Map<string, AcpAgentHandle>();
+  /** Handles whose cwd is being resolved: concurrent gets share one, so a session never gets two. */
+  private readonly creating = new Map<string, Promise<AcpAgentHandle>>();
 
   constructor(private readonly deps: AcpProviderDeps) {
     super();
@@ -31,17 +34,30 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
   }
 
   async get(sessionId: string): Promise<AgentHandle> {
-    let handle = this.handles.get(sessionId);
-    if (!handle) {
-      const { cwdFor, launchFor, loadHistoryFor, ...rest } = this.deps;
-      handle = new AcpAgentHandle(sessionId, {
-        ...rest,
-        cwd: cwdFor(sessionId),
-        launch: () => launchFor(sessionId),
-        loadHistory: loadHistoryFor ? () => loadHistoryFor(sessionId) : undefined,
-      });
-      this.handles.set(sessionId, handle);
+    const handle = this.handles.get(sessionId);
+    if (handle) return handle;
+    let creating = this.creating.get(sessionId);
+    if (!creating) {
+      creating = this.create(sessionId).finally(() => this.creating.delete(sessionId));
+      this.creating.set(sessionId, creating);
     }
+    return creating;
+  }
+
+  private async create(sessionId: string): Promise<AcpAgentHandle> {
+    const { cwdFor, launchFor, loadHistoryFor, ...rest } = this.deps;
+    const cwd = await cwdFor(sessionId);
+    const handle = new AcpAgentHandle(sessionId, {
+      ...rest,
+      cwd,
+      launch: () => launchFor(sessionId),
+      loadHistory: loadHistoryFor ? () => loadHistoryFor(sessionId) : undefined,
+    });
+    if (this.isDisposed) {
+      await handle.dispose();
+      throw new Error('The agents were shut down');
+    }
+    this.handles.set(sessionId, handle);
     return handle;
   }
 
@@ -52,6 +68,7 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
 
   /** Stops a session's agent process (the session went idle or was closed). */
   async release(sessionId: string): Promise<void> {
+    await this.creating.get(sessionId)?.catch(() => undefined);
     const handle = this.handles.get(sessionId);
     this.handles.delete(sessionId);
     await handle?.dispose();

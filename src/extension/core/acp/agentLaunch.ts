@@ -1,6 +1,7 @@
 // How to start an agent process: the built-in agent (process.execPath + ELECTRON_RUN_AS_NODE=1) or a configured third-party ACP agent.
 
 import { apiKeyEnvVar, configEnvVar, type ProviderKind } from '../../../agent/config';
+import type { Redactor } from '../common/redactor';
 
 export interface LaunchSpec {
   /** For logs and errors, e.g. `built-in agent` or `gemini --acp`. */
@@ -13,6 +14,8 @@ export interface LaunchSpec {
   builtin: boolean;
   /** Setting to name when the command cannot be started. */
   setting: string;
+  /** The window's redactor; the process adds its `secretEnv` values and redacts its stderr with it. */
+  redactor?: Redactor;
 }
 
 /** `vigil.model.*` as resolved by the settings layer. */
@@ -20,7 +23,6 @@ export interface ModelSettings {
   provider: ProviderKind;
   baseUrl?: string;
   name?: string;
-  scriptPath?: string;
   firstTokenTimeoutSeconds?: number;
   idleTimeoutSeconds?: number;
   turnTimeoutSeconds?: number;
@@ -41,7 +43,6 @@ export function builtinLaunch(o: { agentScript: string; execPath: string; model:
     provider: o.model.provider,
     baseUrl: o.model.baseUrl || undefined,
     model: o.model.name || undefined,
-    scriptPath: o.model.scriptPath || undefined,
     firstTokenTimeoutMs: seconds(o.model.firstTokenTimeoutSeconds),
     idleTimeoutMs: seconds(o.model.idleTimeoutSeconds),
     turnTimeoutMs: seconds(o.model.turnTimeoutSeconds),

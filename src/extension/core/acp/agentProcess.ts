@@ -6,6 +6,7 @@ import { Readable, Writable } from 'node:stream';
 import { ndJsonStream, type Stream } from '@agentclientprotocol/sdk';
 import { VigilError } from '../common/errors';
 import { killProcessTree } from '../common/processTree';
+import { Redactor } from '../common/redactor';
 import type { Logger } from '../ports/logger';
 import type { LaunchSpec } from './agentLaunch';
 
@@ -22,9 +23,12 @@ export class AgentProcess {
   private readonly child: ChildProcess;
   private readonly stderrTail: string[] = [];
   private exitInfo: AgentExit | undefined;
+  private readonly redactor: Redactor;
 
   private constructor(child: ChildProcess, private readonly spec: LaunchSpec, private readonly log: Logger) {
     this.child = child;
+    this.redactor = spec.redactor ?? new Redactor();
+    this.redactor.add(spec.secretEnv.map((name) => spec.env[name]));
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };
@@ -103,11 +107,7 @@ export class AgentProcess {
 
   private logStderr(line: string): void {
     if (!line.trim()) return;
-    let safe = line;
-    for (const name of this.spec.secretEnv) {
-      const value = this.spec.env[name];
-      if (value && value.length >= 4) safe = safe.split(value).join('***');
-    }
+    const safe = this.redactor.redact(line);
     this.stderrTail.push(safe);
     if (this.stderrTail.length > stderrTailLines) this.stderrTail.shift();
     this.log.info(`${this.spec.label} stderr: ${safe}`);

@@ -25,7 +25,8 @@ export type ApprovalMode = 'ask' | 'allowReadOnly' | 'allowAll';
 export interface ApprovalPolicy {
   /** VS Code workspace trust; an untrusted workspace gets no commands and no writes at all. */
   isTrusted(): boolean;
-  mode(): ApprovalMode;
+  /** The mode for a tool kind: `vigil.approvals.byKind` where it names the kind, else the policy. */
+  mode(kind?: string): ApprovalMode;
 }
 
 export interface LanguageModelInfo {

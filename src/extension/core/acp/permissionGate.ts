@@ -1,13 +1,31 @@
-// Decides agent permission requests: workspace trust, then the approval policy, then the person;
-// every open question is answered `cancelled` on abort.
+// Decides agent permission requests and the client-side operations Vigil serves (terminal/create,
+// fs/write_text_file): workspace trust, then the approval policy, then the person; every open
+// question is answered `cancelled` on abort.
+//
+// The client-side rule. An operation is "covered" when an earlier permission request of this session
+// was allowed for it: an `allow_once` answer to an `execute` (or `edit`) tool call covers ONE
+// following terminal/create (or write) of the same turn, and when the tool call names its command
+// (`rawInput.command`) or files (`locations`, `rawInput.path`) only that command or those files (one
+// write each); `allow_always` covers the kind for the rest of the session, like the built-in agent's
+// own memory of it. A covered operation runs without a second question. One that is not covered is
+// decided by the same `decide()` as a permission request (with `vigil.approvals.byKind`): refused in
+// Restricted Mode, allowed under "allowAll", asked under "ask" and "allowReadOnly" with the real
+// command and cwd, or the real path, shown. A terminal cwd outside the workspace (or missing) is
+// asked about under every policy, covered or not, as files outside the workspace are; that approval
+// is never remembered ("allow always" counts once).
 
 import type { PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { describeOp, GrantLedger, type ClientOp, type ToolCallLike } from './clientGrants';
 import type { ApprovalMode, ApprovalPolicy, PermissionAnswer, PermissionPrompter, PermissionQuestion } from './hostPorts';
 
 const readOnlyKinds = new Set(['read', 'search', 'think', 'fetch']);
 const mutatingKinds = new Set(['edit', 'delete', 'move', 'execute']);
 
 export type PolicyDecision = 'allow' | 'reject' | 'ask';
+
+export type ClientOpVerdict = { allowed: true } | { allowed: false; reason: string };
+
+type AskHooks = { opened(title: string): void; closed(title: string, answer: PermissionAnswer): void };
 
 /** The whole policy as one pure function, so it is tested without any UI. */
 export function decide(kind: string, trusted: boolean, mode: ApprovalMode): PolicyDecision {
@@ -19,23 +37,64 @@ export function decide(kind: string, trusted: boolean, mode: ApprovalMode): Poli
 
 export class PermissionGate {
   private readonly open = new Set<AbortController>();
+  private readonly grants: GrantLedger;
 
+  /** `workspaceRoot` resolves the relative paths a tool call names. */
   constructor(
     private readonly policy: ApprovalPolicy,
     private readonly prompter: PermissionPrompter,
-  ) {}
+    workspaceRoot = process.cwd(),
+  ) {
+    this.grants = new GrantLedger(workspaceRoot);
+  }
 
-  /** Answers an ACP permission request; `onAsk` brackets the time the person is asked. */
+  /**
+   * Answers an ACP permission request; `hooks` bracket the time the person is asked. An allowed
+   * request of `toolCall` is recorded so the operations it covers are not asked again.
+   */
   async answer(
     question: PermissionQuestion,
     options: PermissionOption[],
     hooks: { opened(): void; closed(answer: PermissionAnswer): void },
     requestSignal: AbortSignal,
+    toolCall?: ToolCallLike,
   ): Promise<RequestPermissionResponse> {
-    const decision = decide(question.kind, this.policy.isTrusted(), this.policy.mode());
-    if (decision !== 'ask') return select(options, decision === 'allow' ? 'allowOnce' : 'reject');
-    const answer = await this.ask(question, hooks, requestSignal);
-    return select(options, answer);
+    const decision = decide(question.kind, this.policy.isTrusted(), this.policy.mode(question.kind));
+    const response = decision !== 'ask' ? select(options, decision === 'allow' ? 'allowOnce' : 'reject') : select(options, await this.ask(question, hooks, requestSignal));
+    // What counts is the option the agent receives, not what the person clicked: an agent that offers
+    // no "always" option gets "once", and its operations are covered once.
+    if (toolCall && response.outcome.outcome === 'selected') {
+      const chosen = options.find((o) => o.optionId === (response.outcome as { optionId: string }).optionId);
+      if (chosen?.kind === 'allow_once' || chosen?.kind === 'allow_always') this.grants.record(toolCall, chosen.kind === 'allow_always');
+    }
+    return response;
+  }
+
+  /** Decides a client-side operation the agent wants Vigil to perform (see the rule in the header). */
+  async authorize(sessionId: string, op: ClientOp, hooks: AskHooks, requestSignal: AbortSignal): Promise<ClientOpVerdict> {
+    const what = describeOp(op);
+    if (!this.policy.isTrusted()) {
+      const action = op.kind === 'execute' ? 'run commands' : 'write files';
+      return { allowed: false, reason: `Refused to ${what}: this workspace is in Restricted Mode (not trusted), so Vigil does not let the agent ${action}. Trust the workspace to allow it.` };
+    }
+    const covered = this.grants.take(op);
+    const outside = op.kind === 'execute' && !op.cwdInside;
+    if (covered && !outside) return { allowed: true };
+    if (!outside) {
+      const decision = decide(op.kind, true, this.policy.mode(op.kind));
+      if (decision === 'allow') return { allowed: true };
+      if (decision === 'reject') return { allowed: false, reason: `Refused to ${what}: the approval policy does not allow it.` };
+    }
+    const title = outside ? what : `${what} (the agent did not ask for permission first)`;
+    const answer = await this.ask({ sessionId, title, kind: op.kind }, { opened: () => hooks.opened(title), closed: (a) => hooks.closed(title, a) }, requestSignal);
+    if (answer === 'allowAlways' && !outside) this.grants.grantAlways(op.kind);
+    if (answer === 'allowOnce' || answer === 'allowAlways') return { allowed: true };
+    return { allowed: false, reason: `Refused to ${what}: ${answer === 'cancelled' ? 'the question was cancelled' : 'the person did not approve it'}. Do not retry it; ask the person or choose another way.` };
+  }
+
+  /** The turn ended: approvals given "once" in it cover nothing after it. */
+  endTurn(): void {
+    this.grants.endTurn();
   }
 
   /** Asks the person directly (e.g. for a path outside the workspace); also cancelled by `cancelAll`. */

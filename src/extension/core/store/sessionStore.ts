@@ -12,6 +12,8 @@ import { readTranscript, readTranscriptTail, TranscriptWriter, type TailResult, 
 import type { JsonlReadResult } from './jsonl';
 import type { TranscriptRecord } from './transcriptRecords';
 import { EventHub, type Unsubscribe } from '../common/events';
+import { folderRecordProblem } from '../folders/sessionFolder';
+import type { Redactor } from '../common/redactor';
 
 export interface RecordsAppended {
   sessionId: string;
@@ -30,6 +32,12 @@ const sessionMetaSchema = z.object({
   stateReason: z.string().optional(),
   /** Why the session's wakeups are paused (a provider credential or quota failure); absent when they flow. */
   wakeupsPaused: z.string().optional(),
+  /**
+   * The workspace folder the session belongs to (absolute path); absent for sessions made before
+   * folders were recorded, or in a window without a folder. Checked at every use (core/folders):
+   * a value that is not text is read as '' (damaged), so the session still opens but never runs.
+   */
+  folder: z.preprocess((value) => (value === undefined || typeof value === 'string' ? value : ''), z.string().optional()),
 });
 export type SessionMeta = z.infer<typeof sessionMetaSchema>;
 
@@ -40,6 +48,8 @@ export class SessionStore {
     readonly root: string,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    /** Secrets to cut out of transcripts and metadata (titles, state reasons) before they are written. */
+    private readonly redactor?: Redactor,
   ) {}
 
   /** Proves the root is writable up front, so a bad root fails with its path instead of mid-turn. */
@@ -56,8 +66,11 @@ export class SessionStore {
     }
   }
 
-  async create(title: string, id: string = randomUUID()): Promise<SessionMeta> {
-    const meta: SessionMeta = { id, title, createdAt: this.now(), updatedAt: this.now(), state: 'idle' };
+  /** `folder`: the workspace folder the session belongs to (see core/folders); omit in a window without one. */
+  async create(title: string, id: string = randomUUID(), options: { folder?: string } = {}): Promise<SessionMeta> {
+    const problem = options.folder !== undefined ? folderRecordProblem(options.folder) : undefined;
+    if (problem) throw new VigilError('INVALID_INPUT', `A session's folder must be an absolute, normalised path: ${JSON.stringify(options.folder).slice(0, 200)} is not (${problem})`);
+    const meta: SessionMeta = { id, title: this.redactor?.redact(title) ?? title, createdAt: this.now(), updatedAt: this.now(), state: 'idle', ...(options.folder !== undefined ? { folder: options.folder } : {}) };
     const file = sessionFile(this.root, id);
     if ((await readJson(file)) !== undefined) throw new VigilError('INVALID_INPUT', `Session ${id} already exists`);
     await writeJsonAtomic(file, meta);
@@ -99,7 +112,7 @@ export class SessionStore {
     const write = async () => {
       const meta = await this.get(id);
       if (!meta) throw new VigilError('NOT_FOUND', `Session ${id} does not exist`);
-      const next: SessionMeta = { ...meta, ...patch, updatedAt: this.now() };
+      const next: SessionMeta = { ...meta, ...(this.redactor?.redactValue(patch) ?? patch), updatedAt: this.now() };
       if (patch.state === 'idle') delete next.stateReason;
       await writeJsonAtomic(sessionFile(this.root, id), next);
       return next;
@@ -124,6 +137,7 @@ export class SessionStore {
     return new TranscriptWriter(transcriptFile(this.root, id), {
       guard,
       now: this.now,
+      redactor: this.redactor,
       onWritten: (records) => this.appended.emit({ sessionId: id, records }, (error) => this.logger.error(`a transcript listener failed: ${String(error)}`)),
     });
   }

@@ -4,6 +4,8 @@ import { promises as fs } from 'node:fs';
 import { appendJsonl, readJsonl, type CorruptLine, type JsonlReadResult } from './jsonl';
 import { storageError } from './atomicFile';
 import { parseTranscriptRecord, type RecordInput, type TranscriptRecord } from './transcriptRecords';
+import type { Redactor } from '../common/redactor';
+import { RecordRedaction } from './recordRedaction';
 
 /**
  * Runs one durable write; the lease supplies one that refuses the write when the turn's
@@ -27,6 +29,8 @@ export interface TranscriptWriterOptions {
   now?: () => number;
   /** Called with each batch once it is durable, so views show exactly what the transcript holds. */
   onWritten?: (records: readonly TranscriptRecord[]) => void;
+  /** Secrets to cut out of every record before it is written or shown. */
+  redactor?: Redactor;
 }
 
 /**
@@ -36,14 +40,19 @@ export interface TranscriptWriterOptions {
 export class TranscriptWriter {
   private batches: Batch[] = [];
   private running: Promise<void> | undefined;
+  private readonly redaction: RecordRedaction | undefined;
 
   constructor(
     readonly file: string,
     private readonly options: TranscriptWriterOptions = {},
-  ) {}
+  ) {
+    this.redaction = options.redactor ? new RecordRedaction(options.redactor) : undefined;
+  }
 
   /** Resolves once the records are durable; rejects (e.g. STALE_EPOCH) if their batch was refused. */
   append(input: RecordInput | readonly RecordInput[]): Promise<void> {
+    // Secrets out first: what is written, and so what any view is shown, never holds one.
+    if (this.redaction) input = this.redaction.apply(input);
     const now = this.options.now ?? Date.now;
     const max = this.options.maxBatch ?? 4096;
     let batch = this.batches[this.batches.length - 1];

@@ -10,6 +10,7 @@ import type { Logger } from '../ports/logger';
 import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnPort } from '../ports/turns';
 import { TurnLeaseStore, type LeaseToken } from '../lease/turnLease';
 import { SessionStore, type SessionMeta } from '../store/sessionStore';
+import type { Redactor } from '../common/redactor';
 import { checkSessionId } from '../store/storePaths';
 import type { LivenessSettings } from '../settings/livenessSettings';
 import { ActivityClock } from './activityClock';
@@ -33,6 +34,8 @@ export interface TurnSupervisorOptions {
   busyWait?: Partial<BusyWaitOptions>;
   /** Minimum spacing of `activity` events per turn (default 250 ms). */
   activityThrottleMs?: number;
+  /** Secrets to keep out of transcripts and session metadata. */
+  redactor?: Redactor;
 }
 
 interface SessionSlot {
@@ -55,7 +58,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
 
   constructor(private readonly o: TurnSupervisorOptions) {
     super();
-    this.sessions = new SessionStore(o.storageRoot, o.logger, () => o.clock.wallNow());
+    this.sessions = new SessionStore(o.storageRoot, o.logger, () => o.clock.wallNow(), o.redactor);
     this.lease = new TurnLeaseStore(o.storageRoot, o.clock, o.logger, { ttlMs: o.leaseTtlMs ?? 30_000 });
     this.busyWait = { ...DEFAULT_BUSY_WAIT, ...o.busyWait };
     // Running turns are left to end (or to lapse and be reclaimed); waits for a busy lease stop at once.

@@ -1,43 +1,197 @@
 // Finds the first output line that matches a task's notify pattern, across chunk boundaries.
+// Patterns come from agents, so they run on RE2 (linear time) with bounded size and bounded input.
 
-/** A line longer than this is tested as it stands and then cut, so one endless line cannot grow memory. */
-const MAX_LINE_CHARS = 64 * 1024;
+import { RE2JS } from 're2js';
+import { VigilError, errorMessage } from '../common/errors';
+
+/** Longest notify pattern accepted, in characters. */
+export const MAX_PATTERN_CHARS = 1_000;
+/**
+ * RE2's own measure of a compiled pattern's cost (about one per character of a plain pattern).
+ * Linear time is not cheap time: a pattern whose DFA explodes (`a[ab]{300}$`) cost 50–300 ms per
+ * 4,096-character line on a busy 2-core machine, about 40 ms per 1,024; so both factors are bounded.
+ */
+export const MAX_PROGRAM_SIZE = 300;
+/** A line is matched against its first this many characters; the rest of an overlong line is skipped. */
+export const MAX_MATCH_CHARS = 1_024;
+/** Matching time one chunk of output may take; lines after it in that chunk are not matched (and counted). */
+export const FEED_BUDGET_MS = 5;
+/**
+ * A pattern whose DFA explodes still costs milliseconds per line within the bounds above (RE2 builds
+ * states as it goes). One that took longer than SLOW_LINE_MS on MAX_SLOW_LINES lines, and on at least
+ * 1 % of the lines tested (so a busy machine's rare pause does not count), is given up for the task:
+ * the extension host pays for a few lines, never for the whole output.
+ */
+export const SLOW_LINE_MS = 20;
+export const MAX_SLOW_LINES = 3;
+const SLOW_SHARE = 0.01;
+
+/** What the matcher needs of a compiled pattern: an unanchored search. */
+export interface LinePattern {
+  test(line: string): boolean;
+}
+
+export interface LineMatcherOptions {
+  /** Monotonic milliseconds; injected by tests. */
+  now?: () => number;
+  /** Told once when lines start being skipped, and once when the pattern is given up. */
+  report?: (message: string) => void;
+  /** The pattern is given up (too costly on this output): the task should notify on exit instead. */
+  giveUp?: () => void;
+}
 
 export class LineMatcher {
+  /** The open (unterminated) line, at most MAX_MATCH_CHARS long. */
   private partial = '';
+  /** The open line is longer than the cap: what follows, up to its newline, is never tested. */
+  private overlong = false;
+  /** Length of the open line when it was last tested, so an unchanged prefix is not tested again. */
+  private testedOpen = -1;
   private matched = false;
+  private disabled = false;
+  private slowLines = 0;
+  private testedLines = 0;
+  private skipped = 0;
+  private readonly now: () => number;
 
-  constructor(private readonly regex: RegExp) {}
+  constructor(
+    private readonly pattern: LinePattern,
+    private readonly options: LineMatcherOptions = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
+  }
 
-  /** Returns the first matching line (without its newline) once; afterwards always undefined. */
+  /** Returns the first matching line (without its newline, cut at MAX_MATCH_CHARS) once; afterwards always undefined. */
   feed(text: string): string | undefined {
-    if (this.matched) return undefined;
-    const lines = (this.partial + text).split(/\r?\n|\r/);
-    this.partial = lines.pop() ?? '';
-    for (const line of lines) {
-      if (this.test(line)) return line;
+    if (this.matched || this.disabled || !text) return undefined;
+    const started = this.now();
+    let start = 0;
+    for (;;) {
+      const end = nextBreak(text, start);
+      if (end === -1) break;
+      this.extend(text.slice(start, end));
+      const line = this.partial;
+      const overlong = this.overlong;
+      const tested = this.testedOpen === line.length;
+      this.partial = '';
+      this.overlong = false;
+      this.testedOpen = -1;
+      if (!tested && this.withinBudget(started) && this.test(line, overlong)) return line;
+      // \r\n is one break.
+      start = text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
     }
-    // A server may print its banner without a newline and then wait: test the open line too.
+    this.extend(text.slice(start));
+    // A server may print its banner without a newline and then wait: test the open line too,
+    // but only when its (capped) text changed since the last test.
     const open = this.partial;
-    if (open && this.test(open)) return open;
-    if (this.partial.length > MAX_LINE_CHARS) this.partial = this.partial.slice(-4096);
+    if (open && open.length !== this.testedOpen && this.withinBudget(started)) {
+      this.testedOpen = open.length;
+      if (this.test(open, this.overlong)) return open;
+    }
     return undefined;
   }
 
   get done(): boolean {
-    return this.matched;
+    return this.matched || this.disabled;
   }
 
-  private test(line: string): boolean {
-    this.regex.lastIndex = 0;
-    if (!this.regex.test(line)) return false;
+  /** Lines not matched because a chunk of output used up its matching time. */
+  get skippedLines(): number {
+    return this.skipped;
+  }
+
+  private withinBudget(started: number): boolean {
+    if (this.disabled) return false;
+    if (this.now() - started <= FEED_BUDGET_MS) return true;
+    if (this.skipped === 0) {
+      this.options.report?.(`output arrives faster than its notify pattern can be matched; lines beyond ${FEED_BUDGET_MS} ms of matching per chunk are skipped`);
+    }
+    this.skipped += 1;
+    return false;
+  }
+
+  private extend(piece: string): void {
+    if (this.overlong || !piece) return;
+    const room = MAX_MATCH_CHARS - this.partial.length;
+    if (piece.length <= room) {
+      this.partial += piece;
+      return;
+    }
+    this.partial += piece.slice(0, room);
+    this.overlong = true;
+  }
+
+  private test(line: string, cut: boolean): boolean {
+    // A cut line is tested with a newline after it: RE2's `$` (and `.`) never match there, so
+    // `^…$` cannot match a prefix as if it were the whole line.
+    const started = this.now();
+    const hit = this.pattern.test(cut ? `${line}\n` : line);
+    this.testedLines += 1;
+    if (!hit && this.now() - started > SLOW_LINE_MS) {
+      this.slowLines += 1;
+      if (this.slowLines >= MAX_SLOW_LINES && this.slowLines >= this.testedLines * SLOW_SHARE) this.disable();
+    }
+    if (!hit) return false;
     this.matched = true;
     this.partial = '';
     return true;
   }
+
+  private disable(): void {
+    this.disabled = true;
+    this.partial = '';
+    this.options.report?.(
+      `its notify pattern took over ${SLOW_LINE_MS} ms on ${MAX_SLOW_LINES} lines of this output, so it is no longer matched; the task notifies on exit instead`,
+    );
+    this.options.giveUp?.();
+  }
 }
 
-/** Compiles a notify pattern; an invalid one is a clear input error, not a silent never-match. */
-export function compilePattern(pattern: string): RegExp {
-  return new RegExp(pattern);
+function nextBreak(text: string, from: number): number {
+  const n = text.indexOf('\n', from);
+  const r = text.indexOf('\r', from);
+  if (n === -1) return r;
+  if (r === -1) return n;
+  return Math.min(n, r);
+}
+
+const ALLOWED =
+  `Notify patterns are RE2 regular expressions of at most ${MAX_PATTERN_CHARS} characters: ` +
+  'no backreferences (\\1), no lookahead or lookbehind ((?=…), (?!…), (?<=…), (?<!…)); use (?i) for case-insensitive matching.';
+
+/**
+ * Compiles a notify pattern on RE2 (matching time linear in the line, whatever the pattern).
+ * Anything it cannot run safely is an INVALID_INPUT error that says what is allowed.
+ */
+export function compilePattern(pattern: string): LinePattern {
+  if (pattern.length > MAX_PATTERN_CHARS) {
+    throw new VigilError('INVALID_INPUT', `the pattern is ${pattern.length} characters long. ${ALLOWED}`);
+  }
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+  } catch (error) {
+    throw new VigilError('INVALID_INPUT', `${JSON.stringify(pattern)} cannot be used (${errorMessage(error)}). ${ALLOWED}`, { cause: error });
+  }
+  if (compiled.programSize() > MAX_PROGRAM_SIZE) {
+    throw new VigilError(
+      'INVALID_INPUT',
+      `${JSON.stringify(pattern)} is too complex (RE2 program size ${compiled.programSize()}, at most ${MAX_PROGRAM_SIZE}); use fewer or smaller repetitions. ${ALLOWED}`,
+    );
+  }
+  return compiled;
+}
+
+/**
+ * The matcher for a task record. A record written by an earlier version may hold a pattern RE2
+ * rejects: the task then notifies on exit (reported once, `giveUp` called) instead of failing to re-attach.
+ */
+export function matcherForStoredPattern(pattern: string, options: Required<Pick<LineMatcherOptions, 'report' | 'giveUp'>>): LineMatcher | undefined {
+  try {
+    return new LineMatcher(compilePattern(pattern), options);
+  } catch (error) {
+    options.report(`its notify pattern is no longer accepted, so it notifies on exit only: ${errorMessage(error)}`);
+    options.giveUp();
+    return undefined;
+  }
 }

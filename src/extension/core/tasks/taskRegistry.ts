@@ -9,8 +9,10 @@ import { VigilError, errorMessage } from '../common/errors';
 import { EventHub, type Unsubscribe } from '../common/events';
 import { systemClock, type Clock, type TimerHandle } from '../ports/clock';
 import { silentLogger, tagged, type Logger } from '../ports/logger';
+import type { Redactor } from '../common/redactor';
 import type { CreateTerminalRequest, TerminalExitStatus, TerminalHost, TerminalOutput } from '../ports/terminalHost';
 import { compilePattern } from './lineMatcher';
+import { clampOutputByteLimit } from './outputLimit';
 import { readLogTail } from './logFollower';
 import { signalTree } from '../common/processTree';
 import { shellInvocation } from './shellCommand';
@@ -24,7 +26,7 @@ export interface TaskRegistryOptions {
   /** Durable sink for completions (the wakeup outbox). A task's end is final only once this resolved. */
   onCompletion(completion: TaskCompletion): Promise<void>;
   /** The session's workspace folder: the default cwd, and the base of a relative one. */
-  workspaceFolder?(sessionId: string): string | undefined;
+  workspaceFolder?(sessionId: string): string | undefined | Promise<string | undefined>;
   clock?: Clock;
   logger?: Logger;
   /** The person's shell; default `$SHELL`, else `/bin/sh`. */
@@ -39,6 +41,8 @@ export interface TaskRegistryOptions {
   killGraceMs?: number;
   /** Safety poll for missed file events and for the liveness of re-attached tasks. */
   pollIntervalMs?: number;
+  /** Secrets to keep out of task records. */
+  redactor?: Redactor;
 }
 
 const DEFAULTS = { defaultOutputByteLimit: 256 * 1024, logByteCap: 8 * 1024 * 1024, killGraceMs: 3_000, pollIntervalMs: 500 };
@@ -128,7 +132,9 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     const paths = taskPaths(this.options.storageRoot, id);
     const background = request.background === true;
     const invocation = shellInvocation(request.command, request.args, this.options.shell, this.options.env ?? process.env);
-    const limit = request.outputByteLimit && request.outputByteLimit > 0 ? Math.floor(request.outputByteLimit) : this.settings.defaultOutputByteLimit;
+    // The agent chooses the buffer size only within the setting's range (a huge one would grow with output).
+    const { limit, note: limitNote } = clampOutputByteLimit(request.outputByteLimit, this.settings.defaultOutputByteLimit);
+    if (limitNote) this.logger.warn(`task ${id}: ${limitNote}`);
     const record: TaskRecord = {
       v: 1,
       id,
@@ -265,6 +271,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
       killGraceMs: this.settings.killGraceMs,
       emit: (event) => this.hub.emit(event, (e) => this.logger.error('a task listener threw', e)),
       deliverCompletion: (completion) => this.options.onCompletion(completion),
+      redactor: this.options.redactor,
     });
   }
 
@@ -286,7 +293,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
   }
 
   private async resolveCwd(request: CreateTerminalRequest): Promise<string> {
-    const folder = this.options.workspaceFolder?.(request.sessionId);
+    const folder = await this.options.workspaceFolder?.(request.sessionId);
     let cwd: string;
     if (request.cwd && path.isAbsolute(request.cwd)) cwd = request.cwd;
     else if (folder) cwd = request.cwd ? path.resolve(folder, request.cwd) : folder;

@@ -4,8 +4,9 @@ import { VigilError, errorMessage } from '../common/errors';
 import { CoalescingRun } from '../common/coalescingRun';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
+import type { Redactor } from '../common/redactor';
 import type { TerminalExitStatus } from '../ports/terminalHost';
-import { LineMatcher, compilePattern } from './lineMatcher';
+import { matcherForStoredPattern, type LineMatcher } from './lineMatcher';
 import { LogFollower } from './logFollower';
 import { OutputRing } from './outputRing';
 import { isAlive, listDescendants, signalTree } from '../common/processTree';
@@ -24,6 +25,8 @@ export interface TaskRunDeps {
   emit(event: TaskEvent): void;
   /** The durable sink (the wakeup outbox); resolves once the completion is stored. */
   deliverCompletion(completion: TaskCompletion): Promise<void>;
+  /** Secrets to keep out of the stored record. */
+  redactor?: Redactor;
 }
 
 export class TaskRun {
@@ -48,10 +51,17 @@ export class TaskRun {
     private readonly deps: TaskRunDeps,
   ) {
     this.ring = new OutputRing(current.outputByteLimit);
-    this.writer = new RecordWriter(deps.paths.record);
+    this.writer = new RecordWriter(deps.paths.record, deps.redactor);
     this.follower = new LogFollower(deps.paths.log, (text) => this.onText(text));
     if (current.notify.pattern && current.patternMatchedAt === null) {
-      this.matcher = new LineMatcher(compilePattern(current.notify.pattern));
+      // A pattern RE2 rejects (an older record) or one too costly on this output degrades to a notification on exit.
+      this.matcher = matcherForStoredPattern(current.notify.pattern, {
+        report: (message) => deps.logger.warn(`task ${current.id}: ${message}`),
+        giveUp: () => {
+          this.matcher = undefined;
+          this.current = { ...this.current, notify: { ...this.current.notify, onExit: true } };
+        },
+      });
     }
   }
 

@@ -4,6 +4,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readJson, writeJsonAtomic } from '../store/atomicFile';
 import type { Logger } from '../ports/logger';
+import type { Redactor } from '../common/redactor';
+import { OUTPUT_BYTE_LIMIT_MAX } from './outputLimit';
 import { taskRecordSchema, type TaskRecord } from './taskTypes';
 
 export interface TaskPaths {
@@ -42,10 +44,15 @@ export async function readExitFile(file: string): Promise<ExitFile | undefined> 
 export class RecordWriter {
   private chain: Promise<void> = Promise.resolve();
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    /** Secrets to keep out of the record (a command line may carry a token). */
+    private readonly redactor?: Redactor,
+  ) {}
 
   save(record: TaskRecord): Promise<void> {
-    const snapshot = { ...record, notify: { ...record.notify } };
+    const copy = { ...record, notify: { ...record.notify } };
+    const snapshot = this.redactor?.redactValue(copy) ?? copy;
     const next = this.chain.then(() => writeJsonAtomic(this.file, snapshot));
     this.chain = next.catch(() => undefined);
     return next;
@@ -68,7 +75,7 @@ export async function loadTaskRecords(storageRoot: string, logger: Logger): Prom
     try {
       const parsed = taskRecordSchema.safeParse(await readJson(file));
       if (parsed.success) {
-        records.push(parsed.data);
+        records.push(boundedLimit(parsed.data, file, logger));
         continue;
       }
       logger.warn(`task record ${file} has an unexpected shape; set aside`, parsed.error.message);
@@ -78,4 +85,11 @@ export async function loadTaskRecords(storageRoot: string, logger: Logger): Prom
     await fs.rename(file, `${file}.corrupt`).catch((error: unknown) => logger.error(`could not set aside ${file}`, error));
   }
   return records.sort((a, b) => a.startedAt - b.startedAt);
+}
+
+/** A record written before the limit was clamped may ask for any buffer size: it gets the maximum. */
+function boundedLimit(record: TaskRecord, file: string, logger: Logger): TaskRecord {
+  if (record.outputByteLimit <= OUTPUT_BYTE_LIMIT_MAX) return record;
+  logger.warn(`task record ${file} asks for an output buffer of ${record.outputByteLimit} bytes; using ${OUTPUT_BYTE_LIMIT_MAX}`);
+  return { ...record, outputByteLimit: OUTPUT_BYTE_LIMIT_MAX };
 }

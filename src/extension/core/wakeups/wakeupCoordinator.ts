@@ -15,8 +15,10 @@ export type DeliveryTrigger = 'completion' | 'teardown' | 'sweep' | 'retry';
 /**
  * `active`: a turn of the session is running, the completions wait for its teardown.
  * `held`: the session's wakeups are paused; nothing was attempted. `nothing`: no claimable completion.
+ * `elsewhere`: the session belongs to a folder this window does not have open; its completions stay
+ * pending, untouched, for a window that does.
  */
-export type DeliveryOutcome = 'started' | 'busy' | 'paused' | 'failed' | 'active' | 'held' | 'nothing' | 'error';
+export type DeliveryOutcome = 'started' | 'busy' | 'paused' | 'failed' | 'active' | 'held' | 'nothing' | 'error' | 'elsewhere';
 
 export type WakeupEvent =
   | { type: 'enqueued'; completion: TaskCompletion; duplicate: boolean }
@@ -37,6 +39,11 @@ export interface WakeupCoordinatorOptions {
   admissionTimeoutMs?: number;
   /** After a wakeup turn failed to start, wait this long before the next wakeup attempt. */
   failureBackoffMs?: number;
+  /**
+   * Whether this window may run the session (its folder is one of the window's); asked before any
+   * claim, for every trigger. Default: every session may be delivered.
+   */
+  mayDeliver?(sessionId: string): boolean | Promise<boolean>;
 }
 
 export const DEFAULT_MAX_PER_TURN = 5;
@@ -151,7 +158,9 @@ export class WakeupCoordinator extends Disposable {
     let claim: Claim | undefined;
     let outcome: DeliveryOutcome;
     try {
-      if (await turns.hasActiveTurn(sessionId)) {
+      if (this.options.mayDeliver && !(await this.options.mayDeliver(sessionId))) {
+        outcome = 'elsewhere';
+      } else if (await turns.hasActiveTurn(sessionId)) {
         outcome = 'active';
       } else if (await turns.isPaused(sessionId)) {
         outcome = 'held';
@@ -216,6 +225,8 @@ export class WakeupCoordinator extends Disposable {
     try {
       // A pause never blocks a user's turn; parked completions wait until it lifts.
       if (await this.options.turns.isPaused(sessionId)) return undefined;
+      // A turn this window should not run (another folder's session) carries nothing away either.
+      if (this.options.mayDeliver && !(await this.options.mayDeliver(sessionId))) return undefined;
       const pending = this.options.outbox.claim(sessionId, { max: this.maxPerTurn(), ttlMs: this.claimTtlMs, ignoreBackoff: true });
       const claim = await this.withinAdmissionBound(pending);
       if (claim === 'timeout') {

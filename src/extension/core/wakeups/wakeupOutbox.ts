@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { systemClock, type Clock } from '../ports/clock';
 import { silentLogger, tagged, type Logger } from '../ports/logger';
 import type { TaskCompletion } from '../tasks/taskTypes';
+import type { Redactor } from '../common/redactor';
 import { KeyedMutex } from './keyedMutex';
 import { isClaimable, heldBy, type EntryState, type OutboxEntry, type ReleaseReason } from './outboxTypes';
 import { SessionOutboxFile } from './sessionOutboxFile';
@@ -16,6 +17,8 @@ export interface WakeupOutboxOptions {
   windowId: string;
   clock?: Clock;
   logger?: Logger;
+  /** Secrets to keep out of stored completions (commands, output tails, matched lines). */
+  redactor?: Redactor;
 }
 
 /** Completions taken by one window for one turn. */
@@ -76,7 +79,9 @@ export class WakeupOutbox {
    * Stores a completion durably. Returns false when its key is already known (a duplicate signal).
    * Completions of one session that arrive while its file is busy share one locked append and one fsync.
    */
-  enqueue(completion: TaskCompletion): Promise<boolean> {
+  enqueue(stored: TaskCompletion): Promise<boolean> {
+    // Redacted before it is stored: claims, wakeup prompts and views all read it from here.
+    const completion = this.options.redactor?.redactValue(stored) ?? stored;
     const sessionId = completion.sessionId;
     return new Promise<boolean>((resolve, reject) => {
       let batch = this.batches.get(sessionId);

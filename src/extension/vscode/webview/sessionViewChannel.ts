@@ -43,6 +43,8 @@ export class SessionViewChannel {
     private readonly controller: SessionViewController,
     private readonly logger: Logger,
     private readonly observer: ChannelObserver = {},
+    /** Cuts secrets out of every message on its way to the webview (snapshots, events, errors). */
+    private readonly redact: <T>(message: T) => T = (message) => message,
   ) {}
 
   get isReady(): boolean {
@@ -129,6 +131,8 @@ export class SessionViewChannel {
         return c.onKillTask({ taskId: message.taskId });
       case 'openSession':
         return c.onOpenSession({ sessionId: message.sessionId });
+      case 'openFile':
+        return c.onOpenFile({ path: message.path, line: message.line });
       default:
         return assertNever(message);
     }
@@ -151,7 +155,7 @@ export class SessionViewChannel {
 
   private send(message: HostMessage): void {
     try {
-      const result = this.post(message);
+      const result = this.post(this.redact(message));
       // webview.postMessage returns a Thenable; a rejected post means the webview is gone.
       if (result && typeof (result as PromiseLike<unknown>).then === 'function') {
         (result as PromiseLike<unknown>).then(undefined, (error: unknown) => this.logger.debug(`post to webview failed: ${String(error)}`));

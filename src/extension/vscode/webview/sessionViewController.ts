@@ -19,6 +19,8 @@ export interface SessionViewController {
   onApproval(intent: { sessionId?: string; requestId: string; decision: ApprovalDecision }): void | Promise<void>;
   onShowTaskOutput(intent: { taskId: string }): void | Promise<void>;
   onKillTask(intent: { taskId: string }): void | Promise<void>;
+  /** A file link in model markdown; the path is the webview's claim and must be checked again. */
+  onOpenFile(intent: { path: string; line?: number }): void | Promise<void>;
   /** Without a session id: let the person pick one (or start a new one). */
   onOpenSession(intent: { sessionId?: string }): void | Promise<void>;
 }

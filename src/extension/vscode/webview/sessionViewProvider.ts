@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../core/common/disposable';
 import { tagged, type Logger } from '../../core/ports/logger';
+import type { Redactor } from '../../core/common/redactor';
 import type { HostEvent, SessionSnapshot } from '../../../shared/sessionView';
 import type { WebviewMessage } from '../../../shared/webviewProtocol';
 import { SessionViewChannel } from './sessionViewChannel';
@@ -15,6 +16,8 @@ export interface SessionViewProviderOptions {
   extensionUri: vscode.Uri;
   controller: SessionViewController;
   logger: Logger;
+  /** Cuts secrets out of everything posted to the webview. */
+  redactor?: Redactor;
 }
 
 export class SessionViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -42,7 +45,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
       onRejected: (reason) => this._onDidRejectMessage.fire(reason),
       onAccepted: (message) => this._onDidReceiveMessage.fire(message),
       onReady: () => this._onDidBecomeReady.fire(),
-    });
+    }, options.redactor ? (message) => options.redactor!.redactValue(message) : undefined);
     // Hidden views are torn down (no retainContextWhenHidden): the webview holds no state that matters.
     this._register(vscode.window.registerWebviewViewProvider(SessionViewProvider.viewId, this));
   }
