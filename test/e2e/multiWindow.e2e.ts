@@ -24,7 +24,8 @@ describe('many windows on one session (real workbench, two pages on one code-ser
     writeModelScript(scriptFile, multiWindowScript);
     session = await openE2eSession({
       name: 'multiwindow',
-      settings: { 'vigil.approvals.policy': 'ask', 'vigil.model.scriptFile': scriptFile },
+      settings: { 'vigil.approvals.policy': 'ask' },
+      env: { VIGIL_DEMO_SCRIPT: scriptFile },
     });
   });
 
