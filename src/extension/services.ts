@@ -19,6 +19,7 @@ import { TaskRegistry } from './core/tasks/taskRegistry';
 import type { TaskCompletion } from './core/tasks/taskTypes';
 import { WakeupCoordinator } from './core/wakeups/wakeupCoordinator';
 import { WakeupOutbox } from './core/wakeups/wakeupOutbox';
+import { CrossWindow } from './core/crosswindow/crossWindow';
 import { LastOpenSessions } from './core/folders/lastOpenSessions';
 import { SessionFolders } from './core/folders/sessionFolders';
 import { SessionStore } from './core/store/sessionStore';
@@ -50,6 +51,10 @@ export interface ServiceOptions {
   leaseTtlMs?: number;
   /** Every secret Vigil knows; the services add the secrets of each agent launch. Default: a fresh one. */
   redactor?: Redactor;
+  /** `vigil.approvals.timeoutSeconds` in ms: an unanswered approval is rejected after it (default 600 s). */
+  approvalTimeoutMs?(): number;
+  /** The session this window's view shows a person right now, if any (for "nobody can see this approval"). */
+  showing?(): string | undefined;
 }
 
 /** How much of a long transcript a fresh agent process is given as history. */
@@ -64,6 +69,7 @@ export class VigilServices extends Disposable {
     readonly agents: AcpAgentHandleProvider,
     readonly folders: SessionFolders,
     readonly lastOpen: LastOpenSessions,
+    readonly crossWindow: CrossWindow,
   ) {
     super();
   }
@@ -85,7 +91,7 @@ export class VigilServices extends Disposable {
     const outbox = await WakeupOutbox.open({ storageRoot: o.storageRoot, windowId: o.windowId, clock, logger: o.logger, redactor });
     // The registry may report completions while it re-attaches tasks of an earlier window, before
     // the coordinator exists: they wait here (the outbox makes them durable once it is ready).
-    const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor } = {};
+    const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor; prompter?: PermissionPrompter } = {};
     // Its own store instance on the same root (metadata is read fresh at each decision).
     const folders = new SessionFolders({ store: new SessionStore(o.storageRoot, o.logger, () => clock.wallNow()), windowFolders: o.windowFolders, logger: o.logger });
     const workFolder = async (sessionId: string) => (await folders.workFolder(sessionId)) ?? o.folderlessCwd();
@@ -109,7 +115,8 @@ export class VigilServices extends Disposable {
       launchFor: o.launchFor,
       loadHistoryFor: (sessionId) => loadHistory(late.supervisor!, sessionId),
       policy: o.policy,
-      prompter: o.prompter,
+      // Questions go through the store once the cross-window side exists, so any window can answer them.
+      prompter: { ask: (question, signal) => (late.prompter ?? o.prompter).ask(question, signal) },
       terminals: registry,
       lm: o.lm,
     });
@@ -133,15 +140,29 @@ export class VigilServices extends Disposable {
       maxPerTurn: o.maxWakeupsPerTurn,
       mayDeliver: (sessionId) => folders.mayDeliver(sessionId),
     });
-    const services = new VigilServices(supervisor, registry, outbox, coordinator, agents, folders, new LastOpenSessions(o.storageRoot, o.logger, () => clock.wallNow()));
+    const crossWindow = new CrossWindow({
+      storageRoot: o.storageRoot,
+      windowId: o.windowId,
+      clock,
+      logger: o.logger,
+      supervisor,
+      agentPid: (sessionId) => agents.pidOf(sessionId),
+      approvalTimeoutMs: o.approvalTimeoutMs ?? (() => 600_000),
+      showing: o.showing ?? (() => undefined),
+    });
+    late.prompter = crossWindow.prompter(o.prompter);
+    const lastOpen = new LastOpenSessions(o.storageRoot, o.logger, () => clock.wallNow());
+    const services = new VigilServices(supervisor, registry, outbox, coordinator, agents, folders, lastOpen, crossWindow);
     // Disposed in reverse: wakeups stop first, then turns, agents, and the registry (tasks live on).
     services._register(registry);
     services._register(agents);
     services._register(supervisor);
     services._register(coordinator);
+    services._register(crossWindow);
     late.coordinator = coordinator;
     coordinator.start();
     release();
+    await crossWindow.start().catch((error: unknown) => o.logger.error(`the cross-window mailbox could not start: ${errorMessage(error)}`));
     const recovered = await supervisor.recoverInterrupted().catch((error: unknown) => {
       o.logger.error(`recovering interrupted sessions failed: ${errorMessage(error)}`);
       return [] as string[];

@@ -74,6 +74,8 @@ export interface TurnStatusView {
   silenceSeconds: number;
   /** e.g. "model", "tool run_command npm test", "your approval". */
   waitingOn?: string;
+  /** Set while another window runs the turn (this window follows it through the store), e.g. "another window". */
+  where?: string;
 }
 
 export type TaskStatusView = 'running' | 'exited' | 'killed' | 'lost';

@@ -76,6 +76,7 @@ const turnStatus: z.ZodType<TurnStatusView> = z.strictObject({
   lastActivityAt: epochMs.optional(),
   silenceSeconds: z.number().finite().nonnegative(),
   waitingOn: title.optional(),
+  where: title.optional(),
 });
 
 const task: z.ZodType<TaskView> = z.strictObject({

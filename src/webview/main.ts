@@ -10,7 +10,7 @@
 //   .entry.tool-call[data-tool-call-id][data-status]  .tool-title .tool-status .tool-duration .tool-input .tool-output .diff
 //   #older-edge ("Loading N earlier entries…" until a long session's history arrived, then "N earlier
 //   entries"), #newer-edge, #jump-to-latest
-//   #turn-status[data-phase]            .phase .silence .waiting-on
+//   #turn-status[data-phase]            .phase .silence .waiting-on .where (a turn another window runs)
 //   #notices .quiet-banner | .stall-banner | .abort-notice | .interrupted-notice | .error-notice  (.notice-text, .resume)
 //   .host-error                         an error the host answered an intent with
 //   #approvals .approval[data-request-id]  .allow-once .allow-always .reject
@@ -28,4 +28,14 @@ if (sheet) document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]
 
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 root.id = 'app';
-new SessionApp(root, new HostBridge()).start();
+const bridge = new HostBridge();
+new SessionApp(root, bridge).start();
+
+// A heartbeat while a person can see this view: the host tells other windows which session is in
+// sight. A closed or hidden tab (code-server keeps its extension host alive) stops it.
+const heartbeat = () => {
+  if (document.visibilityState === 'visible') bridge.post({ type: 'ping' });
+};
+setInterval(heartbeat, 4_000);
+document.addEventListener('visibilitychange', heartbeat);
+heartbeat();

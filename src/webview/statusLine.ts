@@ -24,5 +24,6 @@ export function statusLine(turn: TurnStatusView): TemplateResult {
           : `${Math.round(turn.silenceSeconds)}s`}</span>`
       : nothing}
     ${live && turn.waitingOn ? html`<span class="waiting-on">(waiting on: ${turn.waitingOn})</span>` : nothing}
+    ${(live || turn.phase === 'awaitingApproval') && turn.where ? html`<span class="where" data-where=${turn.where}>· in ${turn.where}</span>` : nothing}
   </div>`;
 }

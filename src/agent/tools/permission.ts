@@ -18,6 +18,6 @@ export async function ensurePermission(ctx: ToolContext, kind: ToolKind, toolCal
   }
   if (answer.optionId === 'allow_always') ctx.allowedAlways.add(kind);
   if (answer.optionId !== 'allow_once' && answer.optionId !== 'allow_always') {
-    throw new ToolError('The person (or the workspace approval policy) rejected this action. Do not retry it; ask or choose another way.');
+    throw new ToolError('The person (or the workspace approval policy) rejected this action, or nobody answered the approval in time (vigil.approvals.timeoutSeconds). Do not retry it now; ask the person or choose another way.');
   }
 }

@@ -90,6 +90,14 @@ export class SessionPresenter {
     this.emit({ type: 'approvalResolved', requestId });
   }
 
+  /** Marks the shown turn as run by another window (or not any more): the status says where it runs. */
+  elsewhere(where: string | undefined, waitingOn?: string): void {
+    const current = this.state.turn;
+    if (current.where === where && (waitingOn === undefined || current.waitingOn === waitingOn)) return;
+    const { where: _old, ...turn } = current;
+    this.emit({ type: 'turnStatusChanged', turn: where ? { ...turn, where, ...(waitingOn !== undefined ? { waitingOn } : {}) } : turn });
+  }
+
   meta(meta: SessionMeta, extra: Partial<SessionMetaView> = {}): void {
     this.emit({ type: 'sessionMetaChanged', session: metaView(meta, extra) });
   }

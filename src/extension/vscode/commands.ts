@@ -14,7 +14,7 @@ export function registerCommands(app: VigilApp): void {
       await app.sessions.newSession();
       await app.sessionView.reveal();
     },
-    'vigil.focusSession': () => app.sessionView.reveal(),
+    'vigil.focusSession': () => app.focusSession(),
     'vigil.openSession': async (arg) => {
       const id = sessionIdOf(arg) ?? (await pickSession(app, 'Open which session?', false));
       if (!id) return;

@@ -13,6 +13,7 @@ import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
 import type { ApprovalBroker } from '../presentation/approvalBroker';
 import { SessionPresenter } from '../presentation/sessionPresenter';
+import { RemoteTurnFeed } from '../presentation/remoteTurnFeed';
 import type { VigilServices } from '../services';
 import type { SessionViewController } from './webview/sessionViewController';
 
@@ -59,9 +60,14 @@ export class SessionController extends Disposable implements SessionViewControll
   private attached = false;
   /** Bumped by every open: an open overtaken by a later one (the restore by the person's pick) drops its result. */
   private openSeq = 0;
+  /** The open session followed through the store, for turns that other windows run. */
+  private remote: { stop(): void; feed: RemoteTurnFeed } | undefined;
+  /** Records of the open session this window appended (they reach the view directly, not through the follower). */
+  private readonly own = new Set<string>();
 
   constructor(private readonly d: SessionControllerDeps) {
     super();
+    this._register(toDisposable(() => this.remote?.stop()));
   }
 
   get currentSessionId(): string | undefined {
@@ -83,6 +89,10 @@ export class SessionController extends Disposable implements SessionViewControll
         supervisor.sessions.onAppended(({ sessionId, records }) => {
           if (sessionId === this.opening?.sessionId) this.opening.buffered.push(...records);
           else if (sessionId === this.presenter?.sessionId) this.presenter.records(records);
+          if (sessionId === this.presenter?.sessionId || sessionId === this.opening?.sessionId) {
+            if (this.own.size > 10_000) this.own.clear();
+            for (const record of records) this.own.add(recordKey(record));
+          }
         }),
       ),
     );
@@ -168,6 +178,8 @@ export class SessionController extends Disposable implements SessionViewControll
     const problem = await this.folderProblem(services, meta);
     const opening = { sessionId, buffered: [] as TranscriptRecord[] };
     this.opening = opening;
+    // Taken before the tail read: the follower reads on from here and drops what the tail already had.
+    const followFrom = await services.crossWindow.transcriptSize(sessionId);
     let tail: Awaited<ReturnType<typeof supervisor.sessions.readTail>>;
     try {
       tail = await supervisor.sessions.readTail(sessionId, tailRecords);
@@ -193,6 +205,7 @@ export class SessionController extends Disposable implements SessionViewControll
       },
       (event) => this.d.post(event),
     );
+    this.followRemote(services, this.presenter, followFrom, records);
     this.d.postSnapshot(this.presenter.snapshot);
     if (problem) this.presenter.note({ id: folderNoticeId, kind: 'info', text: problem, resumable: false, at: Date.now() });
     this.d.changed();
@@ -247,13 +260,63 @@ export class SessionController extends Disposable implements SessionViewControll
     if (!sessionId) return;
     this.waiting.get(sessionId)?.abort();
     const services = await this.d.services();
-    await services.supervisor.abort(sessionId, 'Aborted by you');
+    if (await services.supervisor.abort(sessionId, 'Aborted by you')) return;
+    await this.abortElsewhere(services, sessionId);
   }
 
-  onApproval(intent: { requestId: string; decision: ApprovalDecision }): void {
-    if (!this.d.broker.answer(intent.requestId, intent.decision)) {
-      void vscode.window.showInformationMessage('Vigil: that approval request was already answered or cancelled.');
+  async onApproval(intent: { sessionId?: string; requestId: string; decision: ApprovalDecision }): Promise<void> {
+    if (this.d.broker.answer(intent.requestId, intent.decision)) return;
+    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
+    if (sessionId && this.remote?.feed.isRemoteApproval(intent.requestId)) {
+      const services = await this.d.services();
+      const result = await services.crossWindow.control.answer(sessionId, intent.requestId, intent.decision);
+      if (result.kind === 'won') {
+        this.presenter?.approvalResolved(intent.requestId);
+        return;
+      }
     }
+    void vscode.window.showInformationMessage('Vigil: that approval request was already answered or cancelled.');
+  }
+
+  /** The turn another window runs in the open session, if any (status bar, tree). */
+  get remoteTurn(): { turnId: string; startedAt: number; phase: string; waitingOn: string } | undefined {
+    return this.remote?.feed.current;
+  }
+
+  /**
+   * Stop for a turn another window runs: that window is asked through the store; if it does not
+   * acknowledge within the bound (frozen, or its host hangs), this window takes the turn over.
+   */
+  private async abortElsewhere(services: VigilServices, sessionId: string): Promise<void> {
+    if (!(await services.crossWindow.control.remoteHolder(sessionId))) return;
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Vigil: asking the window that runs this turn to stop…' },
+      () => services.crossWindow.control.abort(sessionId, 'Aborted from another window'),
+    );
+    this.d.logger.info(`remote abort of session ${sessionId}: ${JSON.stringify(result)}`);
+    if (result.kind === 'takenOver') {
+      void vscode.window.showWarningMessage(
+        `Vigil: the window running this turn did not answer, so this window took the turn over and ended it as interrupted${result.killedAgent ? ' (its agent was stopped)' : ''}. Resume to continue.`,
+      );
+    }
+    await services.crossWindow.kick();
+  }
+
+  private followRemote(services: VigilServices, presenter: SessionPresenter, offset: number, tail: readonly TranscriptRecord[]): void {
+    this.remote?.stop();
+    const feed = new RemoteTurnFeed(
+      presenter,
+      () => void this.open(presenter.sessionId).catch((error: unknown) => this.d.logger.warn(`reopening ${presenter.sessionId} failed: ${errorMessage(error)}`)),
+      (record) => this.own.delete(recordKey(record)),
+    );
+    const stop = services.crossWindow.follow(presenter.sessionId, offset, tail, (update) => {
+      if (this.presenter !== presenter) return;
+      const phase = presenter.phase;
+      const where = presenter.snapshot.turn.where;
+      feed.apply(update);
+      if (presenter.phase !== phase || presenter.snapshot.turn.where !== where) this.d.changed();
+    });
+    this.remote = { stop, feed };
   }
 
   onShowTaskOutput(intent: { taskId: string }): Promise<void> {
@@ -307,6 +370,11 @@ export class SessionController extends Disposable implements SessionViewControll
     // (a phase change), it moves counters only, and nothing needs the sessions listed again.
     this.d.changed(event.type === 'activity' && this.presenter?.phase === phaseBefore);
   }
+}
+
+/** Same record, same key, whichever side built it (the store's parse orders the top-level keys its own way). */
+function recordKey(record: TranscriptRecord): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(record).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))));
 }
 
 /** The buffered records that the tail read did not already include (it may have caught some). */

@@ -52,16 +52,18 @@ export function isTurnRunning(status: SessionRowStatus): boolean {
   return status === 'running' || status === 'quiet' || status === 'stalled' || status === 'approval';
 }
 
-export function presentSession(meta: SessionMeta, live: StatusPhase | undefined, runningTasks: number, now: number): SessionRow {
+/** `elsewhere`: the turn runs in another window of this machine (followed through the store). */
+export function presentSession(meta: SessionMeta, live: StatusPhase | undefined, runningTasks: number, now: number, elsewhere = false): SessionRow {
   const status = rowStatus(meta, live);
+  const where = elsewhere && isTurnRunning(status) ? ' in another window' : '';
   const running = isTurnRunning(status);
   const resumable = !running && (status === 'aborted' || status === 'interrupted');
   const when = formatRelativeTime(meta.updatedAt, now);
   const tasks = runningTasks > 0 ? ` · ${runningTasks} bg` : '';
-  const description = status === 'idle' ? `${when}${tasks}` : `${LABELS[status]} · ${when}${tasks}`;
+  const description = status === 'idle' ? `${when}${tasks}` : `${LABELS[status]}${where} · ${when}${tasks}`;
   const tooltip = [
     meta.title,
-    `Status: ${LABELS[status]}`,
+    `Status: ${LABELS[status]}${where}`,
     ...(meta.stateReason && !running && status !== 'idle' ? [`Why: ${meta.stateReason}`] : []),
     `Last activity: ${when} (${new Date(meta.updatedAt).toLocaleString()})`,
     `Background tasks running: ${runningTasks}`,

@@ -26,6 +26,8 @@ export interface SessionTreeDeps {
   store(): Promise<SessionStoreLike>;
   /** Live phase of this window's turn of the session (from the supervisor); undefined or 'idle' when none. */
   statusOf(sessionId: string): StatusPhase | undefined;
+  /** Whether the session's turn runs in another window (shown as such); default never. */
+  elsewhere?(sessionId: string): boolean;
   /** The task registry, or undefined while it is not open yet (counts read as 0). */
   tasks(): TaskLister | undefined;
   /** Whether a turn of the session runs anywhere (e.g. a lease held by another window); default: from `statusOf`. */
@@ -115,7 +117,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   getTreeItem(node: SessionNode): vscode.TreeItem {
-    const row = presentSession(node.meta, this.deps.statusOf(node.meta.id), this.runningTasks(node.meta.id), this.now());
+    const row = presentSession(node.meta, this.deps.statusOf(node.meta.id), this.runningTasks(node.meta.id), this.now(), this.deps.elsewhere?.(node.meta.id));
     const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     item.id = node.meta.id;
     const { folder } = node;

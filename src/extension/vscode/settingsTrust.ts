@@ -157,7 +157,8 @@ export function tightenApprovals(userLevel: Approvals, withWorkspace: Approvals)
     if (mode !== wanted) loosened.push(kind);
     if (mode !== policy) byKind[kind] = mode;
   }
-  return { approvals: { policy, byKind }, loosened: [...new Set(loosened)] };
+  // The approval timeout is not a restricted setting (it loosens nothing): the workspace's effective value stands.
+  return { approvals: { policy, byKind, timeoutSeconds: withWorkspace.timeoutSeconds }, loosened: [...new Set(loosened)] };
 }
 
 /**

@@ -26,7 +26,8 @@ export interface ValidatedSettings {
   model: ModelSettingValues;
   wakeups: { maxPerTurn: number };
   tasks: { outputByteLimit: number };
-  approvals: { policy: ApprovalMode; byKind: Partial<Record<ToolKind, ApprovalMode>> };
+  /** `timeoutSeconds`: an approval nobody answers is rejected after this long (10 s … 24 h). */
+  approvals: { policy: ApprovalMode; byKind: Partial<Record<ToolKind, ApprovalMode>>; timeoutSeconds: number };
 }
 
 export interface SettingIssue {
@@ -40,14 +41,14 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
   model: { provider: 'demo', baseUrl: '', name: '' },
   wakeups: { maxPerTurn: 5 },
   tasks: { outputByteLimit: 1_048_576 },
-  approvals: { policy: 'allowReadOnly', byKind: {} },
+  approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
 };
 
 /** Reads one setting below `vigil.` (e.g. `model.name`); undefined when unset. */
 export type SettingReader = (key: string) => unknown;
 
 /** Every key `validateSettings` reads. (`model.scriptFile` is gone: the demo script is test-only, via VIGIL_DEMO_SCRIPT.) */
-export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'approvals.policy', 'approvals.byKind'] as const;
+export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds'] as const;
 
 export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
   const issues: SettingIssue[] = [];
@@ -64,6 +65,7 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
     approvals: {
       policy: oneOf(read('approvals.policy'), APPROVAL_MODES, SETTING_DEFAULTS.approvals.policy, 'approvals.policy', issue),
       byKind: byKind(read('approvals.byKind'), issue),
+      timeoutSeconds: integer(read('approvals.timeoutSeconds'), 'approvals.timeoutSeconds', 10, 86_400, SETTING_DEFAULTS.approvals.timeoutSeconds, issue),
     },
   };
   return { settings, issues };

@@ -11,6 +11,10 @@ export interface StatusModel {
   silenceMs?: number;
   waitingOn?: string;
   runningTasks: number;
+  /** The turn shown runs in another window (this one follows it through the store). */
+  elsewhere?: boolean;
+  /** An approval waits in a session that no window shows a person: say so, and where. */
+  unseenApproval?: { sessionTitle: string; question: string; count: number };
 }
 
 export interface StatusPresentation {
@@ -42,12 +46,20 @@ export function presentStatus(model: StatusModel): StatusPresentation {
     ...(model.silenceMs !== undefined && model.phase !== 'idle' ? [`Silent for: ${seconds(model.silenceMs)} s`] : []),
     `Background tasks running: ${model.runningTasks}`,
   ];
+  if (model.elsewhere) lines.push('Runs in: another window (answer, stop or take over from here)');
+  const unseen = model.unseenApproval;
+  if (unseen) lines.push(`Approval waiting in “${unseen.sessionTitle}”: ${unseen.question}${unseen.count > 1 ? ` (+${unseen.count - 1} more)` : ''} — no window shows it`);
   const tooltip = lines.join('\n');
+  // A question nobody can see outranks everything but this window's own live states.
+  if (unseen && (model.phase === 'idle' || model.phase === 'aborted' || model.phase === 'interrupted' || model.elsewhere)) {
+    return { text: `$(question) Vigil approval waiting in “${clipTitle(unseen.sessionTitle)}”`, tooltip, color: 'prominent' };
+  }
+  const where = model.elsewhere ? ' · in another window' : '';
   switch (model.phase) {
     case 'idle':
       return { text: `$(hubot) Vigil${tasks}`, tooltip };
     case 'running':
-      return { text: `$(sync~spin) Vigil ${formatElapsed(model.elapsedMs ?? 0)}${tasks}`, tooltip };
+      return { text: `$(sync~spin) Vigil ${formatElapsed(model.elapsedMs ?? 0)}${where}${tasks}`, tooltip };
     case 'quiet':
       return { text: `$(watch) Vigil silent ${seconds(model.silenceMs)}s${tasks}`, tooltip, color: 'warning' };
     case 'stalled':
@@ -57,10 +69,14 @@ export function presentStatus(model: StatusModel): StatusPresentation {
     case 'interrupted':
       return { text: '$(error) Vigil turn interrupted — Resume', tooltip, background: 'error' };
     case 'approval':
-      return { text: '$(question) Vigil needs approval', tooltip, color: 'prominent' };
+      return { text: `$(question) Vigil needs approval${where}`, tooltip, color: 'prominent' };
     default: {
       const never: never = model.phase;
       return { text: `Vigil ${String(never)}`, tooltip };
     }
   }
+}
+
+function clipTitle(title: string): string {
+  return title.length > 30 ? `${title.slice(0, 29)}…` : title;
 }

@@ -29,6 +29,9 @@ import { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
 import { SessionViewProvider } from './webview/sessionViewProvider';
 import { openWorkspaceFile } from './workspaceLinks';
 
+/** The view's heartbeat comes every 4 s while a person can see it; a little slack for a busy host. */
+const viewSeenForMs = 12_000;
+
 export class VigilApp extends Disposable {
   readonly config: VigilConfiguration;
   readonly broker = new ApprovalBroker();
@@ -42,6 +45,9 @@ export class VigilApp extends Disposable {
   private servicesPromise: Promise<VigilServices> | undefined;
   private started: VigilServices | undefined;
   private contextTimer: NodeJS.Timeout | undefined;
+  /** When the session view last said a person can see it (its heartbeat; a closed tab stops it). */
+  private viewSeenAt = 0;
+  private readonly titles = new Map<string, string>();
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -73,10 +79,12 @@ export class VigilApp extends Disposable {
     );
     this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions, redactor }));
     this.statusBar = this._register(new StatusBarController(() => this.statusModel()));
+    this._register(this.sessionView.onDidReceiveMessage(() => (this.viewSeenAt = Date.now())));
     this.tree = this._register(
       new SessionTreeProvider({
         store: async () => (await this.services()).supervisor.sessions,
         statusOf: (id) => this.phaseOf(id),
+        elsewhere: (id) => this.started?.crossWindow.elsewhere(id) !== undefined,
         tasks: () => this.started?.registry,
         isTurnActive: async (id) => (await this.services()).supervisor.hasActiveTurn(id),
         folderOf: async (meta) => folderRow(await (await this.services()).folders.checkMeta(meta)),
@@ -145,6 +153,8 @@ export class VigilApp extends Disposable {
         redact: (text) => this.redactor.redact(text),
       }),
       lm: new VscodeLanguageModelBridge(),
+      approvalTimeoutMs: () => this.config.settings.approvals.timeoutSeconds * 1000,
+      showing: () => (this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined),
     });
     if (this.isDisposed) {
       services.dispose();
@@ -153,6 +163,10 @@ export class VigilApp extends Disposable {
     this._register(services);
     this.started = services;
     this.sessions.attach(services);
+    this._register(toDisposable(services.crossWindow.onWaitingChanged((waiting) => {
+      void this.learnTitles(services, waiting.map((w) => w.request.sessionId));
+      this.changed();
+    })));
     this.logger.info(`Vigil services started (storage: ${storageRoot})`);
     this.changed();
     return services;
@@ -196,15 +210,28 @@ export class VigilApp extends Disposable {
     return { agent, model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider, cwd };
   }
 
+  /** The status bar's click: the session of an approval nobody sees, if there is one; else the open session. */
+  async focusSession(): Promise<void> {
+    const unseen = this.started?.crossWindow.waiting.find((w) => !w.shown);
+    if (unseen && unseen.request.sessionId !== this.sessions.currentSessionId) await this.sessions.open(unseen.request.sessionId);
+    await this.sessionView.reveal();
+  }
+
   phaseOf(sessionId: string): StatusPhase | undefined {
     if (sessionId === this.sessions.currentSessionId) return toStatusPhase(this.sessions.currentSnapshot?.turn.phase);
-    return this.started?.supervisor.getSnapshot(sessionId) ? 'running' : undefined;
+    if (this.started?.supervisor.getSnapshot(sessionId)) return 'running';
+    const remote = this.started?.crossWindow.elsewhere(sessionId);
+    return remote ? (remote.phase === 'awaitingApproval' ? 'approval' : remote.phase === 'stalled' ? 'stalled' : 'running') : undefined;
   }
 
   statusModel(): StatusModel {
     const snapshot = this.sessions.currentSnapshot;
     const runningTasks = this.started?.registry.list().filter((t) => t.status === 'running').length ?? 0;
-    if (!snapshot?.session) return { phase: 'idle', runningTasks };
+    const unseen = (this.started?.crossWindow.waiting ?? []).filter((w) => !w.shown);
+    const unseenApproval = unseen.length > 0
+      ? { sessionTitle: this.titles.get(unseen[0].request.sessionId) ?? 'a session', question: unseen[0].request.title, count: unseen.length }
+      : undefined;
+    if (!snapshot?.session) return { phase: 'idle', runningTasks, unseenApproval };
     const live = this.started?.supervisor.getSnapshot(snapshot.session.id);
     const now = Date.now();
     return {
@@ -214,7 +241,18 @@ export class VigilApp extends Disposable {
       silenceMs: live?.silenceMs ?? (snapshot.turn.lastActivityAt !== undefined ? now - snapshot.turn.lastActivityAt : undefined),
       waitingOn: snapshot.turn.waitingOn,
       runningTasks,
+      elsewhere: snapshot.turn.where !== undefined,
+      unseenApproval,
     };
+  }
+
+  private async learnTitles(services: VigilServices, sessionIds: string[]): Promise<void> {
+    for (const id of sessionIds) {
+      if (this.titles.has(id)) continue;
+      const meta = await services.supervisor.sessions.get(id).catch(() => undefined);
+      if (meta) this.titles.set(id, meta.title);
+    }
+    this.changed(true);
   }
 
   /**

@@ -123,14 +123,14 @@ describe('settings trust', () => {
   });
 
   it('a workspace makes approvals stricter, never looser, per tool kind', () => {
-    const user = { policy: 'allowReadOnly' as const, byKind: { edit: 'allowAll' as const } };
-    const loose = tightenApprovals(user, { policy: 'allowAll', byKind: { execute: 'allowAll' } });
+    const user = { policy: 'allowReadOnly' as const, byKind: { edit: 'allowAll' as const }, timeoutSeconds: 600 };
+    const loose = tightenApprovals(user, { policy: 'allowAll', byKind: { execute: 'allowAll' }, timeoutSeconds: 600 });
     assert.strictEqual(loose.approvals.policy, 'allowReadOnly');
     assert.strictEqual(loose.approvals.byKind.execute, undefined, 'execute stays with the user policy');
     assert.strictEqual(loose.approvals.byKind.edit, 'allowAll', 'the user’s own edit override stays');
     assert.ok(loose.loosened.includes('policy') && loose.loosened.includes('execute'));
-    const strict = tightenApprovals(user, { policy: 'ask', byKind: {} });
-    assert.deepStrictEqual(strict.approvals, { policy: 'ask', byKind: {} }, 'the workspace asks for every kind: stricter than the user’s edit override');
+    const strict = tightenApprovals(user, { policy: 'ask', byKind: {}, timeoutSeconds: 600 });
+    assert.deepStrictEqual(strict.approvals, { policy: 'ask', byKind: {}, timeoutSeconds: 600 }, 'the workspace asks for every kind: stricter than the user’s edit override');
     assert.deepStrictEqual(strict.loosened, []);
     const same = tightenApprovals(user, user);
     assert.deepStrictEqual(same, { approvals: user, loosened: [] });

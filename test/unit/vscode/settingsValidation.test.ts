@@ -22,13 +22,14 @@ describe('settings validation', () => {
       'tasks.outputByteLimit': 2048,
       'approvals.policy': 'ask',
       'approvals.byKind': { execute: 'ask', read: 'allowAll' },
+      'approvals.timeoutSeconds': 30,
     }));
     assert.deepStrictEqual(issues, []);
     assert.deepStrictEqual(settings.agent, { kind: 'custom', command: 'gemini', args: ['--acp'], env: { A: '1' } });
     assert.deepStrictEqual(settings.model, { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', name: 'llama3' });
     assert.strictEqual(settings.wakeups.maxPerTurn, 1);
     assert.strictEqual(settings.tasks.outputByteLimit, 2048);
-    assert.deepStrictEqual(settings.approvals, { policy: 'ask', byKind: { execute: 'ask', read: 'allowAll' } });
+    assert.deepStrictEqual(settings.approvals, { policy: 'ask', byKind: { execute: 'ask', read: 'allowAll' }, timeoutSeconds: 30 });
   });
 
   it('a bad vigil.agent falls back to the built-in agent and says what to write', () => {
@@ -50,12 +51,14 @@ describe('settings validation', () => {
       'tasks.outputByteLimit': 12.5,
       'approvals.policy': 'yes',
       'model.name': 'x'.repeat(201),
+      'approvals.timeoutSeconds': 5,
     }));
     assert.deepStrictEqual(settings, SETTING_DEFAULTS);
     const byKey = Object.fromEntries(issues.map((i) => [i.key, i.message]));
     assert.match(byKey['vigil.model.provider'], /must be one of "auto", "vscode-lm", "openai-compatible", "anthropic", "demo". Using "demo"/);
     assert.match(byKey['vigil.wakeups.maxPerTurn'], /whole number from 1 to 100. Using 5/);
     assert.match(byKey['vigil.tasks.outputByteLimit'], /from 1024 to 67108864/);
+    assert.match(byKey['vigil.approvals.timeoutSeconds'], /from 10 to 86400. Using 600/);
     assert.match(byKey['vigil.approvals.policy'], /Using "allowReadOnly"/);
     assert.match(byKey['vigil.model.name'], /201 characters long; at most 200/);
   });

@@ -61,6 +61,11 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
     return handle;
   }
 
+  /** The running agent process of a session (its group leader), if any. */
+  pidOf(sessionId: string): number | undefined {
+    return this.handles.get(sessionId)?.pid;
+  }
+
   /** Stops a session's agent process (the session went idle or was closed). */
   async release(sessionId: string): Promise<void> {
     await this.creating.get(sessionId)?.catch(() => undefined);

@@ -69,6 +69,24 @@ export class TurnLeaseStore {
     });
   }
 
+  /**
+   * Takes the lease from a live holder that stopped answering (another window asked it to abort and
+   * got no acknowledgement). Only while `expectedTurnId` still holds it; the new epoch fences the old
+   * holder out of every later write, exactly as a reclaim does.
+   */
+  seize(sessionId: string, expectedTurnId: string, holder: LeaseHolder): Promise<AcquireResult | { kind: 'changed' }> {
+    return this.locked(sessionId, async () => {
+      const current = await this.read(sessionId);
+      if (!current?.holder || current.holder.turnId !== expectedTurnId) return { kind: 'changed' as const };
+      this.logger.warn(`Taking over the turn lease of session ${sessionId} from ${describeHolder(current.holder)}: it did not answer an abort request`);
+      const now = this.clock.wallNow();
+      const epoch = current.epoch + 1;
+      const record: LeaseRecord = { version: 1, epoch, holder, acquiredAt: now, expiresAt: now + this.ttlMs, ttlMs: this.ttlMs };
+      await writeJsonAtomic(leaseFile(this.root, sessionId), record);
+      return { kind: 'acquired' as const, token: { sessionId, epoch, holder }, reclaimed: { previous: current.holder, cause: 'expired' as const } };
+    });
+  }
+
   /** Extends the lease; `lost` when another acquisition took it (the epoch moved on) or it was released. */
   refresh(token: LeaseToken): Promise<'ok' | 'lost'> {
     return this.locked(token.sessionId, async () => {

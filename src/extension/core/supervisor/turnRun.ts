@@ -161,6 +161,11 @@ export class TurnRun {
     }
   }
 
+  /** A notice record in this turn's transcript (shown by every window that follows it). */
+  note(level: 'info' | 'warning' | 'error', text: string): void {
+    if (this.phase !== 'ending') this.persist({ type: 'notice', turnId: this.d.turnId, level, text });
+  }
+
   userAbort(reason: string): Promise<boolean> {
     return this.abort.userAbort(reason);
   }

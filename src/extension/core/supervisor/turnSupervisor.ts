@@ -123,6 +123,11 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     this.slots.get(sessionId)?.turn?.onAgentEvent({ description, waitingOn });
   }
 
+  /** A notice in the session's active turn, persisted under its epoch (e.g. why an approval was answered without the person). */
+  recordNotice(sessionId: string, level: 'info' | 'warning' | 'error', text: string): void {
+    this.slots.get(sessionId)?.turn?.note(level, text);
+  }
+
   /** Reserves a commit barrier in the session's active turn (file edit, compaction); undefined if none. */
   reserveBarrier(sessionId: string, name: string): PendingBarrier | undefined {
     return this.slots.get(sessionId)?.turn?.reserveBarrier(name);

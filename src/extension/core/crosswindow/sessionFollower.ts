@@ -1,0 +1,72 @@
+// Follows one session whose turn may run in another window: the transcript tail it appends, the
+// turn board it keeps, and the approvals it published — read from the store on every change.
+
+import type { TranscriptRecord } from '../store/transcriptRecords';
+import type { ApprovalRequest, Mailbox, TurnBoard } from './mailbox';
+import type { RemoteControl } from './remoteControl';
+import { TranscriptFollower } from './transcriptFollower';
+
+export interface RemoteTurnView {
+  turnId: string;
+  windowId: string;
+  source: TurnBoard['source'];
+  startedAt: number;
+  phase: TurnBoard['phase'];
+  waitingOn: string;
+  lastActivityAt: number;
+}
+
+export interface FollowUpdate {
+  records: TranscriptRecord[];
+  /** The transcript was rewritten: reopen the session from its tail. */
+  reset: boolean;
+  /** The turn another window runs now, if any. */
+  remote: RemoteTurnView | undefined;
+  approvals: ApprovalRequest[];
+}
+
+export interface SessionFollowerDeps {
+  mailbox: Mailbox;
+  control: RemoteControl;
+  /** True while this window runs a turn of the session (its own records reach the view directly). */
+  isLocalTurn(): boolean;
+  now(): number;
+}
+
+export class SessionFollower {
+  private readonly transcript: TranscriptFollower;
+
+  constructor(
+    readonly sessionId: string,
+    transcriptFile: string,
+    offset: number,
+    tail: readonly TranscriptRecord[],
+    private readonly d: SessionFollowerDeps,
+  ) {
+    this.transcript = new TranscriptFollower(transcriptFile, offset, tail);
+  }
+
+  async read(): Promise<FollowUpdate> {
+    const { d, sessionId } = this;
+    // The lease first: a released lease means the end of that turn is already in the transcript.
+    const holder = await d.control.remoteHolder(sessionId);
+    let records: TranscriptRecord[] = [];
+    let reset = false;
+    if (d.isLocalTurn()) await this.transcript.skipToEnd();
+    else ({ records, reset } = await this.transcript.read());
+    if (!holder) return { records, reset, remote: undefined, approvals: [] };
+    const board = await d.mailbox.readBoard(sessionId);
+    const own = board?.turnId === holder.turnId ? board : undefined;
+    const approvals = (await d.mailbox.listApprovals(sessionId)).filter((a) => a.turnId === holder.turnId);
+    const remote: RemoteTurnView = {
+      turnId: holder.turnId,
+      windowId: holder.windowId,
+      source: own?.source ?? 'user',
+      startedAt: own?.startedAt ?? d.now(),
+      phase: approvals.length > 0 ? 'awaitingApproval' : (own?.phase ?? 'running'),
+      waitingOn: approvals.length > 0 ? 'your approval' : (own?.waitingOn ?? 'agent'),
+      lastActivityAt: own?.lastActivityAt ?? d.now(),
+    };
+    return { records, reset, remote, approvals };
+  }
+}

@@ -1,0 +1,95 @@
+// Shows a turn that another window runs in this window's view: folds what the session follower read
+// from the store (transcript records, the holder's board, published approvals) into the presenter.
+
+import type { FollowUpdate, RemoteTurnView } from '../core/crosswindow/sessionFollower';
+import type { TurnEndReason } from '../core/ports/turns';
+import type { TranscriptRecord } from '../core/store/transcriptRecords';
+import type { ToolKindView } from '../../shared/sessionView';
+import type { SessionPresenter } from './sessionPresenter';
+
+export const ELSEWHERE = 'another window';
+/** Follower passes (changes or polls) to wait for an end record before calling the turn interrupted. */
+const ENDING_PASSES = 5;
+
+const kinds = new Set<string>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
+
+export class RemoteTurnFeed {
+  private remote: RemoteTurnView | undefined;
+  private readonly approvals = new Set<string>();
+  private readonly ends = new Map<string, { reason: TurnEndReason; message?: string }>();
+  /** A turn whose lease is gone but whose end record was not read yet (it is written just before the release). */
+  private ending: { turn: RemoteTurnView; passes: number } | undefined;
+
+  constructor(
+    private readonly presenter: SessionPresenter,
+    /** The transcript was rewritten underneath: reopen the session from its tail. */
+    private readonly reopen: () => void,
+    /** Records this window appended itself (e.g. a takeover's end): the view already has them. */
+    private readonly isOwn: (record: TranscriptRecord) => boolean = () => false,
+  ) {}
+
+  /** The turn another window runs now, as last read. */
+  get current(): RemoteTurnView | undefined {
+    return this.remote;
+  }
+
+  /** Whether a request shown in the view belongs to another window (answered through the store). */
+  isRemoteApproval(requestId: string): boolean {
+    return this.approvals.has(requestId);
+  }
+
+  apply(update: FollowUpdate): void {
+    if (update.reset) return this.reopen();
+    const { presenter } = this;
+    const sessionId = presenter.sessionId;
+    for (const record of update.records) {
+      if (record.type === 'turnEnded' && record.turnId) this.ends.set(record.turnId, { reason: record.reason, message: record.message });
+      if (record.type === 'interrupted' && record.turnId) this.ends.set(record.turnId, { reason: 'interrupted', message: record.reason });
+    }
+    const fresh = update.records.filter((r) => !this.isOwn(r));
+    if (fresh.length > 0) presenter.records(fresh);
+    const prev = this.remote;
+    const next = update.remote;
+    this.remote = next;
+    if (prev && prev.turnId !== next?.turnId) this.ending = { turn: prev, passes: 0 };
+    if (this.ending) this.settleEnding(next !== undefined);
+    if (next) {
+      if (prev?.turnId !== next.turnId) {
+        presenter.supervisorEvent({ type: 'turnStarted', sessionId, turnId: next.turnId, source: next.source, startedAt: next.startedAt });
+      }
+      const wasWaiting = prev?.turnId === next.turnId && prev.phase === 'awaitingApproval';
+      if (next.phase === 'awaitingApproval' && !wasWaiting) presenter.supervisorEvent({ type: 'approvalWaiting', sessionId, turnId: next.turnId, open: true });
+      if (next.phase !== 'awaitingApproval' && wasWaiting) presenter.supervisorEvent({ type: 'approvalWaiting', sessionId, turnId: next.turnId, open: false });
+      presenter.elsewhere(ELSEWHERE, next.waitingOn);
+    }
+    const open = new Set(update.approvals.map((a) => a.requestId));
+    for (const requestId of [...this.approvals]) {
+      if (open.has(requestId)) continue;
+      this.approvals.delete(requestId);
+      presenter.approvalResolved(requestId);
+    }
+    for (const request of update.approvals) {
+      if (this.approvals.has(request.requestId)) continue;
+      this.approvals.add(request.requestId);
+      presenter.approvalRequested({ requestId: request.requestId, title: request.title, kind: (kinds.has(request.kind) ? request.kind : 'other') as ToolKindView, at: request.at });
+    }
+  }
+
+  /** Ends the last remote turn once its end record is read; after a few passes without one, as interrupted. */
+  private settleEnding(force: boolean): void {
+    const ending = this.ending!;
+    ending.passes += 1;
+    if (!this.ends.has(ending.turn.turnId) && !force && ending.passes < ENDING_PASSES) return;
+    this.ending = undefined;
+    this.ended(ending.turn);
+  }
+
+  private ended(turn: RemoteTurnView): void {
+    const end = this.ends.get(turn.turnId) ?? { reason: 'interrupted' as const, message: 'The window running this turn let go of the session before the turn recorded its end. Resume to continue.' };
+    this.presenter.supervisorEvent({
+      type: 'turnEnded',
+      ended: { sessionId: this.presenter.sessionId, turnId: turn.turnId, source: turn.source, reason: end.reason, message: end.message },
+    });
+    this.presenter.elsewhere(undefined);
+  }
+}
