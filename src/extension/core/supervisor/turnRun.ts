@@ -6,7 +6,7 @@ import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { TurnEndReason, TurnEnded, TurnSource } from '../ports/turns';
 import type { TurnLeaseStore, LeaseToken } from '../lease/turnLease';
-import type { SessionState, SessionStore } from '../store/sessionStore';
+import type { SessionMeta, SessionState, SessionStore } from '../store/sessionStore';
 import type { TranscriptWriter } from '../store/transcript';
 import type { RecordInput } from '../store/transcriptRecords';
 import type { LivenessSettings } from '../settings/livenessSettings';
@@ -36,6 +36,8 @@ export interface TurnRunDeps {
   activityThrottleMs: number;
   /** The session's state once the turn was admitted; the end writes metadata only if it changes. */
   initialState: SessionState;
+  /** Whether the session's wakeups were paused when the turn was admitted (read under the lease). */
+  pausedAtStart: boolean;
 }
 
 type PromptResult =
@@ -312,7 +314,12 @@ export class TurnRun {
     try {
       await this.writer.append(records);
       const state: SessionState = reason === 'interrupted' ? 'interrupted' : reason === 'aborted' ? 'aborted' : 'idle';
-      if (state !== d.initialState) await d.store.update(d.sessionId, { state, stateReason: message }, d.lease.guard(d.token));
+      const patch: Partial<SessionMeta> = state !== d.initialState ? { state, stateReason: message } : {};
+      // The wakeup pause is stored here, under the lease and before its release, so the next holder in
+      // any window (a wakeup, a drain, a sweep) reads it.
+      if (this.failure && (this.failure.code === 'PROVIDER_AUTH' || this.failure.code === 'PROVIDER_QUOTA')) patch.wakeupsPaused = this.failure.message;
+      else if (reason === 'completed' && d.source === 'user' && d.pausedAtStart) patch.wakeupsPaused = undefined;
+      if (Object.keys(patch).length > 0) await d.store.update(d.sessionId, patch, d.lease.guard(d.token));
     } catch (error) {
       d.logger.error(`Session ${d.sessionId}: could not record the end of turn ${d.turnId}: ${errorMessage(error)}`);
     }
