@@ -46,6 +46,8 @@ type PromptResult =
   | { kind: 'killed'; reason: string };
 
 const KILL_SETTLE_MS = 2_000;
+/** How long a turn's end waits for its end record and metadata before it releases the lease anyway. */
+const END_RECORD_BOUND_MS = 5_000;
 
 export class TurnRun {
   readonly barriers = new CommitBarriers();
@@ -311,6 +313,23 @@ export class TurnRun {
       }
     }
     records.push({ type: 'turnEnded', turnId: d.turnId, reason, message });
+    // Bounded: on a hung disk the turn still ends and releases its lease; the record follows if the disk recovers
+    // (fenced, so it never lands in a later holder's turn).
+    const recorded = this.recordEnd(records, reason, message);
+    if (!(await this.within(recorded, END_RECORD_BOUND_MS))) {
+      d.logger.error(`Session ${d.sessionId}: the end of turn ${d.turnId} was not stored within ${END_RECORD_BOUND_MS / 1000} s (storage not answering); ending the turn anyway`);
+    }
+    if (d.interruptSlot.state?.turnId === d.turnId) d.interruptSlot.state = undefined;
+    try {
+      await d.lease.release(d.token);
+    } catch (error) {
+      d.logger.error(`Session ${d.sessionId}: releasing the turn lease failed (it will expire): ${errorMessage(error)}`);
+    }
+    return { sessionId: d.sessionId, turnId: d.turnId, source: d.source, reason, message };
+  }
+
+  private async recordEnd(records: RecordInput[], reason: TurnEndReason, message: string | undefined): Promise<void> {
+    const { d } = this;
     try {
       await this.writer.append(records);
       const state: SessionState = reason === 'interrupted' ? 'interrupted' : reason === 'aborted' ? 'aborted' : 'idle';
@@ -323,12 +342,16 @@ export class TurnRun {
     } catch (error) {
       d.logger.error(`Session ${d.sessionId}: could not record the end of turn ${d.turnId}: ${errorMessage(error)}`);
     }
-    if (d.interruptSlot.state?.turnId === d.turnId) d.interruptSlot.state = undefined;
-    try {
-      await d.lease.release(d.token);
-    } catch (error) {
-      d.logger.error(`Session ${d.sessionId}: releasing the turn lease failed (it will expire): ${errorMessage(error)}`);
-    }
-    return { sessionId: d.sessionId, turnId: d.turnId, source: d.source, reason, message };
+  }
+
+  /** True if `work` settled within `ms` of the injected clock. */
+  private within(work: Promise<void>, ms: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = this.d.clock.setTimer(ms, () => resolve(false));
+      void work.finally(() => {
+        timer.cancel();
+        resolve(true);
+      });
+    });
   }
 }
