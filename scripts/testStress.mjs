@@ -49,6 +49,19 @@ function stopHogs(hogs) {
   for (const h of hogs) if (h.exitCode === null && h.signalCode === null) h.kill('SIGKILL');
 }
 
+/** Suites still running when the stress run is interrupted; stopped by process group. */
+const running = new Set();
+
+function stopSuites() {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 function build() {
   for (const [command, args] of [
     [path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json']],
@@ -71,13 +84,17 @@ function runLayer(layer, run, dir) {
   return new Promise((resolve) => {
     const started = Date.now();
     const log = openSync(logFile, 'w');
+    // Its own process group, so an interrupted stress run stops the suite (and what it started) too.
     const child = spawn(command, args, {
       cwd: root,
+      detached: true,
       stdio: ['ignore', log, log],
       env: { ...process.env, VIGIL_COUNTS_FILE: countsFile, VIGIL_SUITE_NAME: label },
     });
     closeSync(log);
+    running.add(child);
     child.on('exit', (code, signal) => {
+      running.delete(child);
       let counts;
       if (existsSync(countsFile)) counts = JSON.parse(readFileSync(countsFile, 'utf8'));
       const failures = counts?.failures ?? [];
@@ -101,6 +118,7 @@ async function main() {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(sig, () => {
       stop();
+      stopSuites();
       process.exit(130);
     });
   }
