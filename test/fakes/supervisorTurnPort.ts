@@ -79,6 +79,7 @@ export class SupervisorTurnPort implements TurnPort {
   private readonly held = new Set<string>();
   private readonly begun = new Map<string, Begun>();
   private readonly prefixes = new Map<string, string>();
+  private readonly endings = new Set<Promise<unknown>>();
   private hook: AdmissionHook | undefined;
   private quietAdmissions = 0;
   private nextBegun = 1;
@@ -110,8 +111,10 @@ export class SupervisorTurnPort implements TurnPort {
     await this.sup.sessions.init();
   }
 
-  dispose(): void {
-    void this.agents.cancel();
+  /** Ends every open turn, waits until each has torn down (its writes done), then stops the supervisors. */
+  async close(): Promise<void> {
+    await this.agents.cancel();
+    await Promise.allSettled([...this.endings]);
     this.sup.dispose();
     this.other.dispose();
   }
@@ -159,6 +162,8 @@ export class SupervisorTurnPort implements TurnPort {
       return r.turnId;
     });
     const ended = start.then((r) => (r.kind === 'started' ? r.ended : Promise.reject(new Error(r.kind))));
+    ended.catch(() => undefined);
+    this.endings.add(ended);
     this.begun.set(id, { turnId, ended });
     await (free ? turnId : Promise.race([queued, turnId]));
     off();
@@ -228,6 +233,7 @@ export class SupervisorTurnPort implements TurnPort {
   private record(sessionId: string, prompt: string, source: TurnSource, result: StartTurnResult): StartTurnResult {
     const call: StartCall = { sessionId, prompt, source, result: result.kind, at: performance.now() };
     if (result.kind === 'started') {
+      this.endings.add(result.ended);
       call.turnId = result.turnId;
       call.prefix = this.prefixes.get(result.turnId);
     }

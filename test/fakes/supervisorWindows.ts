@@ -16,6 +16,8 @@ export interface SupervisorWindow extends Window {
   agent: FakeAgent;
   /** The window goes away: its coordinator and supervisor stop (a running turn is left to the test). */
   close(): void;
+  /** Test cleanup: stops new work, ends a running turn and waits until all of it has finished writing. */
+  shutDown(sessionId: string): Promise<void>;
 }
 
 export async function openSupervisorWindow(root: string, windowId: string, maxPerTurn = 5): Promise<SupervisorWindow> {
@@ -33,6 +35,18 @@ export async function openSupervisorWindow(root: string, windowId: string, maxPe
       if (closed) return;
       closed = true;
       win.coordinator.dispose();
+      sup.dispose();
+    },
+    shutDown: async (sessionId: string) => {
+      win.coordinator.dispose();
+      await win.coordinator.idle();
+      await agent.cancel();
+      const deadline = Date.now() + 10_000;
+      while (sup.getSnapshot(sessionId) !== undefined) {
+        if (Date.now() > deadline) throw new Error(`a turn of ${windowId} did not end`);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      closed = true;
       sup.dispose();
     },
   };

@@ -20,10 +20,7 @@ describe('wakeups across windows, through real supervisors', function () {
   });
 
   afterEach(async () => {
-    for (const w of [a, b]) {
-      if (w.agent.current) w.agent.finish();
-      w.close();
-    }
+    for (const w of [a, b]) await w.shutDown(sid);
     await fs.rm(root, { recursive: true, force: true });
   });
 

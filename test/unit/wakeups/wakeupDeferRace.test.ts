@@ -35,7 +35,9 @@ for (const PORT of PORTS) describe(`wakeup defer race (reference suite port) —
 
   afterEach(async () => {
     win.coordinator.dispose();
-    if (turns instanceof SupervisorTurnPort) turns.dispose();
+    // Work under way still writes to the storage: let it finish before removing it.
+    await win.coordinator.idle();
+    if (turns instanceof SupervisorTurnPort) await turns.close();
     await fs.rm(root, { recursive: true, force: true });
   });
 
