@@ -200,7 +200,8 @@ export class TurnSupervisor extends Disposable implements TurnPort {
       if (got.kind === 'aborted') return { kind: 'failed', reason: 'Aborted while waiting for the session to become free' };
       if (got.kind === 'timedOut') return { kind: 'failed', reason: `Session busy: another window kept this session for ${Math.round(got.waitedMs / 1000)} s. Try again.` };
       // Under the lease the metadata is stable (only a turn's end, under the lease, sets the pause): read it fresh.
-      meta = (await this.sessions.get(sessionId)) ?? meta;
+      // A failed read keeps the metadata read at the start rather than leave the acquired lease unreleased.
+      meta = (await this.sessions.get(sessionId).catch(() => undefined)) ?? meta;
       if (options.source === 'wakeup' && meta.wakeupsPaused !== undefined) {
         await this.lease.release(got.token).catch((e: unknown) => this.o.logger.warn(`Releasing the lease failed: ${errorMessage(e)}`));
         return { kind: 'paused' };
