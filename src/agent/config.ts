@@ -8,6 +8,11 @@ export const configEnvVar = 'VIGIL_AGENT_CONFIG';
 export const apiKeyEnvVar = 'VIGIL_API_KEY';
 /** Environment override of `scriptPath` (tests, and the e2e suite's scripted agent). */
 export const demoScriptEnvVar = 'VIGIL_DEMO_SCRIPT';
+/**
+ * Tests only: the demo holds its first answer half-way until this file exists, so a test can see the answer
+ * while it streams (a state it then releases), instead of racing a stream that has no pacing.
+ */
+export const demoHoldEnvVar = 'VIGIL_DEMO_HOLD_FILE';
 
 export const providerKinds = ['auto', 'vscode-lm', 'openai-compatible', 'anthropic', 'demo'] as const;
 export type ProviderKind = (typeof providerKinds)[number];
@@ -33,7 +38,7 @@ const configSchema = z.object({
   demoBuildSeconds: z.number().nonnegative().default(3),
 });
 
-export type AgentConfig = z.infer<typeof configSchema> & { apiKey?: string };
+export type AgentConfig = z.infer<typeof configSchema> & { apiKey?: string; demoHoldFile?: string };
 
 /** Reads the configuration; an invalid value is reported on stderr and replaced by its default, never fatal. */
 export function readConfig(env: NodeJS.ProcessEnv, warn: (message: string) => void): AgentConfig {
@@ -56,5 +61,6 @@ export function readConfig(env: NodeJS.ProcessEnv, warn: (message: string) => vo
   }
   const apiKey = env[apiKeyEnvVar] || undefined;
   const scriptPath = env[demoScriptEnvVar] || config.scriptPath;
-  return { ...config, scriptPath, apiKey };
+  const demoHoldFile = env[demoHoldEnvVar] || undefined;
+  return { ...config, scriptPath, apiKey, ...(demoHoldFile ? { demoHoldFile } : {}) };
 }

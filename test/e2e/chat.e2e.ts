@@ -3,6 +3,9 @@
 // and the first paint of a 10,000-message session.
 
 import * as assert from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { openE2eSession, type E2eSession } from '../harness/e2eSession';
 import { vigilStorage, waitForLogLines } from '../harness/runFiles';
 import { seedLongSession } from '../harness/seedSession';
@@ -12,9 +15,13 @@ import { readStatusTexts, readViewTimeline, startStatusProbe, startViewProbe } f
 describe('chat with the demo model (real workbench)', function () {
   let session: E2eSession;
   let view: SessionView;
+  // The demo holds its first answer half-way until this file exists: the streaming state is held for the
+  // test to see, then released, instead of raced (an unpaced stream may reach the view in one frame).
+  const holdDir = mkdtempSync(path.join(os.tmpdir(), 'vigil-e2e-hold-'));
+  const holdFile = path.join(holdDir, 'release');
 
   before(async function () {
-    session = await openE2eSession({ name: 'chat', settings: { 'vigil.approvals.policy': 'allowAll' } });
+    session = await openE2eSession({ name: 'chat', settings: { 'vigil.approvals.policy': 'allowAll' }, env: { VIGIL_DEMO_HOLD_FILE: holdFile } });
     view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
@@ -22,6 +29,7 @@ describe('chat with the demo model (real workbench)', function () {
 
   after(async function () {
     await session?.close();
+    rmSync(holdDir, { recursive: true, force: true });
   });
 
   it('1: streams the answer and shows the tool calls as cards', async () => {
@@ -30,6 +38,9 @@ describe('chat with the demo model (real workbench)', function () {
     await startStatusProbe(session.workbench.page);
     await view.send('Hello! Show me what you can do.');
     await view.locator('.entry.user', { hasText: 'Show me what you can do' }).waitFor({ timeout: uiTimeout });
+    // Held half-way: the answer is on screen with the streaming cursor; then it may go on.
+    await view.locator('.entry.agent.streaming', { hasText: 'Hello' }).waitFor({ timeout: uiTimeout });
+    writeFileSync(holdFile, 'go on');
     // The demo's tour: list the workspace, read a file, start a build in the background, end the turn.
     await view.locator('.entry.agent', { hasText: 'runs in the background as task' }).waitFor({ timeout: uiTimeout });
     await view.locator('.entry.tool-call[data-status="completed"]').nth(2).waitFor({ timeout: uiTimeout });

@@ -65,7 +65,9 @@ export class FakeTurnPort implements TurnPort {
   }
 
   /** The supervisor's teardown: unregister, then tell the listeners (synchronously, as the `finally` does). */
-  endTurn(turnId: string): void {
+  /** `how` matters to a real supervisor (a provider failure keeps a pause); this port's pause is set by the test. */
+  endTurn(turnId: string, how: 'completed' | 'providerFailure' = 'completed'): void {
+    void how;
     const ended = this.unregister(turnId);
     this.emitTeardown(ended);
   }

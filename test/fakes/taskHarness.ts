@@ -73,20 +73,35 @@ export function waitForOutput(opened: OpenedRegistry, taskId: string, text: stri
 }
 
 /** Resolves when a file appears in `dir` (watched, with a timeout). */
-export async function waitForFile(file: string, timeoutMs = 10_000): Promise<void> {
+export function waitForFile(file: string, timeoutMs = 10_000): Promise<void> {
+  return waitForFileContent(file, () => true, timeoutMs);
+}
+
+/** Resolves when `file` exists and `accept` holds for its text: probed at every change of its folder (atomic renames included). */
+export async function waitForFileContent(file: string, accept: (text: string) => boolean, timeoutMs = 10_000): Promise<void> {
   const { watch } = await import('node:fs');
   await new Promise<void>((resolve, reject) => {
+    let done = false;
     const watcher = watch(path.dirname(file), () => void probe());
     const timer = setTimeout(() => {
       watcher.close();
       reject(new Error(`timed out waiting for ${file}`));
     }, timeoutMs);
     const probe = async () => {
+      let text: string;
       try {
-        await fs.access(file);
+        text = await fs.readFile(file, 'utf8');
       } catch {
         return;
       }
+      let ok = false;
+      try {
+        ok = accept(text);
+      } catch {
+        // Not in the wanted state yet (e.g. not JSON): wait for the next change.
+      }
+      if (done || !ok) return;
+      done = true;
       clearTimeout(timer);
       watcher.close();
       resolve();

@@ -7,7 +7,7 @@ import type { Clock } from '../../src/extension/core/ports/clock';
 import type { TaskCompletion } from '../../src/extension/core/tasks/taskTypes';
 import { WakeupCoordinator, type WakeupCoordinatorOptions, type WakeupEvent } from '../../src/extension/core/wakeups/wakeupCoordinator';
 import { WakeupOutbox } from '../../src/extension/core/wakeups/wakeupOutbox';
-import { FakeTurnPort } from './fakeTurnPort';
+import type { TurnPort } from '../../src/extension/core/ports/turns';
 
 export async function tempStorageRoot(prefix = 'vigil-wakeups-'): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), prefix));
@@ -39,7 +39,7 @@ export interface Window {
 /** One window's wakeup side: its own outbox instance and coordinator, over a shared root and turn port. */
 export async function openWindow(
   root: string,
-  turns: FakeTurnPort,
+  turns: TurnPort,
   options: Partial<WakeupCoordinatorOptions> & { windowId?: string; clock?: Clock } = {},
 ): Promise<Window> {
   const outbox = await WakeupOutbox.open({ storageRoot: root, windowId: options.windowId ?? 'w1', clock: options.clock });

@@ -1,5 +1,6 @@
-// A mocha reporter: the usual spec output, plus the totals written to $VIGIL_COUNTS_FILE so that
-// the project's test command can print one real `N passed, N failed` line for all suites.
+// A mocha reporter: the usual spec output, plus the totals and the failed tests' full titles written to
+// $VIGIL_COUNTS_FILE, so the project's test command prints one real `N passed, N failed` line and the
+// stress run can name each flaky test.
 
 import Mocha from 'mocha';
 import { writeCounts } from './counts';
@@ -7,6 +8,8 @@ import { writeCounts } from './counts';
 class CountingReporter extends Mocha.reporters.Spec {
   constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
     super(runner, options);
+    const failures: string[] = [];
+    runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (test: Mocha.Runnable) => failures.push(test.fullTitle()));
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       const stats = runner.stats;
       writeCounts(process.env.VIGIL_COUNTS_FILE, {
@@ -14,6 +17,7 @@ class CountingReporter extends Mocha.reporters.Spec {
         passed: stats?.passes ?? 0,
         failed: stats?.failures ?? 0,
         skipped: stats?.pending ?? 0,
+        failures,
       });
     });
   }

@@ -7,6 +7,8 @@ export interface SuiteCounts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Full titles of the failed tests (and hooks), so repeated runs can name flaky tests. */
+  failures?: string[];
 }
 
 export function writeCounts(file: string | undefined, counts: SuiteCounts): void {

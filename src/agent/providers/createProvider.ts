@@ -31,7 +31,7 @@ export async function createProvider(config: AgentConfig, host: HostChannel): Pr
   const common = { baseUrl: config.baseUrl, model: config.model, apiKey: config.apiKey, maxTokens: config.maxTokens };
   switch (config.provider) {
     case 'demo':
-      return config.scriptPath ? new ScriptProvider(config.scriptPath) : new DemoProvider(config.demoBuildSeconds);
+      return config.scriptPath ? new ScriptProvider(config.scriptPath) : new DemoProvider(config.demoBuildSeconds, config.demoHoldFile);
     case 'openai-compatible':
       return openAi(common);
     case 'anthropic':

@@ -1,6 +1,8 @@
 // The offline, deterministic demo model: shows what Vigil does (reads a file, starts a background
 // build, ends its turn, and reports the result when the completion wakes it). Labelled as a demo.
 
+import { promises as fs, watch } from 'node:fs';
+import * as path from 'node:path';
 import { wakeupPrefix } from '../vigilProtocol';
 import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest, ToolCallRequest } from './types';
 
@@ -9,13 +11,24 @@ export const demoLabel = 'Vigil demo model (offline, scripted — choose a real 
 export class DemoProvider implements ModelProvider {
   readonly label = 'demo';
   private calls = 0;
+  private held = false;
 
-  constructor(private readonly buildSeconds: number) {}
+  /** `holdFile` (tests only): the first answer pauses half-way until that file exists. */
+  constructor(
+    private readonly buildSeconds: number,
+    private readonly holdFile?: string,
+  ) {}
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const step = this.decide(request.messages);
-    for (const word of splitForStreaming(step.text)) {
+    const words = splitForStreaming(step.text);
+    const holdAt = this.holdFile && !this.held ? Math.ceil(words.length / 2) : -1;
+    for (const [i, word] of words.entries()) {
       if (signal.aborted) throw signal.reason;
+      if (i === holdAt && this.holdFile) {
+        this.held = true;
+        await untilFileExists(this.holdFile, signal);
+      }
       yield { kind: 'text', text: word };
     }
     if (step.toolCall) {
@@ -70,6 +83,30 @@ export class DemoProvider implements ModelProvider {
         : `echo "demo build: compiling..."; sleep ${s}; echo "demo build: 3 modules, 0 errors"`;
     return { name: 'run_command', arguments: JSON.stringify({ command, background: true }) };
   }
+}
+
+/** Resolves once `file` exists (watched, no polling), or rejects when the turn is aborted. */
+async function untilFileExists(file: string, signal: AbortSignal): Promise<void> {
+  const exists = () =>
+    fs.access(file).then(
+      () => true,
+      () => false,
+    );
+  await new Promise<void>((resolve, reject) => {
+    const watcher = watch(path.dirname(file), () => void check());
+    const done = (error?: unknown) => {
+      watcher.close();
+      signal.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onAbort = () => done(signal.reason);
+    const check = async () => {
+      if (await exists()) done();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    void check();
+  });
 }
 
 function reportWakeup(prompt: string): string {

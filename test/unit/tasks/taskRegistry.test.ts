@@ -8,7 +8,7 @@ import * as vm from 'node:vm';
 import { isVigilError } from '../../../src/extension/core/common/errors';
 import { isAlive } from '../../../src/extension/core/common/processTree';
 import { taskRecordSchema } from '../../../src/extension/core/tasks/taskTypes';
-import { openRegistry, readPid, waitForFile, waitForOutput, type OpenedRegistry } from '../../fakes/taskHarness';
+import { openRegistry, readPid, waitForFile, waitForFileContent, waitForOutput, type OpenedRegistry } from '../../fakes/taskHarness';
 import { tempStorageRoot } from '../../fakes/wakeupHarness';
 
 v8.setFlagsFromString('--expose-gc');
@@ -116,7 +116,10 @@ describe('task registry', function () {
       if (stored.includes(`${terminalId}:exit`)) resolve();
     });
     assert.deepEqual(stored, [`${terminalId}:pattern`, `${terminalId}:exit`]);
-    const record = JSON.parse(await fs.readFile(path.join(root, 'tasks', `${terminalId}.json`), 'utf8'));
+    // The final record is saved after the completion is stored (completion first, then record): wait for that state.
+    const recordFile = path.join(root, 'tasks', `${terminalId}.json`);
+    await waitForFileContent(recordFile, (text) => JSON.parse(text).status !== 'running');
+    const record = JSON.parse(await fs.readFile(recordFile, 'utf8'));
     assert.equal(record.status, 'exited');
     assert.ok(record.patternMatchedAt !== null);
   });

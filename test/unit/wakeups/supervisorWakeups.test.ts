@@ -110,7 +110,11 @@ describe('wakeups through the real turn supervisor', function () {
     for (const t of registry.list()) if (t.status === 'running') await registry.kill(t.id);
     await registry.close();
     coordinator.dispose();
+    // Work under way still writes to the storage (outbox marks, a turn's teardown): let it finish first.
+    await coordinator.idle();
     await agent.cancel();
+    const deadline = Date.now() + 10_000;
+    while (sup.getSnapshot(sid) !== undefined && Date.now() < deadline) await new Promise((r) => setImmediate(r));
     sup.dispose();
     await fs.rm(root, { recursive: true, force: true });
   });

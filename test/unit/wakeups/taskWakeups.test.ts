@@ -29,6 +29,8 @@ describe('background tasks waking the agent', function () {
       for (const t of tasks.registry.list()) if (t.status === 'running') await tasks.registry.kill(t.id);
       await tasks.registry.close();
       win.coordinator.dispose();
+      // Deliveries already under way still write to the outbox: let them finish before the storage is removed.
+      await win.coordinator.idle();
     });
     return { win, tasks };
   }

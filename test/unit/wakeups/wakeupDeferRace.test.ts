@@ -3,28 +3,47 @@
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import { FakeTurnPort } from '../../fakes/fakeTurnPort';
+import { SupervisorTurnPort } from '../../fakes/supervisorTurnPort';
 import { completionFor, deliveryOutcome, openWindow, pendingKeys, tempStorageRoot, waitForEvent, type Window } from '../../fakes/wakeupHarness';
 
-describe('wakeup defer race (reference suite port)', () => {
+// The same nine scenarios against the scripted port and against real supervisors (real lease, admission,
+// pause and busy paths), so a rule the fake models but the supervisor breaks is caught.
+const PORTS = [
+  { name: 'scripted turn port', open: async () => new FakeTurnPort() },
+  {
+    name: 'real turn supervisor',
+    open: async (root: string) => {
+      const port = new SupervisorTurnPort(root);
+      await port.init();
+      return port;
+    },
+  },
+];
+
+for (const PORT of PORTS) describe(`wakeup defer race (reference suite port) — ${PORT.name}`, function () {
+  this.timeout(60_000);
   let root: string;
-  let turns: FakeTurnPort;
+  let turns: FakeTurnPort | SupervisorTurnPort;
   let win: Window;
 
   beforeEach(async () => {
     root = await tempStorageRoot();
-    turns = new FakeTurnPort();
+    turns = await PORT.open(root);
     // maxPerTurn 1 is the reference's behaviour: one wakeup per teardown.
     win = await openWindow(root, turns, { maxPerTurn: () => 1 });
   });
 
   afterEach(async () => {
     win.coordinator.dispose();
+    // Work under way still writes to the storage: let it finish before removing it.
+    await win.coordinator.idle();
+    if (turns instanceof SupervisorTurnPort) await turns.close();
     await fs.rm(root, { recursive: true, force: true });
   });
 
   it('1. a completion during a turn teardown still wakes the agent', async () => {
     const sid = 'sess-teardown';
-    const turn = turns.beginTurn(sid);
+    const turn = await turns.beginTurn(sid);
     await win.coordinator.onCompletion(completionFor('proc-fast-1', sid));
 
     // Deferred, not fired: no turn started, the completion is stored for the session.
@@ -33,8 +52,8 @@ describe('wakeup defer race (reference suite port)', () => {
     assert.equal(turns.calls.length, 0);
     assert.deepEqual(await pendingKeys(win, sid), ['proc-fast-1:exit']);
 
-    turns.unregister(turn);
-    assert.equal(turns.hasActiveTurn(sid), false);
+    await turns.unregister(turn);
+    assert.equal(await turns.hasActiveTurn(sid), false);
     turns.emitTeardown({ sessionId: sid, turnId: turn, source: 'user', reason: 'completed' });
     const delivery = await waitForEvent(win, (e) => e.type === 'delivery' && e.trigger === 'teardown');
     assert.equal(delivery.type === 'delivery' && delivery.outcome, 'started');
@@ -56,7 +75,7 @@ describe('wakeup defer race (reference suite port)', () => {
     assert.deepEqual(await pendingKeys(win, sid), []);
 
     // The wakeup turn ends: its teardown runs the drain, which finds nothing.
-    turns.endTurn(call.turnId as string);
+    await turns.endTurn(call.turnId as string);
     const drained = await waitForEvent(win, deliveryOutcome(win, sid, 'teardown'));
     assert.equal(drained.type === 'delivery' && drained.outcome, 'nothing');
     assert.equal(await win.coordinator.drain(sid), 'nothing');
@@ -65,12 +84,12 @@ describe('wakeup defer race (reference suite port)', () => {
 
   it('3. a user turn carries the pending completion and its teardown does not deliver it again', async () => {
     const sid = 'sess-shared';
-    const first = turns.beginTurn(sid);
+    const first = await turns.beginTurn(sid);
     await win.coordinator.onCompletion(completionFor('proc-shared-1', sid));
     assert.deepEqual(await pendingKeys(win, sid), ['proc-shared-1:exit']);
 
     // The first turn is unregistered; before its teardown hook runs, the person's turn is admitted.
-    const ended = turns.unregister(first);
+    const ended = await turns.unregister(first);
     const user = await turns.userTurn(sid, 'what next?');
     assert.ok(user.prefix.startsWith('[IMPORTANT: Background task proc-shared-1'), user.prefix);
     await waitForEvent(win, (e) => e.type === 'delivered' && e.via === 'carried');
@@ -82,7 +101,7 @@ describe('wakeup defer race (reference suite port)', () => {
     turns.emitTeardown(ended);
     const late = await waitForEvent(win, deliveryOutcome(win, sid, 'teardown'));
     assert.equal(late.type === 'delivery' && late.outcome, 'active');
-    turns.endTurn(user.turnId);
+    await turns.endTurn(user.turnId);
     assert.equal(await win.coordinator.drain(sid), 'nothing');
     assert.equal(turns.wakeupCalls().length, 0, 'no separate wakeup after the user turn carried it');
     const delivered = win.events.filter((e) => e.type === 'delivered').flatMap((e) => (e.type === 'delivered' ? e.keys : []));
@@ -91,32 +110,32 @@ describe('wakeup defer race (reference suite port)', () => {
 
   it('4. no wakeup loop: the wakeup turn and three more drains start nothing', async () => {
     const sid = 'sess-loop';
-    const turn = turns.beginTurn(sid);
+    const turn = await turns.beginTurn(sid);
     await win.coordinator.onCompletion(completionFor('proc-loop-1', sid));
-    turns.endTurn(turn);
+    await turns.endTurn(turn);
     const [call] = await turns.waitForCalls((c) => c.length >= 1);
     await waitForEvent(win, (e) => e.type === 'delivered');
     assert.deepEqual(await pendingKeys(win, sid), []);
 
-    turns.endTurn(call.turnId as string);
+    await turns.endTurn(call.turnId as string);
     for (let i = 0; i < 3; i += 1) assert.equal(await win.coordinator.drain(sid), 'nothing');
     assert.equal(turns.calls.length, 1, 'the wakeup turn re-fired its own completion');
   });
 
   it('5. multi-turn guard: the first teardown leaves it, the last one delivers once', async () => {
     const sid = 'sess-multi';
-    const a = turns.beginTurn(sid);
-    const b = turns.beginTurn(sid);
+    const a = await turns.beginTurn(sid);
+    const b = await turns.beginTurn(sid);
     await win.coordinator.onCompletion(completionFor('proc-multi-1', sid));
 
-    turns.endTurn(a);
+    await turns.endTurn(a);
     const first = await waitForEvent(win, deliveryOutcome(win, sid, 'teardown'));
     assert.equal(first.type === 'delivery' && first.outcome, 'active');
     assert.equal(turns.calls.length, 0);
     assert.deepEqual(await pendingKeys(win, sid), ['proc-multi-1:exit']);
 
     const mark = win.events.length;
-    turns.endTurn(b);
+    await turns.endTurn(b);
     const last = await waitForEvent(win, deliveryOutcome(win, sid, 'teardown'), 5_000, mark);
     assert.equal(last.type === 'delivery' && last.outcome, 'started');
     assert.equal(turns.calls.length, 1);
@@ -125,10 +144,10 @@ describe('wakeup defer race (reference suite port)', () => {
 
   it('6. busy on the teardown path puts the completion back once, and the next teardown delivers it', async () => {
     const sid = 'sess-409';
-    const turn = turns.beginTurn(sid);
+    const turn = await turns.beginTurn(sid);
     await win.coordinator.onCompletion(completionFor('proc-409-1', sid));
     turns.script.push('busy');
-    turns.endTurn(turn);
+    await turns.endTurn(turn);
     const busy = await waitForEvent(win, deliveryOutcome(win, sid, 'teardown'));
     assert.equal(busy.type === 'delivery' && busy.outcome, 'busy');
     assert.equal(turns.calls.length, 1);
@@ -139,7 +158,7 @@ describe('wakeup defer race (reference suite port)', () => {
 
     // The turn that won the session ends: its teardown delivers.
     const mark = win.events.length;
-    turns.endTurn(turns.beginTurn(sid));
+    await turns.endTurn(await turns.beginTurn(sid));
     const next = await waitForEvent(win, deliveryOutcome(win, sid, 'teardown'), 5_000, mark);
     assert.equal(next.type === 'delivery' && next.outcome, 'started');
     assert.deepEqual(await pendingKeys(win, sid), []);
@@ -147,26 +166,30 @@ describe('wakeup defer race (reference suite port)', () => {
 
   it('7. paused: the completion is parked, not re-queued, and the first turn after the pause carries it', async () => {
     const sid = 'sess-paused';
-    const turn = turns.beginTurn(sid);
+    const turn = await turns.beginTurn(sid);
     await win.coordinator.onCompletion(completionFor('proc-paused-1', sid));
     turns.script.push('paused');
-    turns.endTurn(turn);
+    await turns.endTurn(turn);
     const parked = await waitForEvent(win, deliveryOutcome(win, sid, 'teardown'));
     assert.equal(parked.type === 'delivery' && parked.outcome, 'paused');
     assert.deepEqual((await win.outbox.entries(sid)).map((e) => e.state), ['parked']);
 
     // While paused: drains and sweeps start nothing, and a user's turn is not blocked (nor does it carry it).
-    turns.setPaused(sid, true);
+    await turns.setPaused(sid, true);
     assert.equal(await win.coordinator.drain(sid), 'held');
     await win.coordinator.sweep();
     const user = await turns.userTurn(sid);
     assert.equal(user.prefix, '');
-    turns.endTurn(user.turnId);
+    // It meets the same dead provider (a success would lift the pause, rule 7).
+    const mark = win.events.length;
+    await turns.endTurn(user.turnId, 'providerFailure');
+    const heldAtTeardown = await waitForEvent(win, deliveryOutcome(win, sid, 'teardown'), 5_000, mark);
+    assert.equal(heldAtTeardown.type === 'delivery' && heldAtTeardown.outcome, 'held');
     assert.equal(await win.coordinator.drain(sid), 'held');
     assert.equal(turns.wakeupCalls().length, 1, 'a paused wakeup was retried');
 
     // The person fixes the key and resumes: that turn carries the parked completion.
-    turns.setPaused(sid, false);
+    await turns.setPaused(sid, false);
     const resumed = await turns.startTurn(sid, 'resume', { source: 'resume' });
     assert.equal(resumed.kind, 'started');
     assert.ok(turns.calls.at(-1)?.prefix?.includes('proc-paused-1'));
@@ -176,14 +199,14 @@ describe('wakeup defer race (reference suite port)', () => {
 
   it('8. three deferred completions, maxPerTurn 1: one per teardown, 2 then 1 then 0 left', async () => {
     const sid = 'sess-multi-defer';
-    const turn = turns.beginTurn(sid);
+    const turn = await turns.beginTurn(sid);
     for (const id of ['proc-A', 'proc-B', 'proc-C']) await win.coordinator.onCompletion(completionFor(id, sid));
     assert.equal((await pendingKeys(win, sid)).length, 3);
 
     let ending = turn;
     for (const left of [2, 1, 0]) {
       const mark = win.events.length;
-      turns.endTurn(ending);
+      await turns.endTurn(ending);
       const d = await waitForEvent(win, deliveryOutcome(win, sid, 'teardown'), 5_000, mark);
       assert.equal(d.type === 'delivery' && d.outcome, 'started');
       assert.equal((await pendingKeys(win, sid)).length, left);
@@ -191,7 +214,7 @@ describe('wakeup defer race (reference suite port)', () => {
     }
     assert.equal(turns.calls.length, 3);
     assert.equal(new Set(turns.calls.map((c) => c.prompt)).size, 3);
-    turns.endTurn(ending);
+    await turns.endTurn(ending);
     assert.equal(await win.coordinator.drain(sid), 'nothing');
   });
 

@@ -24,7 +24,10 @@ describe('wakeup delivery races and guards', () => {
   });
 
   afterEach(async () => {
-    for (const w of windows.splice(0)) w.coordinator.dispose();
+    for (const w of windows.splice(0)) {
+      w.coordinator.dispose();
+      await w.coordinator.idle();
+    }
     await fs.rm(root, { recursive: true, force: true });
   });
 

@@ -41,6 +41,8 @@ export class AbortProtocol {
   private published: InterruptState | undefined;
   private failing: { since: number; generation: number } | undefined;
   private graceTimer: TimerHandle | undefined;
+  /** Set when the abort's barrier wait ran out: the barriers that never finished. */
+  private stuckBarriers: string[] | undefined;
   private readonly hardCancel = new AbortController();
 
   constructor(private readonly ctx: AbortContext) {}
@@ -72,6 +74,18 @@ export class AbortProtocol {
       return this.failClosed(error, sample);
     }
     this.failing = undefined;
+    const stuck = this.stuckBarriers;
+    if (stuck) {
+      // The in-flight commit (e.g. a transcript write on a hung disk) outlasted the grace: cancelling cannot
+      // help an agent we cannot observe finishing, so escalate at once, as for a refused cancel.
+      const grace = Math.round(ctx.settings.graceMs / 100) / 10;
+      this.settle(
+        'watchdog',
+        `Turn aborted by the liveness watchdog (${seconds} s without progress; the commit "${stuck.join('", "')}" did not finish within ${grace} s); lease renewal stopped so the session can be reclaimed. Resume to continue.`,
+        `the commit "${stuck.join('", "')}" did not finish within ${grace} s of the abort`,
+      );
+      return;
+    }
     this.settle('watchdog', `Turn aborted by the liveness watchdog (${seconds} s without progress); lease renewal stopped so the session can be reclaimed. Resume to continue.`);
   }
 
@@ -102,8 +116,9 @@ export class AbortProtocol {
       await ctx.hooks.afterR2?.(park);
       if (ctx.barriers.inFlightCount > 0) {
         const parked = ctx.hooks.insideBarrierWait?.(park);
-        await ctx.barriers.waitInFlight();
+        const stuck = await this.waitForBarriers();
         await parked;
+        if (stuck) this.stuckBarriers = stuck;
       }
       await ctx.hooks.atConsumePublishEdge?.(park);
     }
@@ -131,12 +146,37 @@ export class AbortProtocol {
     this.graceTimer = undefined;
   }
 
-  private settle(cause: AbortCause, notice: string): void {
+  /**
+   * Non-destructive and bounded: waits for the in-flight barriers at most `graceMs` (a write on a hung disk
+   * never finishes). Resolves undefined when they finished, else the names of those still in flight.
+   */
+  private async waitForBarriers(): Promise<string[] | undefined> {
+    const { ctx } = this;
+    let timer: TimerHandle | undefined;
+    const expired = new Promise<'expired'>((resolve) => (timer = ctx.clock.setTimer(ctx.settings.graceMs, () => resolve('expired'))));
+    try {
+      const got = await Promise.race([ctx.barriers.waitInFlight().then(() => 'finished' as const), expired]);
+      if (got === 'finished') return undefined;
+      const names = ctx.barriers.inFlightNames;
+      ctx.logger.error(`Session ${ctx.sessionId}: the abort of turn ${ctx.turnId} waited ${ctx.settings.graceMs} ms for the in-flight commit "${names.join('", "')}"; escalating`);
+      return names.length > 0 ? names : undefined;
+    } finally {
+      timer?.cancel();
+    }
+  }
+
+  /** `killNow`: the grace was already spent (waiting on a stuck commit): kill without another round of cancel. */
+  private settle(cause: AbortCause, notice: string, killNow?: string): void {
     const { ctx } = this;
     ctx.deactivate();
     ctx.stopWatchdog();
     if (cause === 'watchdog') ctx.logger.error(`Liveness watchdog aborted turn ${ctx.turnId} of session ${ctx.sessionId}; lease renewal stopped`);
     ctx.emit({ type: 'abortCommitted', sessionId: ctx.sessionId, turnId: ctx.turnId, cause, message: notice });
+    if (killNow !== undefined) {
+      ctx.cancelAgent();
+      ctx.killAgent(killNow);
+      return;
+    }
     this.escalate();
   }
 

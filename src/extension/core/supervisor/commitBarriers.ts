@@ -10,6 +10,8 @@ export interface PendingBarrier {
 
 export class CommitBarriers {
   private inFlight = 0;
+  /** Names of the in-flight barriers, so a stall that waits on one can say which. */
+  private readonly names = new Map<string, number>();
   private idleWaiters: Array<() => void> = [];
   private readonly pending = new Set<Barrier>();
 
@@ -22,16 +24,20 @@ export class CommitBarriers {
 
   /** Runs `work` as an in-flight barrier: an abort that arrives meanwhile waits for it to finish. */
   async run<T>(name: string, work: () => Promise<T>): Promise<T> {
-    this.enter();
+    this.enter(name);
     try {
       return await work();
     } finally {
-      this.leave();
+      this.leave(name);
     }
   }
 
   get inFlightCount(): number {
     return this.inFlight;
+  }
+
+  get inFlightNames(): string[] {
+    return [...this.names.keys()];
   }
 
   /** Non-destructive: resolves once nothing is in flight. Pending barriers are left alone. */
@@ -46,13 +52,17 @@ export class CommitBarriers {
   }
 
   /** @internal */
-  enter(): void {
+  enter(name: string): void {
     this.inFlight += 1;
+    this.names.set(name, (this.names.get(name) ?? 0) + 1);
   }
 
   /** @internal */
-  leave(): void {
+  leave(name: string): void {
     this.inFlight -= 1;
+    const left = (this.names.get(name) ?? 1) - 1;
+    if (left > 0) this.names.set(name, left);
+    else this.names.delete(name);
     if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
@@ -78,14 +88,14 @@ class Barrier implements PendingBarrier {
     if (this.state !== 'pending') return false;
     this.state = 'started';
     this.owner.forget(this);
-    this.owner.enter();
+    this.owner.enter(this.name);
     return true;
   }
 
   finish(): void {
     if (this.state !== 'started') return;
     this.state = 'finished';
-    this.owner.leave();
+    this.owner.leave(this.name);
   }
 
   cancel(): void {

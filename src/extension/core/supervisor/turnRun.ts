@@ -6,7 +6,7 @@ import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { TurnEndReason, TurnEnded, TurnSource } from '../ports/turns';
 import type { TurnLeaseStore, LeaseToken } from '../lease/turnLease';
-import type { SessionState, SessionStore } from '../store/sessionStore';
+import type { SessionMeta, SessionState, SessionStore } from '../store/sessionStore';
 import type { TranscriptWriter } from '../store/transcript';
 import type { RecordInput } from '../store/transcriptRecords';
 import type { LivenessSettings } from '../settings/livenessSettings';
@@ -36,6 +36,8 @@ export interface TurnRunDeps {
   activityThrottleMs: number;
   /** The session's state once the turn was admitted; the end writes metadata only if it changes. */
   initialState: SessionState;
+  /** Whether the session's wakeups were paused when the turn was admitted (read under the lease). */
+  pausedAtStart: boolean;
 }
 
 type PromptResult =
@@ -44,6 +46,8 @@ type PromptResult =
   | { kind: 'killed'; reason: string };
 
 const KILL_SETTLE_MS = 2_000;
+/** How long a turn's end waits for its end record and metadata before it releases the lease anyway. */
+const END_RECORD_BOUND_MS = 5_000;
 
 export class TurnRun {
   readonly barriers = new CommitBarriers();
@@ -314,12 +318,11 @@ export class TurnRun {
       }
     }
     records.push({ type: 'turnEnded', turnId: d.turnId, reason, message });
-    try {
-      await this.writer.append(records);
-      const state: SessionState = reason === 'interrupted' ? 'interrupted' : reason === 'aborted' ? 'aborted' : 'idle';
-      if (state !== d.initialState) await d.store.update(d.sessionId, { state, stateReason: message }, d.lease.guard(d.token));
-    } catch (error) {
-      d.logger.error(`Session ${d.sessionId}: could not record the end of turn ${d.turnId}: ${errorMessage(error)}`);
+    // Bounded: on a hung disk the turn still ends and releases its lease; the record follows if the disk recovers
+    // (fenced, so it never lands in a later holder's turn).
+    const recorded = this.recordEnd(records, reason, message);
+    if (!(await this.within(recorded, END_RECORD_BOUND_MS))) {
+      d.logger.error(`Session ${d.sessionId}: the end of turn ${d.turnId} was not stored within ${END_RECORD_BOUND_MS / 1000} s (storage not answering); ending the turn anyway`);
     }
     if (d.interruptSlot.state?.turnId === d.turnId) d.interruptSlot.state = undefined;
     try {
@@ -328,5 +331,32 @@ export class TurnRun {
       d.logger.error(`Session ${d.sessionId}: releasing the turn lease failed (it will expire): ${errorMessage(error)}`);
     }
     return { sessionId: d.sessionId, turnId: d.turnId, source: d.source, reason, message };
+  }
+
+  private async recordEnd(records: RecordInput[], reason: TurnEndReason, message: string | undefined): Promise<void> {
+    const { d } = this;
+    try {
+      await this.writer.append(records);
+      const state: SessionState = reason === 'interrupted' ? 'interrupted' : reason === 'aborted' ? 'aborted' : 'idle';
+      const patch: Partial<SessionMeta> = state !== d.initialState ? { state, stateReason: message } : {};
+      // The wakeup pause is stored here, under the lease and before its release, so the next holder in
+      // any window (a wakeup, a drain, a sweep) reads it.
+      if (this.failure && (this.failure.code === 'PROVIDER_AUTH' || this.failure.code === 'PROVIDER_QUOTA')) patch.wakeupsPaused = this.failure.message;
+      else if (reason === 'completed' && d.source === 'user' && d.pausedAtStart) patch.wakeupsPaused = undefined;
+      if (Object.keys(patch).length > 0) await d.store.update(d.sessionId, patch, d.lease.guard(d.token));
+    } catch (error) {
+      d.logger.error(`Session ${d.sessionId}: could not record the end of turn ${d.turnId}: ${errorMessage(error)}`);
+    }
+  }
+
+  /** True if `work` settled within `ms` of the injected clock. */
+  private within(work: Promise<void>, ms: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = this.d.clock.setTimer(ms, () => resolve(false));
+      void work.finally(() => {
+        timer.cancel();
+        resolve(true);
+      });
+    });
   }
 }

@@ -43,8 +43,8 @@ interface SessionSlot {
   interrupt: { state?: InterruptState };
   turn?: TurnRun;
   acquiring?: AbortController;
-  /** Mirrors the session's persisted `wakeupsPaused`; undefined until read from the metadata. */
-  paused?: boolean;
+  /** This window's last unpause write: a read here never overtakes it (other windows read the disk). */
+  pauseWrite?: Promise<void>;
 }
 
 export class TurnSupervisor extends Disposable implements TurnPort {
@@ -83,24 +83,31 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     this.admissionHook = hook;
   }
 
-  /** Persisted: a pause outlives a window reload, so a reloaded window does not retry a dead provider. */
+  /**
+   * The pause is one durable fact shared by every window (a turn in another window may set or clear it),
+   * so it is read from the session's metadata at every decision, never cached.
+   */
   async isPaused(sessionId: string): Promise<boolean> {
-    const slot = this.slot(sessionId);
-    if (slot.paused === undefined) slot.paused = (await this.sessions.get(sessionId).catch(() => undefined))?.wakeupsPaused !== undefined;
-    return slot.paused;
+    await this.slots.get(sessionId)?.pauseWrite;
+    return (await this.sessions.get(sessionId).catch(() => undefined))?.wakeupsPaused !== undefined;
   }
 
   /** Lets wakeups run again after the person fixed the credential or quota problem. */
-  unpause(sessionId: string): void {
-    this.setPaused(this.slot(sessionId), sessionId, undefined);
-  }
-
-  private setPaused(slot: SessionSlot, sessionId: string, reason: string | undefined): void {
-    const paused = reason !== undefined;
-    if (slot.paused === paused) return;
-    slot.paused = paused;
-    // Persisted in the background: teardown must not wait on it, and the in-memory flag already holds.
-    this.sessions.update(sessionId, { wakeupsPaused: reason }).catch((error: unknown) => this.o.logger.error(`Session ${sessionId}: storing the wakeup pause failed: ${errorMessage(error)}`));
+  unpause(sessionId: string): Promise<void> {
+    const slot = this.slot(sessionId);
+    const write = (slot.pauseWrite ?? Promise.resolve()).then(async () => {
+      try {
+        if ((await this.sessions.get(sessionId))?.wakeupsPaused === undefined) return;
+        await this.sessions.update(sessionId, { wakeupsPaused: undefined });
+      } catch (error) {
+        this.o.logger.error(`Session ${sessionId}: clearing the wakeup pause failed: ${errorMessage(error)}`);
+      }
+    });
+    slot.pauseWrite = write;
+    void write.then(() => {
+      if (slot.pauseWrite === write) slot.pauseWrite = undefined;
+    });
+    return write;
   }
 
   async hasActiveTurn(sessionId: string): Promise<boolean> {
@@ -175,8 +182,8 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     const slot = this.slot(sessionId);
     // Checked and claimed with no await in between: one turn per session in this window.
     if (slot.turn || slot.acquiring) return { kind: 'busy' };
-    slot.paused ??= meta.wakeupsPaused !== undefined;
-    if (options.source === 'wakeup' && slot.paused) return { kind: 'paused' };
+    // Cheap early answer; the authoritative one is read again under the lease below.
+    if (options.source === 'wakeup' && meta.wakeupsPaused !== undefined) return { kind: 'paused' };
     const turnId = randomUUID();
     const acquiring = new AbortController();
     slot.acquiring = acquiring;
@@ -185,6 +192,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     if (options.signal?.aborted) acquiring.abort();
     let run: TurnRun | undefined;
     try {
+      await slot.pauseWrite;
       const holder = this.lease.holderFor(this.o.windowId, turnId);
       const got = await acquireForTurn({
         lease: this.lease,
@@ -199,6 +207,13 @@ export class TurnSupervisor extends Disposable implements TurnPort {
       if (got.kind === 'busy') return { kind: 'busy' };
       if (got.kind === 'aborted') return { kind: 'failed', reason: 'Aborted while waiting for the session to become free' };
       if (got.kind === 'timedOut') return { kind: 'failed', reason: `Session busy: another window kept this session for ${Math.round(got.waitedMs / 1000)} s. Try again.` };
+      // Under the lease the metadata is stable (only a turn's end, under the lease, sets the pause): read it fresh.
+      // A failed read keeps the metadata read at the start rather than leave the acquired lease unreleased.
+      meta = (await this.sessions.get(sessionId).catch(() => undefined)) ?? meta;
+      if (options.source === 'wakeup' && meta.wakeupsPaused !== undefined) {
+        await this.lease.release(got.token).catch((e: unknown) => this.o.logger.warn(`Releasing the lease failed: ${errorMessage(e)}`));
+        return { kind: 'paused' };
+      }
       if (got.reclaimed) {
         await recoverSession(this.sessions, this.lease, sessionId, this.o.windowId, this.o.logger, { token: got.token, previous: got.reclaimed.previous, cause: got.reclaimed.cause });
       }
@@ -220,6 +235,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         activityThrottleMs: this.o.activityThrottleMs ?? 250,
         // User and resume turns clear the resumable state at admission; a reclaim just set it.
         initialState: options.source !== 'wakeup' ? 'idle' : got.reclaimed ? 'interrupted' : meta.state,
+        pausedAtStart: meta.wakeupsPaused !== undefined,
       });
       slot.turn = run;
       const clearState = options.source !== 'wakeup' && (meta.state !== 'idle' || got.reclaimed !== undefined);
@@ -264,9 +280,8 @@ export class TurnSupervisor extends Disposable implements TurnPort {
 
   /** After the turn's own teardown (lease released): unregister, tell the UI, then the teardown hook. */
   private finish(slot: SessionSlot, run: TurnRun, ended: TurnEnded): TurnEnded {
+    // The wakeup pause was stored by the turn's own teardown, under its lease, before the release.
     if (slot.turn === run) slot.turn = undefined;
-    if (run.failure && (run.failure.code === 'PROVIDER_AUTH' || run.failure.code === 'PROVIDER_QUOTA')) this.setPaused(slot, ended.sessionId, run.failure.message);
-    else if (ended.reason === 'completed' && ended.source === 'user') this.setPaused(slot, ended.sessionId, undefined);
     this.emit({ type: 'turnEnded', ended });
     this.teardown.emit(ended, (error) => this.o.logger.error(`A turn teardown listener failed: ${errorMessage(error)}`));
     return ended;

@@ -56,6 +56,8 @@ export class WakeupCoordinator extends Disposable {
   private readonly inflight = new Map<string, Claim>();
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly queued = new Map<string, Promise<DeliveryOutcome>>();
+  /** Outbox writes started outside a delivery (marking a carried claim delivered, releasing a late one). */
+  private readonly background = new Set<Promise<unknown>>();
   private sweepTimer: TimerHandle | undefined;
   private sweeping: Promise<void> | undefined;
   private started = false;
@@ -116,6 +118,19 @@ export class WakeupCoordinator extends Disposable {
       }
     })();
     return this.sweeping;
+  }
+
+  /**
+   * Resolves once every delivery and outbox write this window started has finished. Disposing stops new work;
+   * this waits for the work already under way (an orderly shutdown, and tests that then delete the storage).
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      const pending: Array<Promise<unknown>> = [...this.tails.values(), ...this.background];
+      if (this.sweeping) pending.push(this.sweeping);
+      if (pending.length === 0) return;
+      await Promise.allSettled(pending);
+    }
   }
 
   override dispose(): void {
@@ -231,19 +246,21 @@ export class WakeupCoordinator extends Disposable {
       const claim = await this.withinAdmissionBound(pending);
       if (claim === 'timeout') {
         // The claim may still land: give it back and try a wakeup, since the teardown drain may already have passed.
-        pending
-          .then(async (late) => {
-            if (!late) return;
-            await this.options.outbox.release(late, 'timeout');
-            await this.request(sessionId, 'retry');
-          })
-          .catch((error: unknown) => this.logger.error('releasing a late admission claim failed', error));
+        this.track(
+          pending
+            .then(async (late) => {
+              if (!late) return;
+              await this.options.outbox.release(late, 'timeout');
+              await this.request(sessionId, 'retry');
+            })
+            .catch((error: unknown) => this.logger.error('releasing a late admission claim failed', error)),
+        );
         this.logger.warn(`the outbox of ${sessionId} was too slow for turn ${turnId}; its completions follow at teardown`);
         return undefined;
       }
       if (!claim) return undefined;
       return this.contribution(claim, formatWakeupPrompt(claim.completions), 'carried', turnId, () =>
-        this.options.outbox.release(claim, 'not-persisted').catch((error: unknown) => this.logger.error('releasing a claim failed', error)),
+        this.track(this.options.outbox.release(claim, 'not-persisted').catch((error: unknown) => this.logger.error('releasing a claim failed', error))),
       );
     } catch (error) {
       this.logger.error(`admission hook for ${sessionId} failed; the turn starts without completions`, error);
@@ -255,7 +272,7 @@ export class WakeupCoordinator extends Disposable {
     return {
       prefix,
       onPersisted: () => {
-        this.markDelivered(claim, via, turnId).catch((error: unknown) => this.logger.error(`marking ${claim.keys.join(', ')} delivered failed`, error));
+        this.track(this.markDelivered(claim, via, turnId).catch((error: unknown) => this.logger.error(`marking ${claim.keys.join(', ')} delivered failed`, error)));
       },
       onNotPersisted: () => {
         onNotPersisted();
@@ -289,6 +306,11 @@ export class WakeupCoordinator extends Disposable {
     this.sweepTimer = this.clock.setTimer(this.options.sweepIntervalMs ?? 2_000, () => {
       void this.sweep().finally(() => this.scheduleSweep());
     });
+  }
+
+  private track(work: Promise<unknown>): void {
+    this.background.add(work);
+    void work.finally(() => this.background.delete(work)).catch(() => undefined);
   }
 
   private emit(event: WakeupEvent): void {
