@@ -1,7 +1,7 @@
 // A session transcript: batched, fenced, durable appends, and reads of the tail or the whole file.
 
 import { promises as fs } from 'node:fs';
-import { appendJsonl, readJsonl, type CorruptLine, type JsonlReadResult } from './jsonl';
+import { appendJsonl, readJsonl, type CorruptLine, type JsonlReadResult, type OpenForAppend } from './jsonl';
 import { storageError } from './atomicFile';
 import { parseTranscriptRecord, type RecordInput, type TranscriptRecord } from './transcriptRecords';
 
@@ -24,6 +24,8 @@ export interface TranscriptWriterOptions {
   /** Records per write; one fsync per batch is what makes durable appends cheap. */
   maxBatch?: number;
   fsync?: boolean;
+  /** How the file is opened for each batch (a test injects a full disk here). */
+  open?: OpenForAppend;
   now?: () => number;
   /** Called with each batch once it is durable, so views show exactly what the transcript holds. */
   onWritten?: (records: readonly TranscriptRecord[]) => void;
@@ -83,7 +85,7 @@ export class TranscriptWriter {
     try {
       while (this.batches.length > 0) {
         const batch = this.batches.shift()!;
-        const write = () => appendJsonl(this.file, batch.records, { fsync: this.options.fsync !== false });
+        const write = () => appendJsonl(this.file, batch.records, { fsync: this.options.fsync !== false, open: this.options.open });
         try {
           await (this.options.guard ? this.options.guard(write) : write());
           batch.resolve();
