@@ -24,4 +24,6 @@ export function sessionDir(root: string, sessionId: string): string {
 export const sessionFile = (root: string, id: string) => path.join(sessionDir(root, id), 'session.json');
 export const transcriptFile = (root: string, id: string) => path.join(sessionDir(root, id), 'transcript.jsonl');
 export const leaseFile = (root: string, id: string) => path.join(sessionDir(root, id), 'lease.json');
+/** The highest epoch ever granted for the session, kept beside the lease so a lost lease file never restarts epochs. */
+export const leaseEpochFile = (root: string, id: string) => path.join(sessionDir(root, id), 'lease.epoch');
 export const leaseLockPath = (root: string, id: string) => path.join(sessionDir(root, id), 'lease.lock');
