@@ -101,6 +101,8 @@ export const openForAppend: OpenForAppend = (file) => fs.open(file, 'a+');
 
 export interface AppendOptions {
   fsync?: boolean;
+  /** The records are already JSON lines (the transcript serialises them once, to bound their size). */
+  serialized?: boolean;
   open?: OpenForAppend;
 }
 
@@ -113,7 +115,7 @@ export interface AppendOptions {
  */
 export async function appendJsonl(file: string, records: readonly unknown[], options: AppendOptions = {}): Promise<void> {
   if (records.length === 0) return;
-  const body = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+  const body = (options.serialized ? (records as readonly string[]) : records.map((r) => JSON.stringify(r))).join('\n') + '\n';
   let handle: AppendHandle;
   try {
     handle = await (options.open ?? openForAppend)(file);
