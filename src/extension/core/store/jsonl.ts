@@ -13,7 +13,7 @@ export interface CorruptLine {
 
 export interface JsonlReadResult<T> {
   records: T[];
-  /** Complete lines that did not parse; they were copied to `<file>.quarantine` and skipped. */
+  /** Complete lines that did not parse; skipped here, moved out by the caller (store/quarantine.ts). */
   corrupt: CorruptLine[];
   /** True when the last line had no newline and did not parse (a torn write); it is ignored. */
   tornTail: boolean;
@@ -71,17 +71,7 @@ export async function readJsonl<T>(
   }
   if (pending) consume(pending.text, pending.lineNumber, true);
 
-  if (result.corrupt.length > 0) await quarantine(file, result.corrupt);
   return result;
-}
-
-async function quarantine(file: string, lines: CorruptLine[]): Promise<void> {
-  const body = lines.map((l) => JSON.stringify({ lineNumber: l.lineNumber, text: l.text, at: new Date().toISOString() })).join('\n') + '\n';
-  try {
-    await fs.appendFile(`${file}.quarantine`, body, 'utf8');
-  } catch (error) {
-    throw storageError(`${file}.quarantine`, error);
-  }
 }
 
 /** The part of a file handle an append needs; a test wraps a real one to inject ENOSPC mid-write. */
