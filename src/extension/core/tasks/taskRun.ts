@@ -37,6 +37,8 @@ export class TaskRun {
   private readonly exitWaiters = new Set<(status: TerminalExitStatus) => void>();
   private finalizing: Promise<void> | undefined;
   private readonly sent = new Set<CompletionKind>();
+  /** Completions stored in the outbox whose record save (and so whose event) is still to come. */
+  private readonly unannounced: TaskCompletion[] = [];
   /** A matched line whose completion is not stored yet, and the attempt in flight. */
   private patternLine: string | undefined;
   private patternSend: Promise<void> | undefined;
@@ -283,6 +285,7 @@ export class TaskRun {
       if (this.current.background && this.current.notify.onExit !== false) await this.sendCompletion('exit');
       await this.save();
       this.unsettled = false;
+      this.announce();
     } catch (error) {
       this.deps.logger.error(`task ${this.id} ended but its completion is not stored yet; retrying`, error);
     }
@@ -308,6 +311,7 @@ export class TaskRun {
         this.current = { ...this.current, patternMatchedAt: this.deps.clock.wallNow() };
         return this.save();
       })
+      .then(() => this.announce())
       .catch((error: unknown) => this.deps.logger.error(`pattern completion of ${this.id} not stored yet: ${errorMessage(error)}`, error))
       .finally(() => {
         this.patternSend = undefined;
@@ -334,6 +338,11 @@ export class TaskRun {
     };
     await this.deps.deliverCompletion(completion);
     this.sent.add(kind);
-    this.deps.emit({ type: 'completion', completion });
+    this.unannounced.push(completion);
+  }
+
+  /** Completion events go out once the record that goes with them is saved: a listener reading the record finds the end. */
+  private announce(): void {
+    for (const completion of this.unannounced.splice(0)) this.deps.emit({ type: 'completion', completion });
   }
 }
