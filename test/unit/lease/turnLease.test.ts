@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import { TurnLeaseStore, type LeaseToken } from '../../../src/extension/core/lease/turnLease';
 import type { LeaseHolder } from '../../../src/extension/core/lease/leaseRecord';
 import { isVigilError } from '../../../src/extension/core/common/errors';
-import { leaseFile } from '../../../src/extension/core/store/storePaths';
+import { leaseEpochFile, leaseFile } from '../../../src/extension/core/store/storePaths';
 import { SessionStore } from '../../../src/extension/core/store/sessionStore';
 import { FakeClock } from '../../fakes/fakeClock';
 import { recordingLogger, tempRoot, type LogRecord } from '../supervisor/harness';
@@ -122,6 +122,51 @@ describe('turn lease', () => {
     assert.ok(names.some((n) => n.startsWith('lease.json.corrupt-')), names.join(','));
     assert.equal(await lease.refresh(a), 'lost', 'the old holder is fenced out');
     assert.equal(await lease.refresh(b), 'ok');
+  });
+
+  it('epochs stay monotonic when the lease file is deleted, emptied or corrupted between acquisitions; stale writes stay refused', async () => {
+    const { lease: first, root, store, clock, logs } = await setup();
+    // Two windows take turns, so no single process's memory carries the epoch across a loss.
+    const second = new TurnLeaseStore(root, clock, recordingLogger(logs), { ttlMs: TTL });
+    const file = leaseFile(root, 's1');
+    const damage: Array<[string, () => Promise<void>]> = [
+      ['deleted', () => fs.rm(file, { force: true })],
+      ['emptied', () => fs.writeFile(file, '')],
+      ['torn', () => fs.writeFile(file, '{"version":1,"epoch":')],
+      ['wrong shape', () => fs.writeFile(file, JSON.stringify({ version: 1, epoch: 'x' }))],
+      ['untouched', async () => undefined],
+      ['mark deleted', () => fs.rm(leaseEpochFile(root, 's1'), { force: true })],
+      ['mark corrupt', () => fs.writeFile(leaseEpochFile(root, 's1'), 'garbage')],
+      ['mark deleted, lease deleted', async () => {
+        await fs.rm(leaseEpochFile(root, 's1'), { force: true });
+        await fs.writeFile(file, '{');
+      }],
+    ];
+    const tokens: LeaseToken[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      for (const [what, hurt] of damage) {
+        const lease = tokens.length % 2 === 0 ? first : second;
+        const previous = tokens[tokens.length - 1];
+        if (previous) await lease.release(previous);
+        await hurt();
+        // Wall time moves on between two turns (the clock is the last witness when both files are lost).
+        await clock.advance(1);
+        const token = await acquired(lease, holder(lease, `w-${what}`, `t-${round}-${what}`));
+        for (const earlier of tokens) assert.ok(token.epoch > earlier.epoch, `after "${what}" (round ${round}): epoch ${token.epoch} is not above ${earlier.epoch}`);
+        await store.transcriptWriter('s1', lease.guard(token)).append({ type: 'notice', level: 'info', text: `ok ${token.epoch}` });
+        for (const earlier of tokens) {
+          await assert.rejects(
+            store.transcriptWriter('s1', first.guard(earlier)).append({ type: 'notice', level: 'info', text: 'stale' }),
+            (e) => isVigilError(e, 'STALE_EPOCH'),
+            `after "${what}": the write of epoch ${earlier.epoch} was not refused`,
+          );
+        }
+        tokens.push(token);
+      }
+    }
+    const texts = (await store.readAll('s1')).records.map((r) => (r as { text: string }).text);
+    assert.ok(!texts.includes('stale'));
+    assert.equal(texts.length, tokens.length);
   });
 
   it('a lease file of the wrong shape is treated like a corrupt one', async () => {

@@ -19,7 +19,8 @@ describe('background tasks waking the agent', function () {
   afterEach(async () => {
     for (const fn of cleanup.reverse()) await fn();
     cleanup = [];
-    await fs.rm(root, { recursive: true, force: true });
+    // A coordinator step still in flight may create a lock inside the folder while it is removed: retry.
+    await fs.rm(root, { recursive: true, force: true, maxRetries: 10 });
   });
 
   async function windowWithTasks(turns: FakeTurnPort, windowId: string): Promise<{ win: Window; tasks: OpenedRegistry }> {

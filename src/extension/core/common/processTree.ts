@@ -24,9 +24,12 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** The process table as child → parent; injectable so a test can make the scan fail mid-kill. */
+export type ProcessScan = () => Promise<Map<number, number>>;
+
 /** Every descendant of `root` (children, grandchildren…), including those that left its process group. */
-export async function listDescendants(root: number): Promise<number[]> {
-  const parents = await processParents();
+export async function listDescendants(root: number, scan: ProcessScan = processParents): Promise<number[]> {
+  const parents = await scan();
   const children = new Map<number, number[]>();
   for (const [pid, ppid] of parents) {
     const list = children.get(ppid);
@@ -48,23 +51,70 @@ export async function listDescendants(root: number): Promise<number[]> {
   return out;
 }
 
-/** Signals the process group led by `groupLeader` and every listed pid; missing processes are fine. */
+/**
+ * Signals the process group led by `groupLeader` and every listed pid; missing processes are fine.
+ * One failing signal does not spare the others; the first unexpected failure is thrown at the end.
+ */
 export function signalTree(groupLeader: number, pids: Iterable<number>, signal: NodeJS.Signals): void {
-  trySignal(-groupLeader, signal);
-  for (const pid of pids) trySignal(pid, signal);
+  let failure: unknown;
+  for (const target of [-groupLeader, ...pids]) {
+    try {
+      trySignal(target, signal);
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * When `pid` started, as an opaque token that differs for a recycled pid: boot id plus start ticks
+ * from /proc. `undefined` where that cannot be known (not Linux, no such process, unreadable /proc).
+ */
+export function processStartTime(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 22 (starttime); the fields after the parenthesised name start at field 3.
+    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    if (!ticks) return undefined;
+    return `${bootId()}:${ticks}`;
+  } catch {
+    return undefined;
+  }
+}
+
+let cachedBootId: string | undefined;
+function bootId(): string {
+  if (cachedBootId === undefined) {
+    try {
+      cachedBootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    } catch {
+      cachedBootId = '';
+    }
+  }
+  return cachedBootId;
 }
 
 /**
  * Kills the group led by `pid` and every descendant with SIGKILL: the one step of an abort that
- * needs no cooperation. The group is frozen first so nothing forks while the tree is read.
+ * needs no cooperation. The group is frozen first so nothing forks while the tree is read; whatever
+ * fails after the freeze (the scan, a signal), the kill still ends in SIGKILL of the group and of
+ * every pid found, so a failure can never leave the agent stopped instead of dead. A scan failure
+ * is rethrown after that, so the caller can say that escaped descendants may survive.
  */
-export async function killProcessTree(pid: number): Promise<void> {
+export async function killProcessTree(pid: number, options: { scan?: ProcessScan } = {}): Promise<void> {
   if (process.platform === 'win32') {
     await new Promise<void>((resolve) => treeKill(pid, 'SIGKILL', () => resolve()));
     return;
   }
-  trySignal(-pid, 'SIGSTOP');
-  signalTree(pid, [pid, ...(await listDescendants(pid))], 'SIGKILL');
+  const found = new Set<number>([pid]);
+  try {
+    trySignal(-pid, 'SIGSTOP');
+    for (const p of await listDescendants(pid, options.scan)) found.add(p);
+  } finally {
+    signalTree(pid, found, 'SIGKILL');
+  }
 }
 
 /** One scan of the process table at a time; concurrent kills (100 tasks at once) share it instead of exhausting file handles. */

@@ -6,7 +6,7 @@ import { VigilError } from '../common/errors';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import { readJson, writeJsonAtomic } from '../store/atomicFile';
-import { leaseFile, leaseLockPath } from '../store/storePaths';
+import { leaseEpochFile, leaseFile, leaseLockPath } from '../store/storePaths';
 import type { WriteGuard } from '../store/transcript';
 import { withFileLock } from './fileLock';
 import { isHolderProvablyDead, leaseRecordSchema, sameHolder, type LeaseHolder, type LeaseRecord } from './leaseRecord';
@@ -31,6 +31,8 @@ export interface LeaseOptions {
 
 export class TurnLeaseStore {
   private readonly host: string;
+  /** The highest epoch this window granted or saw per session: a third witness if both files are lost. */
+  private readonly seenEpochs = new Map<string, number>();
 
   constructor(
     private readonly root: string,
@@ -62,9 +64,12 @@ export class TurnLeaseStore {
         reclaimed = { previous: current.holder, cause };
         this.logger.warn(`Reclaiming the turn lease of session ${sessionId} from ${describeHolder(current.holder)} (${cause})`);
       }
-      const epoch = (current?.epoch ?? 0) + 1;
+      const epoch = (await this.highestEpoch(sessionId, { record: current, damaged: false })) + 1;
       const record: LeaseRecord = { version: 1, epoch, holder, acquiredAt: now, expiresAt: now + this.ttlMs, ttlMs: this.ttlMs };
+      // The mark first: whichever of the two files is lost afterwards, the other still knows this epoch.
+      await writeJsonAtomic(leaseEpochFile(this.root, sessionId), { epoch });
       await writeJsonAtomic(leaseFile(this.root, sessionId), record);
+      this.seenEpochs.set(sessionId, epoch);
       return { kind: 'acquired', token: { sessionId, epoch, holder }, reclaimed };
     });
   }
@@ -134,8 +139,36 @@ export class TurnLeaseStore {
     return current.holder;
   }
 
-  /** The lease record; a corrupt file is quarantined, reported, and read as a fresh lease past every epoch. */
+  /** The lease record; a corrupt file is moved aside, reported, and read as a released lease at the highest known epoch. */
   async read(sessionId: string): Promise<LeaseRecord | undefined> {
+    const { record, damaged } = await this.readLease(sessionId);
+    if (!damaged) return record;
+    const epoch = await this.highestEpoch(sessionId, { record, damaged });
+    return { version: 1, epoch, holder: null, acquiredAt: 0, expiresAt: 0, ttlMs: this.ttlMs };
+  }
+
+  /**
+   * The highest epoch ever granted: the larger of the lease's own and the high-water mark beside it.
+   * Only when both are gone and at least one was damaged (not a fresh session) is it unknown; then
+   * wall-clock milliseconds stand in, above any epoch counted one acquisition at a time.
+   */
+  private async highestEpoch(sessionId: string, lease: { record: LeaseRecord | undefined; damaged: boolean }): Promise<number> {
+    const mark = await this.readMark(sessionId);
+    const seen = this.seenEpochs.get(sessionId) ?? 0;
+    const onDisk = Math.max(lease.record?.epoch ?? 0, mark.epoch ?? 0);
+    let known: number;
+    if (onDisk > 0) known = Math.max(onDisk, seen);
+    else if (!lease.damaged && !mark.damaged && seen === 0) known = 0; // a fresh session
+    else {
+      // Both files lost: this window's memory is only a lower bound (another window may have gone further).
+      this.logger.error(`Session ${sessionId}: the turn lease and its epoch mark are both lost; continuing from the clock so epochs stay increasing`);
+      known = Math.max(seen, this.clock.wallNow());
+    }
+    if (known > 0) this.seenEpochs.set(sessionId, known);
+    return known;
+  }
+
+  private async readLease(sessionId: string): Promise<{ record: LeaseRecord | undefined; damaged: boolean }> {
     const file = leaseFile(this.root, sessionId);
     let value: unknown;
     try {
@@ -144,14 +177,26 @@ export class TurnLeaseStore {
       if (!(error instanceof VigilError && error.code === 'CORRUPT_RECORD')) throw error;
       value = null;
     }
-    if (value === undefined) return undefined;
+    if (value === undefined) return { record: undefined, damaged: false };
     const parsed = leaseRecordSchema.safeParse(value);
-    if (parsed.success) return parsed.data;
+    if (parsed.success) return { record: parsed.data, damaged: false };
     const aside = `${file}.corrupt-${this.clock.wallNow()}`;
-    this.logger.error(`The turn lease file ${file} is corrupt; moved it to ${aside} and treating the lease as expired`);
+    this.logger.error(`The turn lease file ${file} is corrupt; moved it to ${aside} and treating the lease as released (epochs continue from the highest known)`);
     await fs.rename(file, aside).catch((error: unknown) => this.logger.warn(`Could not move ${file} aside: ${(error as Error).message}`));
-    // The lost epoch is unknown; wall milliseconds exceed any counted epoch, so fencing still holds.
-    return { version: 1, epoch: this.clock.wallNow(), holder: null, acquiredAt: 0, expiresAt: 0, ttlMs: this.ttlMs };
+    return { record: undefined, damaged: true };
+  }
+
+  private async readMark(sessionId: string): Promise<{ epoch: number | undefined; damaged: boolean }> {
+    const file = leaseEpochFile(this.root, sessionId);
+    try {
+      const value = await readJson<{ epoch?: unknown }>(file);
+      if (value === undefined) return { epoch: undefined, damaged: false };
+      if (typeof value?.epoch === 'number' && Number.isSafeInteger(value.epoch) && value.epoch >= 0) return { epoch: value.epoch, damaged: false };
+    } catch (error) {
+      if (!(error instanceof VigilError && error.code === 'CORRUPT_RECORD')) throw error;
+    }
+    this.logger.warn(`The epoch mark ${file} is damaged; the lease file alone decides the next epoch`);
+    return { epoch: undefined, damaged: true };
   }
 
   private locked<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@
 
 import { promises as fs, createReadStream } from 'node:fs';
 import * as readline from 'node:readline';
+import { VigilError } from '../common/errors';
 import { storageError } from './atomicFile';
 
 export interface CorruptLine {
@@ -12,7 +13,7 @@ export interface CorruptLine {
 
 export interface JsonlReadResult<T> {
   records: T[];
-  /** Complete lines that did not parse; they were copied to `<file>.quarantine` and skipped. */
+  /** Complete lines that did not parse; skipped here, moved out by the caller (store/quarantine.ts). */
   corrupt: CorruptLine[];
   /** True when the last line had no newline and did not parse (a torn write); it is ignored. */
   tornTail: boolean;
@@ -70,42 +71,78 @@ export async function readJsonl<T>(
   }
   if (pending) consume(pending.text, pending.lineNumber, true);
 
-  if (result.corrupt.length > 0) await quarantine(file, result.corrupt);
   return result;
 }
 
-async function quarantine(file: string, lines: CorruptLine[]): Promise<void> {
-  const body = lines.map((l) => JSON.stringify({ lineNumber: l.lineNumber, text: l.text, at: new Date().toISOString() })).join('\n') + '\n';
-  try {
-    await fs.appendFile(`${file}.quarantine`, body, 'utf8');
-  } catch (error) {
-    throw storageError(`${file}.quarantine`, error);
-  }
+/** The part of a file handle an append needs; a test wraps a real one to inject ENOSPC mid-write. */
+export interface AppendHandle {
+  stat(): Promise<{ size: number }>;
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  appendFile(data: string, encoding: 'utf8'): Promise<void>;
+  sync(): Promise<void>;
+  truncate(length: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens a file for appending: the seam through which tests inject a full disk. */
+export type OpenForAppend = (file: string) => Promise<AppendHandle>;
+
+export const openForAppend: OpenForAppend = (file) => fs.open(file, 'a+');
+
+export interface AppendOptions {
+  fsync?: boolean;
+  /** The records are already JSON lines (the transcript serialises them once, to bound their size). */
+  serialized?: boolean;
+  open?: OpenForAppend;
 }
 
 /**
  * Appends records as lines with one write and one fsync. If the file ends in a torn line,
- * a newline is written first so the new records never merge into it.
+ * a newline is written first so the new records never merge into it. All or nothing: when the
+ * write or the fsync fails (a full disk), the file is cut back to its size before the append,
+ * so a rejected batch leaves no record behind. Callers hold the file's lock, so no other
+ * append can land between the size read and the cut.
  */
-export async function appendJsonl(file: string, records: readonly unknown[], options: { fsync?: boolean } = {}): Promise<void> {
+export async function appendJsonl(file: string, records: readonly unknown[], options: AppendOptions = {}): Promise<void> {
   if (records.length === 0) return;
-  const body = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+  const body = (options.serialized ? (records as readonly string[]) : records.map((r) => JSON.stringify(r))).join('\n') + '\n';
+  let handle: AppendHandle;
   try {
-    const handle = await fs.open(file, 'a+');
-    try {
-      const { size } = await handle.stat();
-      let prefix = '';
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        await handle.read(last, 0, 1, size - 1);
-        if (last[0] !== 0x0a) prefix = '\n';
-      }
-      await handle.appendFile(prefix + body, 'utf8');
-      if (options.fsync !== false) await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    handle = await (options.open ?? openForAppend)(file);
   } catch (error) {
     throw storageError(file, error);
+  }
+  let before = -1;
+  try {
+    const { size } = await handle.stat();
+    before = size;
+    let prefix = '';
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) prefix = '\n';
+    }
+    await handle.appendFile(prefix + body, 'utf8');
+    if (options.fsync !== false) await handle.sync();
+  } catch (error) {
+    if (before >= 0) await cutBack(handle, file, before, error);
+    throw storageError(file, error);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** Removes whatever part of a failed append reached the file; if even that fails, says so in the error. */
+async function cutBack(handle: AppendHandle, file: string, size: number, cause: unknown): Promise<void> {
+  try {
+    await handle.truncate(size);
+    await handle.sync().catch(() => undefined);
+  } catch (error) {
+    const wrapped = storageError(file, cause);
+    throw new VigilError(
+      'STORAGE_UNWRITABLE',
+      `${wrapped.message} The partly written records could not be removed (${(error as Error).message}); they may show up after a reload.`,
+      { cause },
+    );
   }
 }

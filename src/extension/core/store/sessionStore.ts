@@ -7,7 +7,8 @@ import * as z from 'zod';
 import { VigilError } from '../common/errors';
 import type { Logger } from '../ports/logger';
 import { readJson, storageError, writeJsonAtomic } from './atomicFile';
-import { sessionDir, sessionFile, sessionsDir, transcriptFile } from './storePaths';
+import { leaseFile, leaseLockPath, sessionDir, sessionFile, sessionsDir, transcriptFile } from './storePaths';
+import { moveCorruptLines } from './quarantine';
 import { readTranscript, readTranscriptTail, TranscriptWriter, type TailResult, type WriteGuard } from './transcript';
 import type { JsonlReadResult } from './jsonl';
 import type { TranscriptRecord } from './transcriptRecords';
@@ -43,6 +44,7 @@ export type SessionMeta = z.infer<typeof sessionMetaSchema>;
 
 export class SessionStore {
   private readonly appended = new EventHub<RecordsAppended>();
+  private readonly moving = new Map<string, Promise<number>>();
 
   constructor(
     readonly root: string,
@@ -147,12 +149,30 @@ export class SessionStore {
     return this.appended.subscribe(listener);
   }
 
-  readTail(id: string, count: number): Promise<TailResult> {
-    return readTranscriptTail(transcriptFile(this.root, id), count);
+  /**
+   * The last records for a view. Corrupt lines met are reported once: they are then moved out of
+   * the transcript in the background (under the session's lock), so the next open finds none.
+   */
+  async readTail(id: string, count: number): Promise<TailResult> {
+    const tail = await readTranscriptTail(transcriptFile(this.root, id), count);
+    if (tail.corrupt.length > 0) void this.moveCorrupt(id).catch((error: unknown) => this.logger.error(`moving the damaged lines of session ${id} failed: ${String(error)}`));
+    return tail;
   }
 
-  readAll(id: string): Promise<JsonlReadResult<TranscriptRecord>> {
-    return readTranscript(transcriptFile(this.root, id));
+  async readAll(id: string): Promise<JsonlReadResult<TranscriptRecord>> {
+    const all = await readTranscript(transcriptFile(this.root, id));
+    if (all.corrupt.length > 0) await this.moveCorrupt(id);
+    return all;
+  }
+
+  /** Moves corrupt lines out of the transcript (once at a time per session); resolves with how many moved. */
+  moveCorrupt(id: string): Promise<number> {
+    let running = this.moving.get(id);
+    if (!running) {
+      running = moveCorruptLines(transcriptFile(this.root, id), leaseFile(this.root, id), leaseLockPath(this.root, id), this.logger).finally(() => this.moving.delete(id));
+      this.moving.set(id, running);
+    }
+    return running;
   }
 
   async listResumable(): Promise<SessionMeta[]> {

@@ -1,8 +1,10 @@
 // A session transcript: batched, fenced, durable appends, and reads of the tail or the whole file.
 
-import { promises as fs } from 'node:fs';
-import { appendJsonl, readJsonl, type CorruptLine, type JsonlReadResult } from './jsonl';
-import { storageError } from './atomicFile';
+import { appendJsonl, readJsonl, type JsonlReadResult, type OpenForAppend } from './jsonl';
+import { writeFileAtomic } from './atomicFile';
+import { boundRecord } from './recordBound';
+import { oversizePath } from './storePaths';
+import { readTail, type TailOptions, type TailResult } from './tailReader';
 import { parseTranscriptRecord, type RecordInput, type TranscriptRecord } from './transcriptRecords';
 import type { Redactor } from '../common/redactor';
 import { RecordRedaction } from './recordRedaction';
@@ -26,6 +28,8 @@ export interface TranscriptWriterOptions {
   /** Records per write; one fsync per batch is what makes durable appends cheap. */
   maxBatch?: number;
   fsync?: boolean;
+  /** How the file is opened for each batch (a test injects a full disk here). */
+  open?: OpenForAppend;
   now?: () => number;
   /** Called with each batch once it is durable, so views show exactly what the transcript holds. */
   onWritten?: (records: readonly TranscriptRecord[]) => void;
@@ -92,7 +96,7 @@ export class TranscriptWriter {
     try {
       while (this.batches.length > 0) {
         const batch = this.batches.shift()!;
-        const write = () => appendJsonl(this.file, batch.records, { fsync: this.options.fsync !== false });
+        const write = () => this.writeBatch(batch.records);
         try {
           await (this.options.guard ? this.options.guard(write) : write());
           batch.resolve();
@@ -104,6 +108,24 @@ export class TranscriptWriter {
     } finally {
       this.running = undefined;
     }
+  }
+
+  /**
+   * One batch, bounded: a record over the size bound is stored cut, and its whole line is first
+   * written (durably) beside the transcript, so the marker in the cut record never points at nothing.
+   */
+  private async writeBatch(records: TranscriptRecord[]): Promise<void> {
+    const lines: string[] = [];
+    for (let i = 0; i < records.length; i += 1) {
+      const bounded = boundRecord(records[i], () => oversizePath(this.file, records[i].at));
+      if (bounded.full !== undefined) {
+        const where = (bounded.record as TranscriptRecord).truncated?.fullRecord ?? oversizePath(this.file, records[i].at);
+        await writeFileAtomic(where, bounded.full + '\n');
+        records[i] = bounded.record as TranscriptRecord;
+      }
+      lines.push(bounded.line);
+    }
+    await appendJsonl(this.file, lines, { fsync: this.options.fsync !== false, open: this.options.open, serialized: true });
   }
 
   private notifyWritten(records: TranscriptRecord[]): void {
@@ -121,82 +143,9 @@ export function readTranscript(file: string): Promise<JsonlReadResult<Transcript
   return readJsonl(file, parseTranscriptRecord);
 }
 
-export interface TailResult {
-  records: TranscriptRecord[];
-  corrupt: CorruptLine[];
-}
+export type { TailResult, TailOptions } from './tailReader';
 
-/** The last `count` records, reading backwards from the end in chunks: cost is independent of file size. */
-export async function readTranscriptTail(file: string, count: number, chunkSize = 64 * 1024): Promise<TailResult> {
-  const result: TailResult = { records: [], corrupt: [] };
-  if (count <= 0) return result;
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result;
-    throw storageError(file, error);
-  }
-  try {
-    const { size } = await handle.stat();
-    let position = size;
-    let tail = Buffer.alloc(0);
-    let newlines = 0;
-    // Lines wanted: one per record asked, plus every corrupt line met on the way, plus one more
-    // so that the first kept line is known to be complete.
-    let needed = count;
-    for (;;) {
-      while (position > 0 && newlines <= needed) {
-        const length = Math.min(chunkSize, position);
-        position -= length;
-        const chunk = Buffer.alloc(length);
-        await handle.read(chunk, 0, length, position);
-        for (const byte of chunk) if (byte === 0x0a) newlines += 1;
-        tail = Buffer.concat([chunk, tail]);
-      }
-      const lines = splitLines(tail);
-      // A last line without its newline is a torn write in progress or interrupted: not a record yet.
-      if (tail.length > 0 && tail[tail.length - 1] !== 0x0a) lines.pop();
-      if (position > 0) lines.shift();
-      result.records = [];
-      result.corrupt = [];
-      for (let i = lines.length - 1; i >= 0 && result.records.length < count; i -= 1) {
-        if (lines[i].trim() === '') continue;
-        const record = parseLine(lines[i]);
-        if (record) result.records.push(record);
-        else result.corrupt.push({ file, lineNumber: -1, text: lines[i] });
-      }
-      if (result.records.length >= count || position === 0) break;
-      needed = count + result.corrupt.length + (lines.length - result.records.length - result.corrupt.length);
-      if (needed < newlines) needed = newlines;
-    }
-    result.records.reverse();
-    result.corrupt.reverse();
-    return result;
-  } catch (error) {
-    throw storageError(file, error);
-  } finally {
-    await handle.close();
-  }
-}
-
-function splitLines(buffer: Buffer): string[] {
-  const lines: string[] = [];
-  let start = 0;
-  for (let i = 0; i < buffer.length; i += 1) {
-    if (buffer[i] === 0x0a) {
-      lines.push(buffer.subarray(start, i).toString('utf8'));
-      start = i + 1;
-    }
-  }
-  if (start < buffer.length) lines.push(buffer.subarray(start).toString('utf8'));
-  return lines;
-}
-
-function parseLine(text: string): TranscriptRecord | undefined {
-  try {
-    return parseTranscriptRecord(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
+/** The last `count` records, read backwards from the end: cost is linear in what is read, never in the file. */
+export function readTranscriptTail(file: string, count: number, options: number | TailOptions = {}): Promise<TailResult> {
+  return readTail(file, count, typeof options === 'number' ? { chunkSize: options } : options);
 }

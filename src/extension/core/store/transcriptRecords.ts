@@ -2,7 +2,10 @@
 
 import * as z from 'zod';
 
-const base = { at: z.number(), turnId: z.string().optional() };
+/** Set on a record stored cut because it exceeded the size bound: how big it was and where the whole is. */
+const truncatedSchema = z.object({ bytes: z.number(), kept: z.number(), fullRecord: z.string() });
+
+const base = { at: z.number(), turnId: z.string().optional(), truncated: truncatedSchema.optional() };
 
 export const transcriptRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('userPrompt'), ...base, text: z.string(), source: z.enum(['user', 'wakeup', 'resume']) }),

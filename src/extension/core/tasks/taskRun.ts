@@ -9,7 +9,7 @@ import type { TerminalExitStatus } from '../ports/terminalHost';
 import { matcherForStoredPattern, type LineMatcher } from './lineMatcher';
 import { LogFollower } from './logFollower';
 import { OutputRing } from './outputRing';
-import { isAlive, listDescendants, signalTree } from '../common/processTree';
+import { isAlive, listDescendants, processStartTime, signalTree } from '../common/processTree';
 import { isTaskWrapper } from './wrapperProcess';
 import { RecordWriter, readExitFile, type ExitFile, type TaskPaths } from './taskStore';
 import { completionKey, type CompletionKind, type TaskCompletion, type TaskEvent, type TaskRecord, type TaskSnapshot } from './taskTypes';
@@ -40,6 +40,8 @@ export class TaskRun {
   private readonly exitWaiters = new Set<(status: TerminalExitStatus) => void>();
   private finalizing: Promise<void> | undefined;
   private readonly sent = new Set<CompletionKind>();
+  /** Completions stored in the outbox whose record save (and so whose event) is still to come. */
+  private readonly unannounced: TaskCompletion[] = [];
   /** A matched line whose completion is not stored yet, and the attempt in flight. */
   private patternLine: string | undefined;
   private patternSend: Promise<void> | undefined;
@@ -94,8 +96,10 @@ export class TaskRun {
     return this.writer.save(this.current);
   }
 
+  /** Records the wrapper's pid with its start time, so a recycled pid is never taken for the wrapper. */
   setPid(pid: number | null): void {
-    this.current = { ...this.current, pid };
+    const pidStartedAt = pid === null ? undefined : processStartTime(pid);
+    this.current = { ...this.current, pid, ...(pidStartedAt !== undefined ? { pidStartedAt } : {}) };
   }
 
   /** Starts following a fresh log from its beginning. */
@@ -148,18 +152,36 @@ export class TaskRun {
       this.current = { ...this.current, killRequestedAt: this.deps.clock.wallNow() };
       await this.save();
     }
-    const known = new Set(await listDescendants(pid));
-    signalTree(pid, known, 'SIGTERM');
+    const known = new Set(await this.descendants(pid));
+    this.signal(pid, known, 'SIGTERM');
     const exited = await this.exitWithin(this.deps.killGraceMs);
-    for (const p of await listDescendants(pid)) known.add(p);
+    for (const p of await this.descendants(pid)) known.add(p);
     // Whatever ignored SIGTERM (or outlived the command) goes now, grandchildren included.
-    signalTree(pid, known, 'SIGKILL');
+    this.signal(pid, known, 'SIGKILL');
     if (!exited) {
       // The wrapper died with the group before recording anything: we know why it ended.
       await this.check();
       if (!this.finished) await this.finalize({ exitCode: null, signal: 'SIGKILL', endedAt: this.deps.clock.wallNow() });
     }
     await this.untilGone([pid, ...known]);
+  }
+
+  /** A failed scan must not stop the kill: the group is still signalled, only escaped descendants are missed. */
+  private async descendants(pid: number): Promise<number[]> {
+    try {
+      return await listDescendants(pid);
+    } catch (error) {
+      this.deps.logger.warn(`task ${this.id}: listing its processes failed; signalling its process group only`, error);
+      return [];
+    }
+  }
+
+  private signal(pid: number, pids: Iterable<number>, signal: NodeJS.Signals): void {
+    try {
+      signalTree(pid, pids, signal);
+    } catch (error) {
+      this.deps.logger.warn(`task ${this.id}: ${signal} failed for part of its tree`, error);
+    }
   }
 
   /** SIGKILL is delivered asynchronously: resolve once every process is gone (bounded), so a kill means dead. */
@@ -193,15 +215,29 @@ export class TaskRun {
       return;
     }
     const exit = await readExitFile(this.deps.paths.exit);
-    if (exit) return this.finalize(exit);
+    if (exit.kind === 'exited') return this.finalize(exit.exit);
     await this.follower.poke();
     const pid = this.current.pid;
-    if (pid !== null && isTaskWrapper(pid, this.id)) return;
+    // While the wrapper lives, an unreadable record may still be replaced by a good one: wait for it.
+    if (pid !== null && this.wrapperAlive(pid)) return;
     // The wrapper is gone: it writes the exit file before it ends, so look once more before calling it lost.
     const late = await readExitFile(this.deps.paths.exit);
-    if (late) return this.finalize(late);
+    if (late.kind === 'exited') return this.finalize(late.exit);
     if (pid === null && this.deps.clock.wallNow() - this.current.startedAt < 10_000) return;
+    if (late.kind === 'unreadable') {
+      const reason = `its exit record ${this.deps.paths.exit} is unreadable (${late.reason}) and its wrapper is gone`;
+      this.deps.logger.warn(`task ${this.id}: ${reason}; marking it lost`);
+      return this.finalize(undefined, reason);
+    }
     return this.finalize(undefined);
+  }
+
+  /** The wrapper still runs: its pid is alive, names this task, and (where known) started when ours did. */
+  private wrapperAlive(pid: number): boolean {
+    if (!isTaskWrapper(pid, this.id)) return false;
+    const recorded = this.current.pidStartedAt;
+    const actual = processStartTime(pid);
+    return recorded === undefined || actual === undefined || recorded === actual;
   }
 
   private exitWithin(ms: number): Promise<boolean> {
@@ -219,12 +255,12 @@ export class TaskRun {
     });
   }
 
-  private finalize(exit: ExitFile | undefined): Promise<void> {
-    this.finalizing ??= this.doFinalize(exit);
+  private finalize(exit: ExitFile | undefined, lostReason?: string): Promise<void> {
+    this.finalizing ??= this.doFinalize(exit, lostReason);
     return this.finalizing;
   }
 
-  private async doFinalize(exit: ExitFile | undefined): Promise<void> {
+  private async doFinalize(exit: ExitFile | undefined, lostReason?: string): Promise<void> {
     try {
       await this.follower.poke();
     } catch (error) {
@@ -232,7 +268,7 @@ export class TaskRun {
     }
     this.follower.flush();
     const status = this.current.killRequestedAt !== null ? 'killed' : exit ? 'exited' : 'lost';
-    if (status === 'lost') this.onText('\nvigil: the task disappeared without recording an exit status.\n');
+    if (status === 'lost') this.onText(lostReason ? `\nvigil: the task is lost: ${lostReason}.\n` : '\nvigil: the task disappeared without recording an exit status.\n');
     this.current = {
       ...this.current,
       status,
@@ -259,6 +295,7 @@ export class TaskRun {
       if (this.current.background && this.current.notify.onExit !== false) await this.sendCompletion('exit');
       await this.save();
       this.unsettled = false;
+      this.announce();
     } catch (error) {
       this.deps.logger.error(`task ${this.id} ended but its completion is not stored yet; retrying`, error);
     }
@@ -284,6 +321,7 @@ export class TaskRun {
         this.current = { ...this.current, patternMatchedAt: this.deps.clock.wallNow() };
         return this.save();
       })
+      .then(() => this.announce())
       .catch((error: unknown) => this.deps.logger.error(`pattern completion of ${this.id} not stored yet: ${errorMessage(error)}`, error))
       .finally(() => {
         this.patternSend = undefined;
@@ -310,6 +348,11 @@ export class TaskRun {
     };
     await this.deps.deliverCompletion(completion);
     this.sent.add(kind);
-    this.deps.emit({ type: 'completion', completion });
+    this.unannounced.push(completion);
+  }
+
+  /** Completion events go out once the record that goes with them is saved: a listener reading the record finds the end. */
+  private announce(): void {
+    for (const completion of this.unannounced.splice(0)) this.deps.emit({ type: 'completion', completion });
   }
 }

@@ -19,6 +19,8 @@ export const taskRecordSchema = z.object({
   command: z.string(),
   cwd: z.string(),
   pid: z.number().int().nullable(),
+  /** When the wrapper process started (boot id + start ticks), so a recycled pid is told apart. */
+  pidStartedAt: z.string().optional(),
   background: z.boolean(),
   notify: notifySchema,
   outputByteLimit: z.number().int().positive(),

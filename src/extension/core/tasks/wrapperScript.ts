@@ -4,7 +4,7 @@
  * Runs as `node -e WRAPPER_SOURCE <config json>` in its own process group. It outlives the extension
  * host, so a reloaded window can re-attach: it appends the command's output to `log` (rotating to
  * `log.1` so the two files never hold more than `2 * half` bytes) and, when the command exits,
- * atomically writes `{exitCode, signal, endedAt}` to `exit`. It ignores SIGTERM/SIGINT/SIGHUP so that
+ * atomically and durably (fsync of the log, the record and its folder) writes `{exitCode, signal, endedAt}` to `exit`. It ignores SIGTERM/SIGINT/SIGHUP so that
  * a kill of the group still gets the command's end recorded; SIGKILL of the group ends it too.
  */
 export interface WrapperConfig {
@@ -44,12 +44,35 @@ function write(b) {
   }
 }
 let done = false;
+function syncDir(dir) {
+  try {
+    const d = fs.openSync(dir, 'r');
+    try { fs.fsyncSync(d); } finally { fs.closeSync(d); }
+  } catch (e) {
+    // Some file systems refuse a directory fsync; the rename is still atomic there.
+  }
+}
 function finish(code, signal) {
   if (done) return;
   done = true;
+  // The log first, then the record, each fsynced: a record that says "ended" never outlives the output it ended with.
+  try { fs.fsyncSync(fd); } catch (e) { /* log removed or disk gone: the record still matters */ }
   const tmp = c.exit + '.tmp';
-  fs.writeFileSync(tmp, JSON.stringify({ exitCode: code, signal: signal, endedAt: Date.now(), droppedBytes: dropped, signalsSeen: signals }));
-  fs.renameSync(tmp, c.exit);
+  const body = JSON.stringify({ exitCode: code, signal: signal, endedAt: Date.now(), droppedBytes: dropped, signalsSeen: signals });
+  try {
+    const efd = fs.openSync(tmp, 'w');
+    try {
+      fs.writeSync(efd, body);
+      fs.fsyncSync(efd);
+    } finally {
+      fs.closeSync(efd);
+    }
+    fs.renameSync(tmp, c.exit);
+    syncDir(require('path').dirname(c.exit));
+  } catch (e) {
+    // Disk full: no record. The registry calls the task lost once this wrapper is gone.
+    try { fs.unlinkSync(tmp); } catch (e2) { /* nothing to clean */ }
+  }
 }
 for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(s, function () { signals += 1; });
 let child;

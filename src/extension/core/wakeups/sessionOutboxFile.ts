@@ -1,8 +1,7 @@
 // One session's outbox file: folds its lines incrementally, appends transitions under a cross-window lock, compacts.
 
 import { promises as fs } from 'node:fs';
-import * as lockfile from 'proper-lockfile';
-import { VigilError } from '../common/errors';
+import { withFileLock } from '../lease/fileLock';
 import type { Logger } from '../ports/logger';
 import { storageError, writeFileAtomic } from '../store/atomicFile';
 import { appendJsonl } from '../store/jsonl';
@@ -28,23 +27,16 @@ export class SessionOutboxFile {
 
   /** Runs `fn` holding the session's file lock, with the state refreshed from disk first. */
   async locked<T>(fn: () => Promise<T>): Promise<T> {
-    let release: () => Promise<void>;
-    try {
-      release = await lockfile.lock(this.file, {
-        realpath: false,
-        stale: 10_000,
-        retries: { retries: 200, minTimeout: 2, maxTimeout: 50, factor: 1.3 },
-        onCompromised: (error) => this.logger.error(`outbox lock of ${this.file} was compromised`, error),
-      });
-    } catch (error) {
-      throw new VigilError('STORAGE_UNWRITABLE', `cannot lock the wakeup outbox ${this.file}`, { cause: error });
-    }
-    try {
-      await this.refresh(true);
-      return await fn();
-    } finally {
-      await release().catch((error: unknown) => this.logger.warn(`releasing the outbox lock of ${this.file} failed`, error));
-    }
+    return withFileLock(
+      this.file,
+      `${this.file}.lock`,
+      this.logger,
+      async () => {
+        await this.refresh(true);
+        return fn();
+      },
+      { retries: { retries: 200, minTimeout: 2, maxTimeout: 50, factor: 1.3 }, busyCode: 'STORAGE_UNWRITABLE', what: `the wakeup outbox ${this.file}`, createFolder: false },
+    );
   }
 
   /** Appends transitions durably (one write, one fsync), then folds them. Call inside `locked`. */
