@@ -8,15 +8,22 @@ import { parseTranscriptRecord, type TranscriptRecord } from '../store/transcrip
 const MAX_READ = 8 * 1024 * 1024;
 
 export async function fileSize(file: string): Promise<number> {
+  return (await fileIdentity(file)).size;
+}
+
+/** Size and inode: a quarantine move replaces the file, which a size check alone can miss once appends outgrow the old offset. */
+async function fileIdentity(file: string): Promise<{ size: number; ino: number }> {
   try {
-    return (await fs.stat(file)).size;
+    const stat = await fs.stat(file);
+    return { size: stat.size, ino: stat.ino };
   } catch {
-    return 0;
+    return { size: 0, ino: 0 };
   }
 }
 
 export class TranscriptFollower {
   private first = true;
+  private ino: number | undefined;
 
   constructor(
     private readonly file: string,
@@ -27,8 +34,10 @@ export class TranscriptFollower {
 
   /** New complete records since the last read; `reset` when the file was rewritten underneath. */
   async read(): Promise<{ records: TranscriptRecord[]; reset: boolean }> {
-    const size = await fileSize(this.file);
-    if (size < this.offset) return { records: [], reset: true };
+    const { size, ino } = await fileIdentity(this.file);
+    const replaced = this.ino !== undefined && ino !== this.ino;
+    this.ino = ino;
+    if (replaced || size < this.offset) return { records: [], reset: true };
     if (size === this.offset) return { records: [], reset: false };
     const length = Math.min(size - this.offset, MAX_READ);
     const buffer = Buffer.alloc(length);
@@ -66,7 +75,9 @@ export class TranscriptFollower {
 
   /** Skips what this window appended itself (it already showed it). */
   async skipToEnd(): Promise<void> {
-    this.offset = await fileSize(this.file);
+    const { size, ino } = await fileIdentity(this.file);
+    this.offset = size;
+    this.ino = ino;
     this.first = false;
   }
 }
