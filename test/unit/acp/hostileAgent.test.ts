@@ -91,6 +91,24 @@ describe('a hostile agent against the client-side approvals policy', function ()
       assert.equal(h.questions.length, 1);
     });
 
+    it('an approval covers only the command line the shell will run: args that join to the approved text but split differently are asked', async () => {
+      const harness = (h = await AcpHarness.create());
+      harness.answers = ['allowOnce', 'reject', 'allowOnce'];
+      const approved = `touch '${path.join(harness.workspace, 'x y')}'`;
+      const out = await run(harness, [
+        { permission: { toolCallId: 'p1', title: 'create one file', kind: 'execute', rawInput: { command: approved } } },
+        // Joined with spaces this reads as the approved line; run, it creates `'…/x` and `y'` instead.
+        { terminal: { command: 'touch', args: [`'${path.join(harness.workspace, 'x')}`, "y'"] } },
+        // The same words the approval named, as separate args: covered, no second question.
+        { terminal: { command: 'touch', args: [path.join(harness.workspace, 'x y')] } },
+      ]);
+      assert.match(out, /step 2 terminal: refused/);
+      assert.equal(harness.questions.length, 2, JSON.stringify(harness.questions.map((q) => q.title)));
+      assert.match(harness.questions[1].title, /^run `touch ''\\''/, 'the question shows the quoting the shell gets');
+      assert.match(out, /step 3 terminal: ok/);
+      assert.equal(harness.terminals.created.length, 1);
+    });
+
     it('shows a multi-line command with its line breaks escaped, so nothing hides below the first line', async () => {
       h = await AcpHarness.create();
       h.answer = 'reject';

@@ -15,6 +15,7 @@ import { listModels, streamChat } from './lmHost';
 import type { PermissionGate } from './permissionGate';
 import type { TerminalBridge } from './terminalBridge';
 import { describeLocation, type Location } from './workspaceBoundary';
+import { commandLineOf } from '../tasks/shellCommand';
 import { placeDirectory } from './workspaceDir';
 import type { WorkspaceFs } from './workspaceFs';
 
@@ -205,7 +206,8 @@ export class AcpConnection {
         return {};
       })
       .onRequest('terminal/create', async ({ params, signal }) => {
-        const commandLine = [params.command, ...(params.args ?? [])].join(' ');
+        // The line the shell will run (args quoted), not a plain join: "rm -rf 'x y'" approved must not cover rm of 'x and y'.
+        const commandLine = commandLineOf(params.command, params.args);
         const label = commandLine.slice(0, 200);
         const background = (params._meta as { vigil?: { background?: unknown } } | null | undefined)?.vigil?.background === true;
         this.emit(params.sessionId, (d) => (background ? d.request(`tool: start background ${label}`) : d.foregroundCommand(`tool: run ${label}`)));

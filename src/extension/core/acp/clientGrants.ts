@@ -3,6 +3,7 @@
 // The rule itself is documented in permissionGate.ts.
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { commandLineOf } from '../tasks/shellCommand';
 
 /** A client-side operation Vigil serves for the agent, as the approvals policy sees it. */
 export type ClientOp =
@@ -89,7 +90,8 @@ export function targetsOf(toolCall: ToolCallLike, root: string): ToolCallTargets
   for (const field of ['command', 'cmd', 'commandLine']) {
     const value = raw[field];
     if (typeof value === 'string' && value.trim()) commands.push(normalizeCommand(value));
-    else if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) commands.push(normalizeCommand(value.join(' ')));
+    // An argv names words, quoted as the shell will get them (the same form terminal/create's command and args take).
+    else if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) commands.push(normalizeCommand(commandLineOf(value[0] as string, value.slice(1) as string[])));
   }
   const paths = new Set<string>();
   const addPath = (value: unknown) => {
