@@ -232,6 +232,28 @@ describe('a hostile agent against the client-side approvals policy', function ()
       assert.equal(await exists(other), false);
     });
 
+    it('an approval to write a symlink inside does not cover writing its target: asked, with the target shown', async () => {
+      const harness = (h = await AcpHarness.create());
+      await fs.mkdir(path.join(harness.workspace, 'hooks'));
+      await fs.writeFile(path.join(harness.workspace, 'hooks', 'post-merge'), 'original\n');
+      await fs.symlink(path.join('hooks', 'post-merge'), path.join(harness.workspace, 'notes.md'));
+      harness.answers = ['allowOnce', 'reject', 'allowOnce'];
+      const link = path.join(harness.workspace, 'notes.md');
+      const target = path.join(harness.workspace, 'hooks', 'post-merge');
+      const out = await run(harness, [
+        { permission: { toolCallId: 'p1', title: 'Update the notes', kind: 'edit', locations: [{ path: link }] } },
+        { write: { path: link } },
+        // An approval that names the real file covers the write through the link.
+        { permission: { toolCallId: 'p2', title: 'Update the hook', kind: 'edit', locations: [{ path: target }] } },
+        { write: { path: link } },
+      ]);
+      assert.match(out, /step 2 write: refused/);
+      assert.equal(harness.questions[1].title, `write ${link} → ${target} (via a symlink) (the agent did not ask for permission first)`);
+      assert.match(out, /step 4 write: ok/);
+      assert.equal(harness.questions.length, 3);
+      assert.equal(await fs.readFile(target, 'utf8'), 'written by the hostile agent');
+    });
+
     it('a write outside the workspace is asked about once, with its path', async () => {
       h = await AcpHarness.create();
       h.answer = 'reject';

@@ -197,7 +197,10 @@ export class AcpConnection {
         let approvedOutside = false;
         const where = await confine(params.sessionId, params.path, 'write', signal, () => (approvedOutside = true));
         // A write outside the workspace was just asked about with its path; any other write goes through the policy.
-        if (!approvedOutside) await authorize(params.sessionId, { kind: 'edit', path: where.abs }, signal);
+        // Through a symlink inside, the file written is the link's target: that is what an approval must have named,
+        // and what the question shows (an approval of `notes.md` does not cover writing what it points to).
+        const op: ClientOp = where.hops.length > 0 ? { kind: 'edit', path: where.real, shown: describeLocation(where) } : { kind: 'edit', path: where.abs };
+        if (!approvedOutside) await authorize(params.sessionId, op, signal);
         try {
           await workspace.write(where, params.content);
         } catch (error) {

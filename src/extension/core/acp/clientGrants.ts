@@ -8,7 +8,7 @@ import { commandLineOf } from '../tasks/shellCommand';
 /** A client-side operation Vigil serves for the agent, as the approvals policy sees it. */
 export type ClientOp =
   | { kind: 'execute'; commandLine: string; cwd: string; cwdInside: boolean; cwdMissing?: boolean; background: boolean; envNames: string[] }
-  | { kind: 'edit'; path: string };
+  | { kind: 'edit'; path: string; shown?: string };
 
 export type ClientOpKind = ClientOp['kind'];
 
@@ -126,7 +126,7 @@ export function shown(text: string, max = 300): string {
 
 /** The question Vigil asks about an operation: what will run where, or which file is written. */
 export function describeOp(op: ClientOp): string {
-  if (op.kind === 'edit') return `write ${shown(op.path)}`;
+  if (op.kind === 'edit') return `write ${shown(op.shown ?? op.path)}`;
   const where = op.cwdMissing ? `${shown(op.cwd)} (outside the workspace: this folder does not exist)` : op.cwdInside ? shown(op.cwd) : `${shown(op.cwd)} (outside the workspace)`;
   const env = op.envNames.length > 0 ? ` with environment ${shown(op.envNames.join(', '), 120)}` : '';
   return `run ${op.background ? 'in the background ' : ''}\`${shown(op.commandLine)}\` in ${where}${env}`;
