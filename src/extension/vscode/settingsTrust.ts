@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import type { ApprovalMode } from '../core/acp/hostPorts';
-import { approvalModeFor, TOOL_KINDS, type ToolKind, type ValidatedSettings } from './settingsValidation';
+import { approvalModeFor, TOOL_KINDS, validateAgent, type ToolKind, type ValidatedSettings } from './settingsValidation';
 
 /** Settings below `vigil.` that decide what runs, where secrets go, or what is allowed: never from an untrusted workspace. */
 export const RESTRICTED_SETTINGS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'approvals.policy', 'approvals.byKind', 'tasks.outputByteLimit'] as const;
@@ -52,7 +52,9 @@ export function valueHash(key: string, value: unknown): string {
 /** A value that chooses nothing a person must vouch for: the built-in agent, or the provider's own endpoint. */
 export function isHarmless(key: ConfirmedSetting, value: unknown): boolean {
   if (value === undefined || value === null) return true;
-  if (key === 'agent') return value === 'built-in';
+  // What the validator refuses (a string command, `vigil.agent.env` alone, …) falls back to the built-in agent:
+  // asking about it would show "command: undefined" for a value that can start nothing.
+  if (key === 'agent') return validateAgent(value, () => undefined).kind === 'built-in';
   return typeof value === 'string' && value.trim() === '';
 }
 

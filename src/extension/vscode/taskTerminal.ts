@@ -142,14 +142,14 @@ export class TaskTerminals extends Disposable {
     queue = undefined;
     this.mirrors.set(taskId, mirror);
     // Transient: a pty mirror cannot be revived by terminal persistence after a reload.
-    const name = mirrorName(snapshot);
-    mirror.terminal = vscode.window.createTerminal({ name: this.deps.redactor?.redact(name) ?? name, pty: mirror, iconPath: new vscode.ThemeIcon('terminal'), isTransient: true });
+    const name = mirrorName(this.redacted(snapshot));
+    mirror.terminal = vscode.window.createTerminal({ name, pty: mirror, iconPath: new vscode.ThemeIcon('terminal'), isTransient: true });
     mirror.terminal.show();
   }
 
   /** `vigil.showBackgroundTasks`: every task of every session, newest first; picking one opens its mirror. */
   async showBackgroundTasks(): Promise<void> {
-    const tasks = (await this.deps.tasks()).list().sort((a, b) => b.startedAt - a.startedAt);
+    const tasks = (await this.deps.tasks()).list().map((t) => this.redacted(t)).sort((a, b) => b.startedAt - a.startedAt);
     if (tasks.length === 0) {
       void vscode.window.showInformationMessage('Vigil: no background tasks yet.');
       return;
@@ -168,13 +168,14 @@ export class TaskTerminals extends Disposable {
    */
   async killBackgroundTask(taskId?: string, options: { confirm?: boolean } = {}): Promise<void> {
     const source = await this.deps.tasks();
-    let task = taskId ? source.list().find((t) => t.id === taskId) : undefined;
+    const tasks = source.list().map((t) => this.redacted(t));
+    let task = taskId ? tasks.find((t) => t.id === taskId) : undefined;
     if (taskId && !task) {
       void vscode.window.showWarningMessage(`Vigil: task ${taskId} is not known.`);
       return;
     }
     if (!task) {
-      const running = source.list().filter((t) => t.status === 'running').sort((a, b) => b.startedAt - a.startedAt);
+      const running = tasks.filter((t) => t.status === 'running').sort((a, b) => b.startedAt - a.startedAt);
       if (running.length === 0) {
         void vscode.window.showInformationMessage('Vigil: no background task is running.');
         return;
@@ -207,6 +208,14 @@ export class TaskTerminals extends Disposable {
       this.deps.logger.error(`[tasks] killing task ${chosen.id} failed: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage(`Vigil: could not kill task ${chosen.id}: ${errorMessage(error)}`);
     }
+  }
+
+  /**
+   * The registry's snapshots carry the command as the agent gave it: redacted whole before anything shortens it
+   * for a tab name, a pick row or a question, so a cut cannot leave the first part of a secret behind.
+   */
+  private redacted(task: TaskSnapshot): TaskSnapshot {
+    return this.deps.redactor?.redactValue(task) ?? task;
   }
 
   private drop(mirror: TaskMirror): void {

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import { EventHub } from '../../../src/extension/core/common/events';
+import { Redactor } from '../../../src/extension/core/common/redactor';
 import { silentLogger } from '../../../src/extension/core/ports/logger';
 import type { TaskEvent, TaskSnapshot } from '../../../src/extension/core/tasks/taskTypes';
 import { TaskTerminals, type TaskSource } from '../../../src/extension/vscode/taskTerminal';
@@ -114,5 +115,30 @@ describe('task terminal mirrors (extension host)', () => {
     assert.strictEqual(rows.length, 2);
     assert.ok(rows.some((r) => r.label === '$(pass) make' && /^exit code 0 · /.test(r.description ?? '')));
     assert.ok(terminals.mirrorFor('t-2'));
+  });
+
+  it('shows no part of a secret in a tab name, a pick row or the kill question, even where the command is shortened', async () => {
+    const key = 'sk-live-0123456789abcdefghijklmnopqrstuvwxyz';
+    const redactor = new Redactor();
+    redactor.add([key]);
+    terminals.dispose();
+    terminals = new TaskTerminals({ tasks: async () => source, logger: silentLogger, redactor });
+    // Long enough that every shortened form cuts through the key.
+    source.tasks = [snapshot({ command: `curl -s -H "Authorization: Bearer ${key}" https://api.example.invalid/v1/long/path` })];
+    const shown: string[] = [];
+    stubs.add(vscode.window, 'showQuickPick', (async (items: readonly vscode.QuickPickItem[]) => {
+      shown.push(...items.map((i) => `${i.label} ${i.description ?? ''} ${i.detail ?? ''}`));
+      return items[0];
+    }) as unknown as typeof vscode.window.showQuickPick);
+    stubs.add(vscode.window, 'showWarningMessage', (async (m: string) => {
+      shown.push(m);
+      return 'Kill';
+    }) as unknown as typeof vscode.window.showWarningMessage);
+    const opened = waitFor<vscode.Terminal>((l) => vscode.window.onDidOpenTerminal(l), (t) => t.name.startsWith('Vigil t-1'));
+    await terminals.showBackgroundTasks();
+    shown.push((await opened).name);
+    await terminals.killBackgroundTask();
+    assert.ok(shown.length >= 3);
+    for (const text of shown) assert.ok(!text.includes(key.slice(0, 5)), `a piece of the key is shown: ${text}`);
   });
 });

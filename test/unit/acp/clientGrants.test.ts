@@ -7,6 +7,8 @@ describe('client grants: targets and questions', () => {
   it('reads commands and files from rawInput and locations, resolving relative paths against the workspace', () => {
     assert.deepEqual(targetsOf({ rawInput: { command: '  npm   test ' } }, '/ws'), { commands: ['npm test'], paths: [] });
     assert.deepEqual(targetsOf({ rawInput: { command: ['bash', '-lc', 'ls'] } }, '/ws'), { commands: ['bash -lc ls'], paths: [] });
+    // An argv is quoted as terminal/create's command and args are, so it matches exactly what the shell runs.
+    assert.deepEqual(targetsOf({ rawInput: { command: ['bash', '-lc', 'ls -la && make'] } }, '/ws'), { commands: ["bash -lc 'ls -la && make'"], paths: [] });
     assert.deepEqual(targetsOf({ rawInput: { file_path: 'src/a.ts' }, locations: [{ path: '/ws/b.ts' }, { path: '/ws/b.ts' }] }, '/ws'), { commands: [], paths: ['/ws/src/a.ts', '/ws/b.ts'] });
     assert.deepEqual(targetsOf({ rawInput: 'rm -rf /', locations: null }, '/ws'), { commands: [], paths: [] });
     assert.deepEqual(targetsOf({ rawInput: { command: [1, 2], path: 'a\0b' } }, '/ws'), { commands: [], paths: [] });

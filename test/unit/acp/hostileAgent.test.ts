@@ -91,6 +91,24 @@ describe('a hostile agent against the client-side approvals policy', function ()
       assert.equal(h.questions.length, 1);
     });
 
+    it('an approval covers only the command line the shell will run: args that join to the approved text but split differently are asked', async () => {
+      const harness = (h = await AcpHarness.create());
+      harness.answers = ['allowOnce', 'reject', 'allowOnce'];
+      const approved = `touch '${path.join(harness.workspace, 'x y')}'`;
+      const out = await run(harness, [
+        { permission: { toolCallId: 'p1', title: 'create one file', kind: 'execute', rawInput: { command: approved } } },
+        // Joined with spaces this reads as the approved line; run, it creates `'…/x` and `y'` instead.
+        { terminal: { command: 'touch', args: [`'${path.join(harness.workspace, 'x')}`, "y'"] } },
+        // The same words the approval named, as separate args: covered, no second question.
+        { terminal: { command: 'touch', args: [path.join(harness.workspace, 'x y')] } },
+      ]);
+      assert.match(out, /step 2 terminal: refused/);
+      assert.equal(harness.questions.length, 2, JSON.stringify(harness.questions.map((q) => q.title)));
+      assert.match(harness.questions[1].title, /^run `touch ''\\''/, 'the question shows the quoting the shell gets');
+      assert.match(out, /step 3 terminal: ok/);
+      assert.equal(harness.terminals.created.length, 1);
+    });
+
     it('shows a multi-line command with its line breaks escaped, so nothing hides below the first line', async () => {
       h = await AcpHarness.create();
       h.answer = 'reject';
@@ -212,6 +230,28 @@ describe('a hostile agent against the client-side approvals policy', function ()
       const other = path.join(h.workspace, 'no.txt');
       assert.match(await run(h, [{ write: { path: other } }]), /step 1 write: refused: This workspace is not trusted/);
       assert.equal(await exists(other), false);
+    });
+
+    it('an approval to write a symlink inside does not cover writing its target: asked, with the target shown', async () => {
+      const harness = (h = await AcpHarness.create());
+      await fs.mkdir(path.join(harness.workspace, 'hooks'));
+      await fs.writeFile(path.join(harness.workspace, 'hooks', 'post-merge'), 'original\n');
+      await fs.symlink(path.join('hooks', 'post-merge'), path.join(harness.workspace, 'notes.md'));
+      harness.answers = ['allowOnce', 'reject', 'allowOnce'];
+      const link = path.join(harness.workspace, 'notes.md');
+      const target = path.join(harness.workspace, 'hooks', 'post-merge');
+      const out = await run(harness, [
+        { permission: { toolCallId: 'p1', title: 'Update the notes', kind: 'edit', locations: [{ path: link }] } },
+        { write: { path: link } },
+        // An approval that names the real file covers the write through the link.
+        { permission: { toolCallId: 'p2', title: 'Update the hook', kind: 'edit', locations: [{ path: target }] } },
+        { write: { path: link } },
+      ]);
+      assert.match(out, /step 2 write: refused/);
+      assert.equal(harness.questions[1].title, `write ${link} → ${target} (via a symlink) (the agent did not ask for permission first)`);
+      assert.match(out, /step 4 write: ok/);
+      assert.equal(harness.questions.length, 3);
+      assert.equal(await fs.readFile(target, 'utf8'), 'written by the hostile agent');
     });
 
     it('a write outside the workspace is asked about once, with its path', async () => {

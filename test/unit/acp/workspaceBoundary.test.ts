@@ -50,6 +50,22 @@ describe('workspace boundary', () => {
     assert.deepEqual([newUnderLink.inside, newUnderLink.dangling, newUnderLink.real], [true, false, repo.p('src/new/b.ts')]);
   });
 
+  it('takes a backslash on Linux and macOS as part of a name, never as a separator that could climb with `..`', async function () {
+    if (process.platform === 'win32') this.skip();
+    // A legal POSIX file name: Vigil must judge (and later open) exactly this name, not ../../outside/secret.txt.
+    const sneaky = '..\\..\\outside\\secret.txt';
+    const where = await locatePath(repo.ws, sneaky);
+    assert.deepEqual([where.inside, where.real, where.kind], [true, repo.p(sneaky), 'missing']);
+    await fs.writeFile(repo.p(sneaky), 'a name with backslashes\n');
+    try {
+      assert.equal(await ws.read(await ws.locate(sneaky)), 'a name with backslashes\n');
+      const folder = await locatePath(repo.ws, 'src\\a.ts');
+      assert.deepEqual([folder.real, folder.kind], [repo.p('src\\a.ts'), 'missing']);
+    } finally {
+      await fs.unlink(repo.p(sneaky));
+    }
+  });
+
   it('starts from the root even when the root itself is reached through a symlink', async () => {
     const alias = path.join(repo.base, 'ws-alias');
     await fs.symlink(repo.ws, alias);

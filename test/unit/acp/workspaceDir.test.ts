@@ -39,6 +39,29 @@ describe('workspace directory placement', () => {
     await assert.rejects(placeDirectory(ws, 'a\0b'), /NUL/);
   });
 
+  it('places a cwd by the same walk as every file path (one definition of inside)', async () => {
+    assert.deepEqual(await placeDirectory(ws, 'src/'), { path: path.join(ws, 'src'), inside: true });
+    assert.deepEqual(await placeDirectory(ws, './src/.//'), { path: path.join(ws, 'src'), inside: true });
+    assert.deepEqual(await placeDirectory(ws, `${ws}/`), { path: ws, inside: true });
+    assert.deepEqual(await placeDirectory(ws, ''), { path: ws, inside: true });
+    // A link to a missing folder inside is missing (asked), not a place to run in.
+    await fs.symlink('src/gone', path.join(ws, 'dangling'));
+    assert.deepEqual(await placeDirectory(ws, 'dangling'), { path: path.join(ws, 'src', 'gone'), inside: false, problem: 'missing' });
+    // A symlink loop is refused with a clear error instead of being guessed at.
+    await fs.symlink('loop-b', path.join(ws, 'loop-a'));
+    await fs.symlink('loop-a', path.join(ws, 'loop-b'));
+    await assert.rejects(placeDirectory(ws, 'loop-a'), /more than 40 symlinks/);
+    // The workspace reached through an alias of its root is still inside, by its real path.
+    const alias = path.join(base, 'ws-alias');
+    await fs.symlink(ws, alias);
+    assert.deepEqual(await placeDirectory(alias, 'link-in'), { path: path.join(ws, 'src'), inside: true });
+    assert.deepEqual(await placeDirectory(alias, path.join(alias, 'link-out')), { path: path.join(base, 'out'), inside: false });
+    if (process.platform !== 'win32') {
+      // A backslash is part of a name here: `..\\..` is a (missing) folder inside, not two levels up.
+      assert.deepEqual(await placeDirectory(ws, '..\\..'), { path: path.join(ws, '..\\..'), inside: false, problem: 'missing' });
+    }
+  });
+
   it('opens only regular files inside a workspace folder from links', async () => {
     assert.deepEqual(await placeLinkedFile([ws], path.join(ws, 'a.txt')), { path: path.join(ws, 'a.txt') });
     assert.match(JSON.stringify(await placeLinkedFile([ws], path.join(ws, 'secret-link.txt'))), /outside the workspace \(it leads to .*secret\.txt\)/);

@@ -2,7 +2,7 @@
 
 import { strict as assert } from 'node:assert';
 import { isVigilError } from '../../../src/extension/core/common/errors';
-import { LineMatcher, MAX_MATCH_CHARS, MAX_PATTERN_CHARS, MAX_SLOW_LINES, SLOW_LINE_MS, compilePattern, matcherForStoredPattern } from '../../../src/extension/core/tasks/lineMatcher';
+import { LineMatcher, MAX_MATCH_CHARS, MAX_PATTERN_CHARS, MAX_SLOW_LINES, SLOW_LINE_MS, compilePattern, expansionEstimate, matcherForStoredPattern } from '../../../src/extension/core/tasks/lineMatcher';
 
 function rejected(pattern: string): string {
   try {
@@ -66,6 +66,20 @@ describe('notify patterns', () => {
     assert.match(rejected('a'.repeat(MAX_PATTERN_CHARS + 1)), new RegExp(`is ${MAX_PATTERN_CHARS + 1} characters long.*at most ${MAX_PATTERN_CHARS} characters`));
     assert.match(rejected('a[ab]{999}$'), /too complex/);
     assert.doesNotThrow(() => compilePattern('(?i)(compiled successfully|webpack compiled|ready in \\d+ ?ms|listening on (port )?:?\\d+|Local:\\s+https?://\\S+)'));
+  });
+
+  it('refuses a pattern whose counted repetitions blow up before RE2 compiles it (compiling is synchronous)', () => {
+    // 1,000 characters that RE2 expands to ~125,000 items: compiling it first held the event loop for most of a second.
+    for (const pattern of ['.{0,999}'.repeat(125), '(?:(?:a{0,30}){0,30}){0,30}', '((a|b|c){10}){400}', 'x{0,1000}{0,1000}']) {
+      assert.match(rejected(pattern), /counted repetitions expand to about \d+ items, at most \d+.*RE2/, pattern);
+    }
+    assert.equal(expansionEstimate('(?<port>\\d{1,5})\\/ready'), 11, 'group headers and escapes are no items');
+    assert.equal(expansionEstimate('[a-z\\]{]{3}\\p{Greek}{2}\\Q{9}\\E'), 3 + 2 + 3);
+    assert.equal(expansionEstimate('((ab){3}c){4}'), 28);
+    // What RE2 accepted before is still accepted: the estimate only refuses clear blow-ups.
+    for (const pattern of ['(?i)(compiled successfully|webpack compiled|ready in \\d+ ?ms)', '(?<verylongname>\\d){20}', '\\d{1,3}(\\.\\d{1,3}){3}']) {
+      assert.doesNotThrow(() => compilePattern(pattern), pattern);
+    }
   });
 
   it('keeps the JavaScript spellings agents use: named groups, \\d, (?i), escaped slashes', () => {

@@ -120,6 +120,13 @@ describe('settings trust', () => {
     assert.deepStrictEqual(validateSettings(r.effective).settings.agent, { kind: 'built-in' });
     const same = resolveSettingTrust(['agent'], layers({ agent: { globalValue: { args: ['--acp'], command: 'gemini' }, workspaceValue: userAgent } }), { trusted: true, answer: never });
     assert.deepStrictEqual(same.questions, []);
+    // Values the validator turns into the built-in agent run nothing either: a string, an array, `vigil.agent.env`
+    // alone (VS Code nests the dotted key into an object without a command). No pointless "command: undefined" modal.
+    for (const workspaceValue of ['/bin/sh -c "touch /tmp/owned"', ['/bin/sh'], { env: { LD_PRELOAD: '/tmp/x.so' } }, { command: '  ' }]) {
+      const invalid = resolveSettingTrust(['agent'], layers({ agent: { globalValue: userAgent, workspaceValue } }), { trusted: true, answer: never });
+      assert.deepStrictEqual(invalid.questions, [], JSON.stringify(workspaceValue));
+      assert.deepStrictEqual(validateSettings(invalid.effective).settings.agent, { kind: 'built-in' });
+    }
   });
 
   it('a workspace makes approvals stricter, never looser, per tool kind', () => {

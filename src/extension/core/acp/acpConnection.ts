@@ -15,6 +15,7 @@ import { listModels, streamChat } from './lmHost';
 import type { PermissionGate } from './permissionGate';
 import type { TerminalBridge } from './terminalBridge';
 import { describeLocation, type Location } from './workspaceBoundary';
+import { commandLineOf } from '../tasks/shellCommand';
 import { placeDirectory } from './workspaceDir';
 import type { WorkspaceFs } from './workspaceFs';
 
@@ -196,7 +197,10 @@ export class AcpConnection {
         let approvedOutside = false;
         const where = await confine(params.sessionId, params.path, 'write', signal, () => (approvedOutside = true));
         // A write outside the workspace was just asked about with its path; any other write goes through the policy.
-        if (!approvedOutside) await authorize(params.sessionId, { kind: 'edit', path: where.abs }, signal);
+        // Through a symlink inside, the file written is the link's target: that is what an approval must have named,
+        // and what the question shows (an approval of `notes.md` does not cover writing what it points to).
+        const op: ClientOp = where.hops.length > 0 ? { kind: 'edit', path: where.real, shown: describeLocation(where) } : { kind: 'edit', path: where.abs };
+        if (!approvedOutside) await authorize(params.sessionId, op, signal);
         try {
           await workspace.write(where, params.content);
         } catch (error) {
@@ -205,7 +209,8 @@ export class AcpConnection {
         return {};
       })
       .onRequest('terminal/create', async ({ params, signal }) => {
-        const commandLine = [params.command, ...(params.args ?? [])].join(' ');
+        // The line the shell will run (args quoted), not a plain join: "rm -rf 'x y'" approved must not cover rm of 'x and y'.
+        const commandLine = commandLineOf(params.command, params.args);
         const label = commandLine.slice(0, 200);
         const background = (params._meta as { vigil?: { background?: unknown } } | null | undefined)?.vigil?.background === true;
         this.emit(params.sessionId, (d) => (background ? d.request(`tool: start background ${label}`) : d.foregroundCommand(`tool: run ${label}`)));

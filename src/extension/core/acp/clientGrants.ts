@@ -3,11 +3,12 @@
 // The rule itself is documented in permissionGate.ts.
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { commandLineOf } from '../tasks/shellCommand';
 
 /** A client-side operation Vigil serves for the agent, as the approvals policy sees it. */
 export type ClientOp =
   | { kind: 'execute'; commandLine: string; cwd: string; cwdInside: boolean; cwdMissing?: boolean; background: boolean; envNames: string[] }
-  | { kind: 'edit'; path: string };
+  | { kind: 'edit'; path: string; shown?: string };
 
 export type ClientOpKind = ClientOp['kind'];
 
@@ -89,7 +90,8 @@ export function targetsOf(toolCall: ToolCallLike, root: string): ToolCallTargets
   for (const field of ['command', 'cmd', 'commandLine']) {
     const value = raw[field];
     if (typeof value === 'string' && value.trim()) commands.push(normalizeCommand(value));
-    else if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) commands.push(normalizeCommand(value.join(' ')));
+    // An argv names words, quoted as the shell will get them (the same form terminal/create's command and args take).
+    else if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) commands.push(normalizeCommand(commandLineOf(value[0] as string, value.slice(1) as string[])));
   }
   const paths = new Set<string>();
   const addPath = (value: unknown) => {
@@ -124,7 +126,7 @@ export function shown(text: string, max = 300): string {
 
 /** The question Vigil asks about an operation: what will run where, or which file is written. */
 export function describeOp(op: ClientOp): string {
-  if (op.kind === 'edit') return `write ${shown(op.path)}`;
+  if (op.kind === 'edit') return `write ${shown(op.shown ?? op.path)}`;
   const where = op.cwdMissing ? `${shown(op.cwd)} (outside the workspace: this folder does not exist)` : op.cwdInside ? shown(op.cwd) : `${shown(op.cwd)} (outside the workspace)`;
   const env = op.envNames.length > 0 ? ` with environment ${shown(op.envNames.join(', '), 120)}` : '';
   return `run ${op.background ? 'in the background ' : ''}\`${shown(op.commandLine)}\` in ${where}${env}`;

@@ -5,8 +5,8 @@
 // The client-side rule. An operation is "covered" when an earlier permission request of this session
 // was allowed for it: an `allow_once` answer to an `execute` (or `edit`) tool call covers ONE
 // following terminal/create (or write) of the same turn, and when the tool call names its command
-// (`rawInput.command`) or files (`locations`, `rawInput.path`) only that command or those files (one
-// write each); `allow_always` covers the kind for the rest of the session, like the built-in agent's
+// (`rawInput.command`) or files (`locations`, `rawInput.path`) only that command (as the shell runs it)
+// or those files (one write each; a write through a symlink is the write of its target); `allow_always` covers the kind for the rest of the session, like the built-in agent's
 // own memory of it. A covered operation runs without a second question. One that is not covered is
 // decided by the same `decide()` as a permission request (with `vigil.approvals.byKind`): refused in
 // Restricted Mode, allowed under "allowAll", asked under "ask" and "allowReadOnly" with the real

@@ -139,8 +139,11 @@ async function walk(start: string, agentNames: string[], abs: string): Promise<O
   return { real: current, kind, dangling: false, hops };
 }
 
+/** Splits on the platform's separators only: on Linux and macOS a backslash is part of a name, so `..\\x` cannot climb. */
+const separators = sep === '\\' ? /[\\/]+/ : /\/+/;
+
 function names(rel: string): string[] {
-  return rel.split(/[\\/]+/).filter((n) => n !== '' && n !== '.');
+  return rel.split(separators).filter((n) => n !== '' && n !== '.');
 }
 
 function walkError(abs: string, at: string, error: unknown): VigilError {

@@ -2,7 +2,7 @@
 // Patterns come from agents, so they run on RE2 (linear time) with bounded size and bounded input.
 
 import { RE2JS } from 're2js';
-import { VigilError, errorMessage } from '../common/errors';
+import { VigilError, errorMessage, isVigilError } from '../common/errors';
 
 /** Longest notify pattern accepted, in characters. */
 export const MAX_PATTERN_CHARS = 1_000;
@@ -155,6 +155,87 @@ function nextBreak(text: string, from: number): number {
   return Math.min(n, r);
 }
 
+/**
+ * Bound on expansionEstimate, checked before RE2 compiles. Generous next to MAX_PROGRAM_SIZE (which still decides
+ * for what passes): an estimate this size compiles in milliseconds.
+ */
+export const MAX_EXPANSION = 4 * MAX_PROGRAM_SIZE;
+
+/**
+ * About how many items a pattern becomes once RE2 expands `{n}`, `{n,}` and `{n,m}` (each repeated part counted
+ * as many times as its largest count, nested counts multiplied). Reads only the text, so its cost is linear;
+ * syntax it does not know counts as plain characters, and RE2 then judges the pattern as usual.
+ */
+export function expansionEstimate(pattern: string): number {
+  // One frame per open group: the size of what it holds so far, and of its last item (what a count repeats).
+  const frames: Array<{ total: number; last: number }> = [{ total: 0, last: 0 }];
+  const top = () => frames[frames.length - 1];
+  const item = (size: number) => {
+    top().total += size;
+    top().last = size;
+  };
+  for (let i = 0; i < pattern.length; i += 1) {
+    const ch = pattern[i];
+    if (ch === '\\') {
+      if (pattern[i + 1] === 'Q') {
+        // \Q…\E: literal text, one item per character.
+        const end = pattern.indexOf('\\E', i + 2);
+        const stop = end === -1 ? pattern.length : end;
+        for (let k = i + 2; k < stop; k += 1) item(1);
+        i = end === -1 ? pattern.length : end + 1;
+        continue;
+      }
+      // \p{Greek}, \x{10FFFF}: the braces belong to the escape, not a count.
+      if (/[pPx]/.test(pattern[i + 1] ?? '') && pattern[i + 2] === '{') {
+        const close = pattern.indexOf('}', i + 3);
+        i = close === -1 ? pattern.length : close;
+      } else {
+        i += 1;
+      }
+      item(1);
+    } else if (ch === '[') {
+      // A class is one item; `]` right after `[` or `[^` is a member, and escapes may hide a `]`.
+      let k = i + 1;
+      if (pattern[k] === '^') k += 1;
+      if (pattern[k] === ']') k += 1;
+      while (k < pattern.length && pattern[k] !== ']') k += pattern[k] === '\\' ? 2 : 1;
+      i = k;
+      item(1);
+    } else if (ch === '(') {
+      if (pattern[i + 1] === '?') {
+        // A group's header is no item: `(?:`, `(?i:`, `(?P<name>`, `(?<name>`; a bare `(?i)` opens no group at all.
+        const header = /^\(\?(?:P?<[^>]*>|[a-zA-Z-]*(?::|(\))))/.exec(pattern.slice(i, i + 300));
+        if (header) {
+          i += header[0].length - 1;
+          if (header[1]) continue;
+        }
+      }
+      frames.push({ total: 0, last: 0 });
+    } else if (ch === ')' && frames.length > 1) {
+      const group = frames.pop()!;
+      item(Math.max(group.total, 1));
+    } else if (ch === '{') {
+      const count = /^\{(\d{1,6})(,(\d{0,6}))?\}/.exec(pattern.slice(i, i + 16));
+      if (!count) {
+        item(1);
+        continue;
+      }
+      const times = Math.max(Number(count[1]), count[3] ? Number(count[3]) : count[2] ? Number(count[1]) + 1 : 0, 1);
+      const frame = top();
+      frame.total += frame.last * (times - 1);
+      frame.last *= times;
+      i += count[0].length - 1;
+    } else if (ch !== '*' && ch !== '+' && ch !== '?' && ch !== '|' && ch !== '^' && ch !== '$') {
+      item(1);
+    }
+  }
+  while (frames.length > 1) {
+    const group = frames.pop()!;
+    item(Math.max(group.total, 1));
+  }
+  return frames[0].total;
+}
+
 const ALLOWED =
   `Notify patterns are RE2 regular expressions of at most ${MAX_PATTERN_CHARS} characters: ` +
   'no backreferences (\\1), no lookahead or lookbehind ((?=…), (?!…), (?<=…), (?<!…)); use (?i) for case-insensitive matching.';
@@ -169,8 +250,19 @@ export function compilePattern(pattern: string): LinePattern {
   }
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    const translated = RE2JS.translateRegExp(pattern);
+    // RE2 expands counted repetitions while compiling, synchronously: `.{0,999}` × 125 took 0.8 s before
+    // its program size could be refused. Refuse an obvious blow-up from the text first.
+    const expanded = expansionEstimate(translated);
+    if (expanded > MAX_EXPANSION) {
+      throw new VigilError(
+        'INVALID_INPUT',
+        `${JSON.stringify(pattern)} is too complex (its counted repetitions expand to about ${expanded} items, at most ${MAX_EXPANSION}); use fewer or smaller repetitions. ${ALLOWED}`,
+      );
+    }
+    compiled = RE2JS.compile(translated);
   } catch (error) {
+    if (isVigilError(error)) throw error;
     throw new VigilError('INVALID_INPUT', `${JSON.stringify(pattern)} cannot be used (${errorMessage(error)}). ${ALLOWED}`, { cause: error });
   }
   if (compiled.programSize() > MAX_PROGRAM_SIZE) {

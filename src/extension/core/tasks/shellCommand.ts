@@ -13,9 +13,16 @@ export function shellQuote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The command line the shell runs for an ACP command and its args: the args quoted so the shell sees exactly
+ * those words. Approvals are asked and matched on this same text, so what was approved is what runs.
+ */
+export function commandLineOf(command: string, args: readonly string[] | null | undefined): string {
+  return args && args.length > 0 ? [command, ...args].map(shellQuote).join(' ') : command;
+}
+
 export function shellInvocation(command: string, args: readonly string[] | undefined, shell: string | undefined, env: NodeJS.ProcessEnv): ShellInvocation {
-  // ACP gives a command and separate args: quote them so the shell sees exactly those words.
-  const display = args && args.length > 0 ? [command, ...args].map(shellQuote).join(' ') : command;
+  const display = commandLineOf(command, args);
   if (process.platform === 'win32') {
     return { file: shell ?? env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', display], display };
   }
