@@ -73,16 +73,17 @@ describe('many windows on one session (real workbench, two pages on one code-ser
     assert.strictEqual(readFileSync(path.join(session.workspace, 'note-1.txt'), 'utf8'), 'first note\n', 'the write B approved happened in A');
     await b.waitStatus(/^Vigil$/);
 
-    // Second turn from A, then A's page closes while its extension host lives on; that host then
-    // stops answering (frozen), as a disconnected window's host that hangs would.
+    // Second turn from A; A's extension host stops answering (frozen, as a disconnected window's
+    // host that hangs would), then A's page closes. Freezing first matters: a page that closes
+    // cleanly may let code-server end its host, and then there would be nothing left to take over from.
     await a.send('Now the second note');
     await a.locator('#approvals .approval').waitFor({ timeout: uiTimeout });
     await b.locator('#approvals .approval').waitFor({ timeout: uiTimeout });
     const holder = leaseHolderPid(session.server, sessionId);
     assert.ok(holder !== undefined && holder !== process.pid, 'the lease names window A’s extension host');
-    await session.workbench.close();
     process.kill(holder, 'SIGSTOP');
     frozen = holder;
+    await session.workbench.close();
     await b.waitPhase('awaitingApproval');
     await windowB.screenshot('e2e-multiwindow-2-approval-waiting-a-gone');
 
