@@ -3,7 +3,8 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentHandle, AgentHandleProvider, PromptOutcome, PromptRequest } from '../src/extension/core/ports/agentHandle';
+import type { AgentHandleProvider } from '../src/extension/core/ports/agentHandle';
+import { CooperativeAgent, percentile, print } from './support/cooperativeAgent';
 import { systemClock } from '../src/extension/core/ports/clock';
 import { silentLogger } from '../src/extension/core/ports/logger';
 import { TurnLeaseStore } from '../src/extension/core/lease/turnLease';
@@ -12,26 +13,6 @@ import { ActivityClock } from '../src/extension/core/supervisor/activityClock';
 import { TurnSupervisor } from '../src/extension/core/supervisor/turnSupervisor';
 import type { LivenessSettings } from '../src/extension/core/settings/livenessSettings';
 import { isDead, ProcessAgent } from '../test/unit/supervisor/processAgent';
-
-/** Answers `cancel` at once: the cooperative agent of the abort figures. */
-class CooperativeAgent implements AgentHandleProvider, AgentHandle {
-  private pending: ((o: PromptOutcome) => void) | undefined;
-  async get(): Promise<AgentHandle> {
-    return this;
-  }
-  prompt(_r: PromptRequest): Promise<PromptOutcome> {
-    return new Promise((resolve) => (this.pending = resolve));
-  }
-  async cancel(): Promise<void> {
-    this.pending?.({ stopReason: 'cancelled' });
-  }
-  async kill(): Promise<void> {
-    this.pending?.({ stopReason: 'cancelled' });
-  }
-}
-
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
-const print = (name: string, value: number, unit: string) => console.log(`${name}: ${value.toFixed(value < 10 ? 2 : 1)} ${unit}`);
 
 async function supervisor(settings: LivenessSettings, agents: AgentHandleProvider) {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-bench-'));
