@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
 import { ConfirmationLedger, declinedText, describeQuestion, summarizeValue, type Answer, type ConfirmedSetting, type WorkspaceValueQuestion } from './settingsTrust';
+import { SingleFlight } from '../core/common/singleFlight';
 
 const STORAGE_KEY = 'vigil.confirmedWorkspaceSettings';
 
@@ -20,7 +21,7 @@ export interface WorkspaceSettingsTrustOptions {
 export class WorkspaceSettingsTrust {
   private readonly ledger: ConfirmationLedger;
   /** Questions on screen now, by setting and value: concurrent launches share one. */
-  private readonly open = new Map<string, Promise<boolean>>();
+  private readonly open = new SingleFlight<string, boolean>();
 
   constructor(private readonly options: WorkspaceSettingsTrustOptions) {
     this.ledger = new ConfirmationLedger({
@@ -38,12 +39,7 @@ export class WorkspaceSettingsTrust {
     const id = `${question.key}:${question.hash}`;
     const known = this.ledger.answer(question.key, question.hash);
     if (known !== 'unanswered') return Promise.resolve(known === 'confirmed');
-    let pending = this.open.get(id);
-    if (!pending) {
-      pending = this.ask(question).finally(() => this.open.delete(id));
-      this.open.set(id, pending);
-    }
-    return pending;
+    return this.open.run(id, () => this.ask(question));
   }
 
   private async ask(question: WorkspaceValueQuestion): Promise<boolean> {

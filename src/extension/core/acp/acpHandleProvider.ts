@@ -7,6 +7,7 @@ import type { AgentHandle, AgentHandleProvider } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
 import { AcpAgentHandle, type AcpHandleDeps } from './acpAgentHandle';
 import type { LaunchSpec } from './agentLaunch';
+import { SingleFlight } from '../common/singleFlight';
 
 export interface AcpProviderDeps extends Omit<AcpHandleDeps, 'cwd' | 'launch' | 'loadHistory'> {
   log: Logger;
@@ -19,7 +20,7 @@ export interface AcpProviderDeps extends Omit<AcpHandleDeps, 'cwd' | 'launch' | 
 export class AcpAgentHandleProvider extends Disposable implements AgentHandleProvider {
   private readonly handles = new Map<string, AcpAgentHandle>();
   /** Handles whose cwd is being resolved: concurrent gets share one, so a session never gets two. */
-  private readonly creating = new Map<string, Promise<AcpAgentHandle>>();
+  private readonly creating = new SingleFlight<string, AcpAgentHandle>();
 
   constructor(private readonly deps: AcpProviderDeps) {
     super();
@@ -36,12 +37,7 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
   async get(sessionId: string): Promise<AgentHandle> {
     const handle = this.handles.get(sessionId);
     if (handle) return handle;
-    let creating = this.creating.get(sessionId);
-    if (!creating) {
-      creating = this.create(sessionId).finally(() => this.creating.delete(sessionId));
-      this.creating.set(sessionId, creating);
-    }
-    return creating;
+    return this.creating.run(sessionId, () => this.create(sessionId));
   }
 
   private async create(sessionId: string): Promise<AcpAgentHandle> {

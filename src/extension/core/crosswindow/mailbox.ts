@@ -87,27 +87,26 @@ export class Mailbox {
   }
 
   requestFile(sessionId: string, requestId: string): string {
-    checkSessionId(sessionId);
-    checkId(requestId, 'request id');
-    return path.join(this.dir, `${sessionId}.${requestId}.approval.json`);
+    return this.fileOf(sessionId, requestId, 'request id', 'approval');
   }
 
   answerFile(sessionId: string, requestId: string): string {
-    checkSessionId(sessionId);
-    checkId(requestId, 'request id');
-    return path.join(this.dir, `${sessionId}.${requestId}.answer.json`);
+    return this.fileOf(sessionId, requestId, 'request id', 'answer');
   }
 
   abortFile(sessionId: string, turnId: string): string {
-    checkSessionId(sessionId);
-    checkId(turnId, 'turn id');
-    return path.join(this.dir, `${sessionId}.${turnId}.abort.json`);
+    return this.fileOf(sessionId, turnId, 'turn id', 'abort');
   }
 
   ackFile(sessionId: string, turnId: string): string {
+    return this.fileOf(sessionId, turnId, 'turn id', 'abortack');
+  }
+
+  /** `<session>.<id>.<suffix>.json`, both names checked first: they become file names. */
+  private fileOf(sessionId: string, id: string, label: string, suffix: string): string {
     checkSessionId(sessionId);
-    checkId(turnId, 'turn id');
-    return path.join(this.dir, `${sessionId}.${turnId}.abortack.json`);
+    checkId(id, label);
+    return path.join(this.dir, `${sessionId}.${id}.${suffix}.json`);
   }
 
   // ---- turn board ----

@@ -15,6 +15,7 @@ import type { TranscriptRecord } from './transcriptRecords';
 import { EventHub, type Unsubscribe } from '../common/events';
 import { folderRecordProblem } from '../folders/sessionFolder';
 import type { Redactor } from '../common/redactor';
+import { SingleFlight } from '../common/singleFlight';
 
 export interface RecordsAppended {
   sessionId: string;
@@ -44,7 +45,7 @@ export type SessionMeta = z.infer<typeof sessionMetaSchema>;
 
 export class SessionStore {
   private readonly appended = new EventHub<RecordsAppended>();
-  private readonly moving = new Map<string, Promise<number>>();
+  private readonly moving = new SingleFlight<string, number>();
 
   constructor(
     readonly root: string,
@@ -167,12 +168,7 @@ export class SessionStore {
 
   /** Moves corrupt lines out of the transcript (once at a time per session); resolves with how many moved. */
   moveCorrupt(id: string): Promise<number> {
-    let running = this.moving.get(id);
-    if (!running) {
-      running = moveCorruptLines(transcriptFile(this.root, id), leaseFile(this.root, id), leaseLockPath(this.root, id), this.logger).finally(() => this.moving.delete(id));
-      this.moving.set(id, running);
-    }
-    return running;
+    return this.moving.run(id, () => moveCorruptLines(transcriptFile(this.root, id), leaseFile(this.root, id), leaseLockPath(this.root, id), this.logger));
   }
 
   async listResumable(): Promise<SessionMeta[]> {
