@@ -2,6 +2,7 @@
 
 import { EventHub, type Unsubscribe } from '../../src/extension/core/common/events';
 import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnPort, TurnSource } from '../../src/extension/core/ports/turns';
+import { waitOnHub } from './waitOnHub';
 
 export type ScriptedResult = 'auto' | 'started' | 'busy' | 'paused' | 'failed';
 
@@ -126,20 +127,9 @@ export class FakeTurnPort implements TurnPort {
   }
 
   /** Resolves once `predicate` holds for the calls so far (checked on every new call). */
-  waitForCalls(predicate: (calls: StartCall[]) => boolean, timeoutMs = 5_000): Promise<StartCall[]> {
-    if (predicate(this.calls)) return Promise.resolve(this.calls);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off();
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for start calls; have ${this.calls.length}`));
-      }, timeoutMs);
-      const off = this.callHub.subscribe(() => {
-        if (!predicate(this.calls)) return;
-        clearTimeout(timer);
-        off();
-        resolve(this.calls);
-      });
-    });
+  async waitForCalls(predicate: (calls: StartCall[]) => boolean, timeoutMs = 5_000): Promise<StartCall[]> {
+    await waitOnHub(this.callHub, () => predicate(this.calls), timeoutMs, () => `start calls; have ${this.calls.length}`);
+    return this.calls;
   }
 
   private register(sessionId: string, source: TurnSource): string {

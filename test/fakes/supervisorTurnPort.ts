@@ -9,6 +9,7 @@ import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnP
 import type { LivenessSettings } from '../../src/extension/core/settings/livenessSettings';
 import { TurnSupervisor } from '../../src/extension/core/supervisor/turnSupervisor';
 import type { ScriptedResult, StartCall } from './fakeTurnPort';
+import { waitOnHub } from './waitOnHub';
 
 const QUIET: LivenessSettings = { enabled: true, timeoutMs: 600_000, toolTimeoutMs: 600_000, graceMs: 5_000 };
 
@@ -214,20 +215,9 @@ export class SupervisorTurnPort implements TurnPort {
     return this.calls.filter((c) => c.source === 'wakeup' && (sessionId === undefined || c.sessionId === sessionId));
   }
 
-  waitForCalls(predicate: (calls: StartCall[]) => boolean, timeoutMs = 15_000): Promise<StartCall[]> {
-    if (predicate(this.calls)) return Promise.resolve(this.calls);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        off();
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for start calls; have ${this.calls.length}`));
-      }, timeoutMs);
-      const off = this.callHub.subscribe(() => {
-        if (!predicate(this.calls)) return;
-        clearTimeout(timer);
-        off();
-        resolve(this.calls);
-      });
-    });
+  async waitForCalls(predicate: (calls: StartCall[]) => boolean, timeoutMs = 15_000): Promise<StartCall[]> {
+    await waitOnHub(this.callHub, () => predicate(this.calls), timeoutMs, () => `start calls; have ${this.calls.length}`);
+    return this.calls;
   }
 
   private record(sessionId: string, prompt: string, source: TurnSource, result: StartTurnResult): StartTurnResult {

@@ -3,48 +3,17 @@
 // process tree, ends the turn as interrupted; the frozen holder, woken up, can no longer write.
 
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
-import * as readline from 'node:readline';
 import { isAlive } from '../../../src/extension/core/common/processTree';
 import { CrossWindow } from '../../../src/extension/core/crosswindow/crossWindow';
 import { systemClock } from '../../../src/extension/core/ports/clock';
 import { TurnSupervisor } from '../../../src/extension/core/supervisor/turnSupervisor';
+import { LineProtocolChild } from '../../fakes/lineProtocolChild';
 import { FakeAgent } from '../supervisor/fakeAgent';
 import { recordingLogger, tempRoot, type LogRecord } from '../supervisor/harness';
 
 const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'crosswindow', 'turnHolder.js');
 const SESSION = 's1';
-
-class HolderProcess {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly ready: Promise<void>;
-  private readonly replies: Array<(r: Record<string, unknown>) => void> = [];
-
-  constructor(root: string) {
-    this.child = spawn(process.execPath, [FIXTURE, root, SESSION, 'window-a']);
-    let onReady!: () => void;
-    this.ready = new Promise((resolve) => (onReady = resolve));
-    readline.createInterface({ input: this.child.stdout }).on('line', (line) => {
-      const reply = JSON.parse(line) as Record<string, unknown>;
-      if ('ready' in reply) onReady();
-      else this.replies.shift()?.(reply);
-    });
-  }
-
-  send(command: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return new Promise((resolve) => {
-      this.replies.push(resolve);
-      this.child.stdin.write(JSON.stringify(command) + '\n');
-    });
-  }
-
-  stop(): void {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill('SIGCONT');
-    this.child.kill('SIGTERM');
-  }
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>): Promise<T> {
   const deadline = Date.now() + 20_000;
@@ -73,7 +42,7 @@ describe('takeover of a frozen holder (two real processes)', () => {
       agentPid: () => undefined, approvalTimeoutMs: () => 600_000, showing: () => undefined, pollMs: 200, ackBoundMs: 1_500,
     });
     await cw.start();
-    const a = new HolderProcess(root);
+    const a = new LineProtocolChild(FIXTURE, [root, SESSION, 'window-a']);
     try {
       await a.ready;
       const started = await a.send({ cmd: 'start' });
@@ -108,7 +77,7 @@ describe('takeover of a frozen holder (two real processes)', () => {
       const next = await sup.startTurn(SESSION, 'again', { source: 'user' });
       assert.equal(next.kind, 'started');
     } finally {
-      a.stop();
+      a.stop('SIGTERM');
       cw.dispose();
       sup.dispose();
     }

@@ -1,46 +1,14 @@
 // I18 with two real processes: a holder frozen (SIGSTOP) past its TTL wakes up and cannot corrupt the new holder's transcript.
 
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
-import * as readline from 'node:readline';
 import { SessionStore } from '../../../src/extension/core/store/sessionStore';
 import { silentLogger } from '../../../src/extension/core/ports/logger';
+import { LineProtocolChild } from '../../fakes/lineProtocolChild';
 import { tempRoot } from '../supervisor/harness';
 
 const FIXTURE = path.join(__dirname, '..', '..', 'fixtures', 'lease', 'leaseHolder.js');
 const TTL_MS = 1_500;
-
-class Holder {
-  private readonly replies: Array<(reply: Record<string, unknown>) => void> = [];
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly ready: Promise<void>;
-
-  constructor(root: string, windowId: string) {
-    this.child = spawn(process.execPath, [FIXTURE, root, 's1', windowId, String(TTL_MS)]);
-    const lines = readline.createInterface({ input: this.child.stdout });
-    let onReady!: () => void;
-    this.ready = new Promise((resolve) => (onReady = resolve));
-    lines.on('line', (line) => {
-      const reply = JSON.parse(line) as Record<string, unknown>;
-      if ('ready' in reply) onReady();
-      else this.replies.shift()?.(reply);
-    });
-  }
-
-  send(command: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return new Promise((resolve) => {
-      this.replies.push(resolve);
-      this.child.stdin.write(JSON.stringify(command) + '\n');
-    });
-  }
-
-  stop(): void {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill('SIGCONT');
-    this.child.kill('SIGKILL');
-  }
-}
 
 describe('turn lease across two real processes', () => {
   it('I18 a holder frozen past its TTL (SIGSTOP) wakes up (SIGCONT) and its stale-epoch write is refused', async function () {
@@ -49,8 +17,8 @@ describe('turn lease across two real processes', () => {
     const store = new SessionStore(root, silentLogger);
     await store.init();
     await store.create('shared', 's1');
-    const a = new Holder(root, 'window-a');
-    const b = new Holder(root, 'window-b');
+    const a = new LineProtocolChild(FIXTURE, [root, 's1', 'window-a', String(TTL_MS)]);
+    const b = new LineProtocolChild(FIXTURE, [root, 's1', 'window-b', String(TTL_MS)]);
     try {
       await Promise.all([a.ready, b.ready]);
       // Taken before A acquires: A's expiry (its wall clock + TTL) is at or after this + TTL.
@@ -84,8 +52,8 @@ describe('turn lease across two real processes', () => {
       assert.deepEqual(summary, ['A1', 'interrupted:turn-a', 'B1', 'B2']);
       assert.equal((await store.get('s1'))?.state, 'interrupted');
     } finally {
-      a.stop();
-      b.stop();
+      a.stop('SIGKILL');
+      b.stop('SIGKILL');
     }
   });
 });
