@@ -52,7 +52,8 @@ export class RemoteTurnFeed {
     const next = update.remote;
     this.remote = next;
     if (prev && prev.turnId !== next?.turnId) this.ending = { turn: prev, passes: 0 };
-    if (this.ending) this.settleEnding(next !== undefined);
+    // While a takeover holds the lease, the taken turn's end is being written: no pass counts yet.
+    if (this.ending && !update.recovering) this.settleEnding(next !== undefined);
     if (next) {
       if (prev?.turnId !== next.turnId) {
         presenter.supervisorEvent({ type: 'turnStarted', sessionId, turnId: next.turnId, source: next.source, startedAt: next.startedAt });

@@ -100,4 +100,19 @@ describe('following a turn that another window runs', () => {
     assert.ok(texts.includes('taken over here'), 'the end says why');
     assert.equal(presenter.snapshot.entries.filter((e) => e.kind === 'notice' && e.notice.text === 'taken over here').length, 1, 'the own record is not shown twice');
   });
+
+  it('keeps waiting for the end record however many passes run while a takeover holds the lease', async () => {
+    const meta = (await t.b.sup.sessions.get(SESSION))!;
+    const presenter = new SessionPresenter({ meta, records: [], live: undefined, tasks: [], approvals: [] }, () => undefined);
+    const end = { type: 'interrupted' as const, at: 2, turnId: 'y', reason: 'taken over by the other window' };
+    const feed = new RemoteTurnFeed(presenter, () => assert.fail('no reset'));
+    const remote = { turnId: 'y', windowId: 'window-a', source: 'user' as const, startedAt: 1, phase: 'running' as const, waitingOn: 'agent', lastActivityAt: 1 };
+    feed.apply({ records: [], reset: false, remote, approvals: [] });
+    // Every write of the takeover (lease, epoch mark, lock) wakes the follower before the end record lands.
+    for (let pass = 0; pass < 20; pass += 1) feed.apply({ records: [], reset: false, remote: undefined, approvals: [], recovering: true });
+    assert.equal(presenter.phase, 'running', 'not ended with a guessed reason while the takeover writes the end');
+    feed.apply({ records: [end], reset: false, remote: undefined, approvals: [] });
+    assert.equal(presenter.phase, 'interrupted');
+    assert.ok(JSON.stringify(presenter.snapshot).includes('taken over by the other window'), 'the end says what the takeover wrote');
+  });
 });

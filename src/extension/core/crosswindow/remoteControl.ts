@@ -54,6 +54,11 @@ export class RemoteControl {
     return holder;
   }
 
+  /** Whether a takeover or reclaim holds the session now: it writes the end of the turn it took before it lets go. */
+  async recovering(sessionId: string): Promise<boolean> {
+    return (await this.d.lease.liveHolder(sessionId))?.turnId.startsWith('recovery-') ?? false;
+  }
+
   /** First answer wins, exactly once, whichever window gives it. */
   async answer(sessionId: string, requestId: string, answer: 'allowOnce' | 'allowAlways' | 'reject'): Promise<AnswerResult> {
     const { d } = this;

@@ -23,6 +23,8 @@ export interface FollowUpdate {
   /** The turn another window runs now, if any. */
   remote: RemoteTurnView | undefined;
   approvals: ApprovalRequest[];
+  /** A takeover or reclaim holds the lease: the end record of the turn it took is still to come. */
+  recovering?: boolean;
 }
 
 export interface SessionFollowerDeps {
@@ -54,7 +56,7 @@ export class SessionFollower {
     let reset = false;
     if (d.isLocalTurn()) await this.transcript.skipToEnd();
     else ({ records, reset } = await this.transcript.read());
-    if (!holder) return { records, reset, remote: undefined, approvals: [] };
+    if (!holder) return { records, reset, remote: undefined, approvals: [], recovering: await d.control.recovering(sessionId) };
     const board = await d.mailbox.readBoard(sessionId);
     const own = board?.turnId === holder.turnId ? board : undefined;
     const approvals = (await d.mailbox.listApprovals(sessionId)).filter((a) => a.turnId === holder.turnId);
