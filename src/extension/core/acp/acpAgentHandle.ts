@@ -14,6 +14,7 @@ import { ActivityDescriber } from './activityDescriber';
 import type { LaunchSpec } from './agentLaunch';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import { HistoryRecorder } from './historyRecorder';
+import { collectMcpServers, type McpServerSource } from './mcpServerSource';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './hostPorts';
 import { PermissionGate } from './permissionGate';
 import { TerminalBridge } from './terminalBridge';
@@ -33,6 +34,8 @@ export interface AcpHandleDeps {
   initializeTimeoutMs?: number;
   /** History from the durable transcript for the first spawn (e.g. after a window reload). */
   loadHistory?(): Promise<ChatMessage[]>;
+  /** MCP servers offered to the agent whenever a session is opened (none when absent). */
+  mcpServers?: readonly McpServerSource[];
 }
 
 interface Live {
@@ -173,15 +176,18 @@ export class AcpAgentHandle implements AgentHandle {
    */
   private async openSession(connection: AcpConnection, spec: LaunchSpec): Promise<string> {
     const previous = this.previousAcpSessionId;
+    const mcpServers = await collectMcpServers(this.deps.mcpServers ?? [], this.sessionId, connection.initializeResponse?.agentCapabilities, (error) =>
+      this.deps.log.warn(`an MCP server source failed; the agent starts without its servers: ${errorMessage(error)}`),
+    );
     if (!spec.builtin && previous && connection.initializeResponse?.agentCapabilities?.loadSession) {
       try {
-        await connection.loadSession(previous, this.deps.cwd, this.history!.snapshot());
+        await connection.loadSession(previous, this.deps.cwd, this.history!.snapshot(), mcpServers);
         return previous;
       } catch (error) {
         this.deps.log.warn(`${spec.label} could not reload session ${previous}: ${errorMessage(error)}; starting a new one`);
       }
     }
-    const id = await connection.newSession(this.deps.cwd, this.history!.snapshot());
+    const id = await connection.newSession(this.deps.cwd, this.history!.snapshot(), mcpServers);
     if (!spec.builtin && previous) this.crashNotice = `${this.crashNotice ?? ''} ${spec.label} cannot reload sessions, so it starts without the earlier conversation.`.trim();
     this.previousAcpSessionId = id;
     return id;

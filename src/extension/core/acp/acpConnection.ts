@@ -1,7 +1,7 @@
 // One ACP client connection to one agent process: the client-side handlers (fs, terminals,
 // permissions, `_vigil/…`), `initialize` with a bounded wait, sessions, prompts and cancel.
 
-import { client, RequestError, type ClientConnection, type InitializeResponse, type PromptResponse } from '@agentclientprotocol/sdk';
+import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../agent/providers/types';
 import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../agent/vigilProtocol';
 import { errorMessage, VigilError } from '../common/errors';
@@ -86,13 +86,13 @@ export class AcpConnection {
     }
   }
 
-  async newSession(cwd: string, history: ChatMessage[]): Promise<string> {
-    const r = await this.connection.agent.request('session/new', { cwd, mcpServers: [], _meta: { vigil: { history } } });
+  async newSession(cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<string> {
+    const r = await this.connection.agent.request('session/new', { cwd, mcpServers, _meta: { vigil: { history } } });
     return r.sessionId;
   }
 
-  async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[]): Promise<void> {
-    await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers: [], _meta: { vigil: { history } } });
+  async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<void> {
+    await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, _meta: { vigil: { history } } });
   }
 
   /** Sends `session/prompt`; every update and agent request of this session goes to `sink` until it settles. */
