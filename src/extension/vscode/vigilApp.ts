@@ -9,6 +9,8 @@ import { errorMessage } from '../core/common/errors';
 import { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
 import type { LaunchSpec } from '../core/acp/agentLaunch';
+import { mcpSecrets } from '../core/acp/mcpSettings';
+import { McpSettingsSource } from '../core/acp/mcpSettingsSource';
 import { ApprovalBroker } from '../presentation/approvalBroker';
 import type { VigilServices } from '../services';
 import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
@@ -59,6 +61,7 @@ export class VigilApp extends Disposable {
     super();
     this.config = this._register(new VigilConfiguration(logger, { trust: new WorkspaceSettingsTrust({ storage: context.workspaceState, logger }) }));
     this.learnAgentEnv();
+    this.learnMcpSecrets();
     this.sessions = this._register(
       new SessionController({
         services: () => this.services(),
@@ -102,7 +105,8 @@ export class VigilApp extends Disposable {
     // A new agent, model or key applies from the next agent process: stop the idle ones now.
     this._register(this.config.onDidChange((change) => {
       if (change.affects('vigil.agent')) this.learnAgentEnv();
-      if (change.affects('vigil.agent') || change.affects('vigil.model')) void this.restartIdleAgents();
+      if (change.affects('vigil.mcpServers')) this.learnMcpSecrets();
+      if (change.affects('vigil.agent') || change.affects('vigil.model') || change.affects('vigil.mcpServers')) void this.restartIdleAgents();
     }));
     this._register(this.secrets.onDidChange(() => void this.restartIdleAgents()));
     registerCommands(this);
@@ -154,6 +158,8 @@ export class VigilApp extends Disposable {
       }),
       lm: new VscodeLanguageModelBridge(),
       approvalTimeoutMs: () => this.config.settings.approvals.timeoutSeconds * 1000,
+      // Read at each session open: the effective (trust-resolved, validated) value of vigil.mcpServers then.
+      mcpServers: [new McpSettingsSource(() => this.config.settings.mcpServers, this.logger)],
       showing: () => (this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined),
     });
     if (this.isDisposed) {
@@ -179,6 +185,11 @@ export class VigilApp extends Disposable {
   /** `vigil.agent` env values may be tokens: secrets as soon as they are configured, before any launch. */
   private learnAgentEnv(): void {
     this.redactor.add(Object.values(this.config.customAgent()?.env ?? {}));
+  }
+
+  /** `vigil.mcpServers` env and header values are tokens: secrets as soon as they are configured. */
+  private learnMcpSecrets(): void {
+    this.redactor.add(mcpSecrets(this.config.settings.mcpServers));
   }
 
   /** How the next agent process of a session is started: settings (a workspace's agent or endpoint only once confirmed) and keys as they are now. */

@@ -4,6 +4,7 @@
 import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../agent/providers/types';
 import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../agent/vigilProtocol';
+import type { VigilExtensions } from '../../../shared/vigilExtensions';
 import { errorMessage, VigilError } from '../common/errors';
 import type { AgentEvent } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
@@ -73,7 +74,7 @@ export class AcpConnection {
       const response = await Promise.race([
         this.connection.agent.request('initialize', {
           protocolVersion: 1,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { vigil: this.vigilExtensions() } },
           clientInfo: { name: 'vigil', title: 'Vigil', version: '0.1.0' },
         }),
         timeout,
@@ -84,6 +85,13 @@ export class AcpConnection {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The `_vigil/*` methods this client serves (handlers in buildApp): an agent must not call any other. */
+  private vigilExtensions(): VigilExtensions {
+    const methods: string[] = [vigilMethods.fsList, vigilMethods.fsSearch];
+    if (this.deps.lm) methods.push(vigilMethods.lmModels, vigilMethods.lmChat);
+    return { methods, features: [] };
   }
 
   async newSession(cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<string> {
