@@ -21,6 +21,17 @@ export const agentFeatures = {
   promptErrorCodes: 'prompt.errorCodes',
 } as const;
 
+/** Features Vigil's client offers (named in `clientCapabilities._meta.vigil`). */
+export const clientFeatures = {
+  /** `terminal/create` `_meta.vigil.background`: the host keeps the command after the turn and wakes the session on exit. */
+  backgroundTerminals: 'terminal.background',
+} as const;
+
+/** Whether `extensions` lists `name` as a method or a feature. */
+export function offers(extensions: VigilExtensions, name: string): boolean {
+  return extensions.methods.includes(name) || extensions.features.includes(name);
+}
+
 /** What the other side advertised under `_meta.vigil`, or nothing at all (a plain ACP peer, or a malformed value). */
 export function readVigilExtensions(meta: unknown): VigilExtensions {
   const vigil = (meta as { vigil?: unknown } | null | undefined)?.vigil;

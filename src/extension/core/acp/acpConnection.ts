@@ -4,7 +4,7 @@
 import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../agent/providers/types';
 import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../agent/vigilProtocol';
-import type { VigilExtensions } from '../../../shared/vigilExtensions';
+import { clientFeatures, type VigilExtensions } from '../../../shared/vigilExtensions';
 import { errorMessage, VigilError } from '../common/errors';
 import type { AgentEvent } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
@@ -91,7 +91,7 @@ export class AcpConnection {
   private vigilExtensions(): VigilExtensions {
     const methods: string[] = [vigilMethods.fsList, vigilMethods.fsSearch];
     if (this.deps.lm) methods.push(vigilMethods.lmModels, vigilMethods.lmChat);
-    return { methods, features: [] };
+    return { methods, features: [clientFeatures.backgroundTerminals] };
   }
 
   async newSession(cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<string> {
