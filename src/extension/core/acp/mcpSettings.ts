@@ -138,6 +138,8 @@ function describeEntry(raw: unknown, index: number): string {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
+  // A bad key of env/headers: the key's own message (with the key), not the record's "must be an object".
+  if (issue.code === 'invalid_key') return `${issue.issues[0]?.message ?? issue.message} ("${String(issue.path[issue.path.length - 1]).slice(0, 60)}")`;
   if (issue.code === 'unrecognized_keys') return `unknown ${issue.keys.length === 1 ? 'property' : 'properties'} ${issue.keys.map((k) => `"${k}"`).join(', ')} (a server has name, command, args, env, or name, type, url, headers)`;
   return issue.message;
 }
