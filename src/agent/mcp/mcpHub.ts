@@ -9,7 +9,7 @@ import type { ToolSpec } from '../providers/types';
 import type { ExtraTools } from '../tools/extraTools';
 import { ensurePermission } from '../tools/permission';
 import { ToolError, type ToolContext, type ToolResult } from '../tools/toolContext';
-import { McpLink } from './mcpLink';
+import type { McpLink } from './mcpLink';
 import { resultText, toolNameFor, toolSpecFor, type ListedTool } from './mcpToolNames';
 
 /** Servers per session: more is a misconfiguration (or hostile), and each costs a process or a connection. */
@@ -21,7 +21,9 @@ export interface McpHubOptions {
 }
 
 interface LinkState {
-  link: McpLink;
+  server: McpServer;
+  /** Created at the first prepare: the MCP SDK is loaded only by sessions that have servers. */
+  link?: McpLink;
   tools: ListedTool[];
   /** Why it is not available (start failure), for the model and the log. */
   problem?: string;
@@ -34,9 +36,13 @@ export class McpHub {
   private specs: ToolSpec[] = [];
   private disposed = false;
 
-  constructor(servers: readonly McpServer[], cwd: string, private readonly options: McpHubOptions) {
+  constructor(
+    servers: readonly McpServer[],
+    private readonly cwd: string,
+    private readonly options: McpHubOptions,
+  ) {
     if (servers.length > maxServers) log('warn', `${servers.length} MCP servers were given; the first ${maxServers} are used`);
-    this.states = servers.slice(0, maxServers).map((server) => ({ link: new McpLink(server, cwd), tools: [], everConnected: false }));
+    this.states = servers.slice(0, maxServers).map((server) => ({ server, tools: [], everConnected: false }));
   }
 
   get isEmpty(): boolean {
@@ -45,27 +51,29 @@ export class McpHub {
 
   /** Servers the model should know are missing, one sentence each. */
   get problems(): string[] {
-    return this.states.filter((s) => s.problem).map((s) => `MCP server "${s.link.name}" ${s.problem}`);
+    return this.states.filter((s) => s.problem).map((s) => `MCP server "${s.server.name}" ${s.problem}`);
   }
 
   /** Connects what needs connecting (in parallel, bounded), then returns the tools of the servers that are up. */
   async prepare(): Promise<ExtraTools> {
+    const { McpLink } = await import('./mcpLink.js');
     await Promise.all(
       this.states.map(async (state) => {
         const firstTime = !state.everConnected && state.problem === undefined;
-        const restart = state.everConnected && !state.link.alive;
+        const restart = state.everConnected && !state.link?.alive;
         if (!firstTime && !restart) return;
+        const link = (state.link ??= new McpLink(state.server, this.cwd));
         try {
-          state.tools = await state.link.connect(this.options.connectTimeoutMs);
+          state.tools = await link.connect(this.options.connectTimeoutMs);
           state.everConnected = true;
           state.problem = undefined;
-          log('info', `mcp server "${state.link.name}" is up with ${state.tools.length} tools`);
+          log('info', `mcp server "${link.name}" is up with ${state.tools.length} tools`);
         } catch (error) {
           state.tools = [];
           state.problem = (error as Error).message;
-          log('warn', `mcp server "${state.link.name}" ${state.problem}`);
+          log('warn', `mcp server "${link.name}" ${state.problem}`);
         }
-        if (this.disposed) await state.link.close();
+        if (this.disposed) await link.close();
       }),
     );
     this.index();
@@ -74,19 +82,19 @@ export class McpHub {
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    await Promise.all(this.states.map((s) => s.link.close()));
+    await Promise.all(this.states.map((s) => s.link?.close()));
   }
 
   private index(): void {
     const byName = new Map<string, { state: LinkState; tool: string }>();
     const specs: ToolSpec[] = [];
     for (const state of this.states) {
-      if (!state.link.alive) continue;
+      if (!state.link?.alive) continue;
       for (const tool of state.tools) {
         if (typeof tool.name !== 'string' || tool.name.length === 0 || tool.name.length > 200) continue;
-        const name = toolNameFor(state.link.name, tool.name, byName);
+        const name = toolNameFor(state.server.name, tool.name, byName);
         byName.set(name, { state, tool: tool.name });
-        specs.push(toolSpecFor(name, state.link.name, tool));
+        specs.push(toolSpecFor(name, state.server.name, tool));
       }
     }
     this.byName = byName;
@@ -100,7 +108,7 @@ export class McpHub {
       owns: (name) => byName.has(name),
       describe: (name) => {
         const entry = byName.get(name);
-        return { title: entry ? `${entry.state.link.name}: ${entry.tool}` : name, kind: 'other' };
+        return { title: entry ? `${entry.state.server.name}: ${entry.tool}` : name, kind: 'other' };
       },
       run: (ctx, name, rawArguments, toolCall) => this.run(ctx, name, rawArguments, toolCall),
     };
@@ -120,7 +128,9 @@ export class McpHub {
       // MCP tools can do anything: the host's policy decides (kind "other"); "allow always" covers this one tool.
       await ensurePermission(ctx, 'other', toolCall, `mcp:${name}`);
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(this.options.callTimeoutMs)]);
-      const result = await entry.state.link.call(entry.tool, args as Record<string, unknown>, signal, this.options.callTimeoutMs);
+      const link = entry.state.link;
+      if (!link) return { ok: false, text: `The MCP server "${entry.state.server.name}" is not connected.` };
+      const result = await link.call(entry.tool, args as Record<string, unknown>, signal, this.options.callTimeoutMs);
       return { ok: result.isError !== true, text: resultText(result) };
     } catch (error) {
       if (ctx.signal.aborted) throw error;

@@ -45,7 +45,7 @@ describe('vigil.mcpServers given to agents through the ACP client', function () 
     });
   };
 
-  const received = (text: string) => JSON.parse(text) as { mcpServers: McpServer[]; clientMeta: { vigil?: { methods: string[]; features: string[] } } };
+  const received = (text: string) => JSON.parse(text.slice(text.indexOf('{'))) as { mcpServers: McpServer[]; clientMeta: { vigil?: { methods: string[]; features: string[] } } };
 
   it('an agent without mcpCapabilities gets the stdio server only, and the log says which it could not take', async () => {
     h = await AcpHarness.create({ launch: () => customLaunch({ command: process.execPath, args: [echoAgent] }), mcpServers: [sourceFor(() => h!)] });
