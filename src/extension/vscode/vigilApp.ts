@@ -159,7 +159,7 @@ export class VigilApp extends Disposable {
       lm: new VscodeLanguageModelBridge(),
       approvalTimeoutMs: () => this.config.settings.approvals.timeoutSeconds * 1000,
       // Read at each session open: the effective (trust-resolved, validated) value of vigil.mcpServers then.
-      mcpServers: [new McpSettingsSource(() => this.config.settings.mcpServers, this.logger)],
+      mcpServers: [new McpSettingsSource(() => this.mcpServers(), this.logger, () => this.config.isTrusted())],
       showing: () => (this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined),
     });
     if (this.isDisposed) {
@@ -190,6 +190,13 @@ export class VigilApp extends Disposable {
   /** `vigil.mcpServers` env and header values are tokens: secrets as soon as they are configured. */
   private learnMcpSecrets(): void {
     this.redactor.add(mcpSecrets(this.config.settings.mcpServers));
+  }
+
+  /** The servers for the session being opened; a workspace value confirmed just now brings secrets no change event announced. */
+  private mcpServers() {
+    const servers = this.config.settings.mcpServers;
+    this.redactor.add(mcpSecrets(servers));
+    return servers;
   }
 
   /** How the next agent process of a session is started: settings (a workspace's agent or endpoint only once confirmed) and keys as they are now. */

@@ -101,4 +101,15 @@ describe('MCP servers filtered by the agent’s mcpCapabilities', () => {
     assert.deepEqual(await source.serversFor('s1', { mcpCapabilities: { http: true } }), [stdio, http]);
     assert.match(lines[1], /^info \[mcp\] session s1: offering "files", "docs"/);
   });
+
+  it('in Restricted Mode no server is given at all, and the log says why and what to do', async () => {
+    const lines: string[] = [];
+    const logger = { trace: () => undefined, debug: () => undefined, info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: () => undefined };
+    let trusted = false;
+    const source = new McpSettingsSource(() => [stdio, http], logger, () => trusted);
+    assert.deepEqual(await source.serversFor('s1', { mcpCapabilities: { http: true } }), []);
+    assert.match(lines[0], /Restricted Mode: vigil\.mcpServers are not given to the agent.*Trust the workspace to use them/);
+    trusted = true;
+    assert.deepEqual(await source.serversFor('s1', { mcpCapabilities: { http: true } }), [stdio, http]);
+  });
 });

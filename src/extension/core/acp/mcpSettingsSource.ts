@@ -1,6 +1,7 @@
 // The person's `vigil.mcpServers` as an McpServerSource: the validated list as it is at each session open, cut down
 // to what the agent's `mcpCapabilities` accept (stdio always; http and sse only when advertised), with a log line
-// naming the servers an agent could not take.
+// naming the servers an agent could not take. None at all in Restricted Mode: a server started in an untrusted folder
+// runs what that folder chooses (`npx` prefers the folder's own node_modules/.bin, a relative command is the folder's).
 
 import type { AgentCapabilities, McpServer } from '@agentclientprotocol/sdk';
 import type { Logger } from '../ports/logger';
@@ -32,11 +33,20 @@ export class McpSettingsSource implements McpServerSource {
     /** The validated servers as they are now (the setting applies from the next agent start). */
     private readonly current: () => readonly McpServer[],
     private readonly log: Logger,
+    private readonly isTrusted: () => boolean = () => true,
   ) {}
 
   serversFor(vigilSessionId: string, capabilities: AgentCapabilities | undefined): Promise<McpServer[]> {
-    const { accepted, refused } = filterByCapabilities(this.current(), capabilities);
     if (this.logged.size > 1_000) this.logged.clear(); // bounded: forgetting only repeats a log line
+    const servers = this.current();
+    if (servers.length > 0 && !this.isTrusted()) {
+      if (this.logged.get(vigilSessionId) !== 'restricted') {
+        this.logged.set(vigilSessionId, 'restricted');
+        this.log.warn(`[mcp] session ${vigilSessionId}: Restricted Mode: vigil.mcpServers are not given to the agent, since a server started in an untrusted folder can run code the folder chose. Trust the workspace to use them.`);
+      }
+      return Promise.resolve([]);
+    }
+    const { accepted, refused } = filterByCapabilities(servers, capabilities);
     if (refused.length > 0) {
       const line = `the agent does not accept ${refused.map((r) => `"${r.server.name}" (${r.transport})`).join(', ')} from vigil.mcpServers: it does not advertise ${[...new Set(refused.map((r) => `mcpCapabilities.${r.transport}`))].join(' or ')}; it gets ${accepted.length === 0 ? 'none of the servers' : accepted.map((s) => `"${s.name}"`).join(', ')}`;
       if (this.logged.get(vigilSessionId) !== line) {
