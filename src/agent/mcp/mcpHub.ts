@@ -14,6 +14,8 @@ import { resultText, toolNameFor, toolSpecFor, type ListedTool } from './mcpTool
 
 /** Servers per session: more is a misconfiguration (or hostile), and each costs a process or a connection. */
 const maxServers = 32;
+/** Tools offered to the model from all servers together: every one costs context on every model call. */
+const maxTotalTools = 200;
 
 export interface McpHubOptions {
   connectTimeoutMs: number;
@@ -88,15 +90,21 @@ export class McpHub {
   private index(): void {
     const byName = new Map<string, { state: LinkState; tool: string }>();
     const specs: ToolSpec[] = [];
+    let dropped = 0;
     for (const state of this.states) {
       if (!state.link?.alive) continue;
       for (const tool of state.tools) {
         if (typeof tool.name !== 'string' || tool.name.length === 0 || tool.name.length > 200) continue;
+        if (specs.length >= maxTotalTools) {
+          dropped += 1;
+          continue;
+        }
         const name = toolNameFor(state.server.name, tool.name, byName);
         byName.set(name, { state, tool: tool.name });
         specs.push(toolSpecFor(name, state.server.name, tool));
       }
     }
+    if (dropped > 0) log('warn', `the MCP servers offer ${specs.length + dropped} tools; the first ${maxTotalTools} are used`);
     this.byName = byName;
     this.specs = specs;
   }
