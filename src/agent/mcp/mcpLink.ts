@@ -39,6 +39,7 @@ export class McpLink {
     this.client = client;
     this.closedBecause = undefined;
     client.onclose = () => {
+      if (this.client !== client) return; // an earlier connection closing late says nothing about this one
       this.closedBecause = this.stopReason() ?? 'the connection closed';
       log('warn', `mcp server "${this.name}" ${this.closedBecause}`);
     };
