@@ -1,24 +1,18 @@
 // The built-in agent driven by `acpx`, a real plain ACP client (no `_vigil` extensions): `acpx --agent '<cmd>' exec
 // "<prompt>"` runs one stateless prompt; with `--format json` it prints every JSON-RPC message of the run. The demo
 // must list the workspace (by itself), read a real file through `fs/read_text_file`, and never call `_vigil/*`.
-// acpx comes from the pinned test install (`.vscode-test/agents`, scripts/installAgents.mjs) or VIGIL_ACPX_BIN;
-// without it the test is skipped, saying why.
+// acpx comes from the pinned test install (`.vscode-test/agents`, scripts/installAgents.mjs); like the other real
+// agents, a missing one is a failure that says what to do, never a skip.
 
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureAgentBundle, repoRoot } from './agentBundle';
+import { agentsDir } from '../../harness/realAgents';
+import { ensureAgentBundle } from './agentBundle';
 
-function findAcpx(): string | undefined {
-  const candidates = [
-    process.env.VIGIL_ACPX_BIN,
-    path.join(repoRoot, '.vscode-test', 'agents', 'node_modules', '.bin', 'acpx'),
-    path.join(repoRoot, '.vscode-test', 'agents', 'bin', 'acpx'),
-  ];
-  return candidates.find((c): c is string => c !== undefined && c !== '' && existsSync(c));
-}
+const acpx = path.join(agentsDir, 'node_modules', '.bin', 'acpx');
 
 /** acpx splits `--agent` like a shell: single quotes keep each part whole. */
 const quote = (part: string) => {
@@ -42,12 +36,8 @@ describe('built-in agent driven by the acpx CLI (a plain ACP client)', function 
     dir = undefined;
   });
 
-  it('lists the workspace and reads a file from the listing', async function () {
-    const acpx = findAcpx();
-    if (!acpx) {
-      // Not a pass: the report shows it skipped, with the reason.
-      this.skip();
-    }
+  it('lists the workspace and reads a file from the listing', async () => {
+    if (!existsSync(acpx)) throw new Error(`acpx is not installed in ${agentsDir}: run node scripts/installAgents.mjs`);
     const bundle = await ensureAgentBundle();
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-acpx-'));
     const workspace = path.join(dir, 'ws');
@@ -58,7 +48,7 @@ describe('built-in agent driven by the acpx CLI (a plain ACP client)', function 
     await fs.writeFile(path.join(workspace, 'src', 'main.ts'), 'export {};\n');
     const args = ['--approve-all', '--format', 'json', '--cwd', workspace, '--agent', `${quote(process.execPath)} ${quote(bundle)}`, 'exec', 'list the files'];
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(acpx!, args, {
+      const child = spawn(acpx, args, {
         cwd: workspace,
         // Its own HOME: acpx keeps config and session state there.
         env: { ...process.env, HOME: home, VIGIL_AGENT_CONFIG: JSON.stringify({ provider: 'demo', demoBuildSeconds: 0 }) },
