@@ -68,6 +68,10 @@ describe('agent options, commands, usage and title (fake third-party agent)', fu
     assert.equal(option('web').current, true);
     assert.equal((await h.turn('hello')).reason, 'completed');
     assert.match(h.agentText(), /mode=plan model=fast-1 thought=high web=true text=hello/);
+    // Usage during the turn is activity (the agent is alive) but state, not conversation: not for the transcript.
+    const usage = h.agentEvents.find((e) => e.description === 'agent: usage_update');
+    assert.ok(usage, 'usage_update is activity of the turn');
+    assert.equal(usage.update, undefined);
   });
 
   it('a refused change is a readable error and changes nothing; an unknown value is refused before sending', async () => {
