@@ -128,6 +128,15 @@ describe('agent options, commands, usage and title (fake third-party agent)', fu
     assert.match(h.agentText(), /mode=ask .*web=true text=again/);
   });
 
+  it('a released agent’s options are cleared from the view, not left stale', async () => {
+    await start();
+    await h.agents.prepareAgent('session-1');
+    await h.agents.release('session-1');
+    const last = changes.filter((c) => c.kind === 'state').at(-1);
+    assert.deepEqual(last?.kind === 'state' ? last.state : undefined, { options: [], commands: [] });
+    assert.equal(h.agents.agentStateOf('session-1'), undefined);
+  });
+
   it('hostile state is bounded, cleaned, and malformed entries are skipped', async () => {
     await start();
     await h.agents.prepareAgent('session-1');

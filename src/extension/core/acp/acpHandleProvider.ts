@@ -9,7 +9,7 @@ import { AcpAgentHandle, type AcpHandleDeps } from './acpAgentHandle';
 import type { LaunchSpec } from './agentLaunch';
 import { SingleFlight } from '../common/singleFlight';
 import { EventHub, type Unsubscribe } from '../common/events';
-import type { AgentStateView } from '../../../shared/agentState';
+import { emptyAgentState, type AgentStateView } from '../../../shared/agentState';
 import type { AgentStateChange } from './agentSessionState';
 import type { OptionValue } from './agentOptionChange';
 
@@ -102,5 +102,7 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
     const handle = this.handles.get(sessionId);
     this.handles.delete(sessionId);
     await handle?.dispose();
+    // What the stopped agent offered no longer holds; the next one says its own.
+    if (handle) this.agentStates.emit({ kind: 'state', sessionId, state: emptyAgentState() }, (error) => this.deps.log.error(`agent state listener failed: ${errorMessage(error)}`));
   }
 }
