@@ -8,6 +8,8 @@ import { parseHostMessage, parseWebviewMessage } from '../../../src/shared/webvi
 import { SessionPresenter } from '../../../src/extension/presentation/sessionPresenter';
 import type { HostEvent } from '../../../src/shared/sessionView';
 import { snapshotWith } from './viewBuilders';
+import { SessionViewChannel } from '../../../src/extension/vscode/webview/sessionViewChannel';
+import type { SessionViewController } from '../../../src/extension/vscode/webview/sessionViewController';
 
 const agent: AgentStateView = {
   options: [
@@ -56,5 +58,23 @@ describe('agent state in the session view', () => {
     p.agentState(next);
     assert.deepEqual(posted, [{ type: 'agentStateChanged', agent: next }]);
     assert.deepEqual(applyHostEvent(snapshotWith(), posted[0]).agent, next);
+  });
+
+  it('the host channel hands the header intent to the controller, and a later agent change to a reloaded view', async () => {
+    const calls: unknown[] = [];
+    const noop = () => undefined;
+    const controller: SessionViewController = {
+      onPrompt: noop, onStop: noop, onResume: noop, onApproval: noop, onShowTaskOutput: noop, onKillTask: noop, onOpenSession: noop, onOpenFile: noop,
+      onAgentOption: (intent) => void calls.push(intent),
+    };
+    const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
+    const posted: unknown[] = [];
+    const channel = new SessionViewChannel((m) => posted.push(m), controller, log);
+    channel.postSnapshot(snapshotWith());
+    await channel.receive({ type: 'agentOption', id: 'w1', sessionId: 's1', configId: 'mode' });
+    assert.deepEqual(calls, [{ sessionId: 's1', configId: 'mode' }]);
+    channel.postEvent({ type: 'agentStateChanged', agent });
+    await channel.receive({ type: 'ready', id: 'w2' });
+    assert.deepEqual((posted.at(-1) as { snapshot: { agent?: AgentStateView } }).snapshot.agent, agent);
   });
 });
