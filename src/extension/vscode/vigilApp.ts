@@ -18,6 +18,7 @@ import { VigilConfiguration } from './configuration';
 import { canonicalFolder, folderForNewSession } from '../core/folders/sessionFolder';
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
+import { AgentOptionPicks } from './agentOptionPicks';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
 import { loadServices } from './servicesLoader';
@@ -44,6 +45,7 @@ export class VigilApp extends Disposable {
   readonly terminals: TaskTerminals;
   readonly secrets: SecretStorageSource;
   readonly models: ModelCommands;
+  readonly agentOptions: AgentOptionPicks;
   private servicesPromise: Promise<VigilServices> | undefined;
   private started: VigilServices | undefined;
   private contextTimer: NodeJS.Timeout | undefined;
@@ -98,7 +100,15 @@ export class VigilApp extends Disposable {
       new TaskTerminals({ tasks: async () => (await this.services()).registry, logger, redactor }),
     );
     this.secrets = this._register(new SecretStorageSource(context.secrets, logger, redactor));
-    this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger });
+    this.agentOptions = new AgentOptionPicks({
+      services: () => this.services(),
+      currentSessionId: () => this.sessions.currentSessionId,
+      turnLive: (id) => (id === this.sessions.currentSessionId ? this.sessions.turnLive : this.started?.supervisor.getSnapshot(id) !== undefined),
+      thirdPartyAgent: () => this.config.customAgent() !== undefined,
+      logger,
+      redact: (text) => redactor.redact(text),
+    });
+    this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger, agentModel: () => this.agentOptions.selectAgentModel() });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
     // Which sessions are this window's depends on its folders: re-sort the list when they change.
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.tree.refresh()));
