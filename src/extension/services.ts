@@ -2,6 +2,7 @@
 // outbox → task registry → ACP agents → turn supervisor → wakeup coordinator.
 // vscode-free, so plain-Node tests can run the whole stack.
 
+import type { ElicitationPrompter } from './core/acp/elicitationHost';
 import { Disposable } from './core/common/disposable';
 import { errorMessage } from './core/common/errors';
 import type { Clock } from './core/ports/clock';
@@ -47,6 +48,8 @@ export interface ServiceOptions {
   launchFor(sessionId: string): Promise<LaunchSpec>;
   policy: ApprovalPolicy;
   prompter: PermissionPrompter;
+  /** Puts agents' elicitations to the person (the session view); without it agents are not offered them. */
+  elicitations?: ElicitationPrompter;
   lm?: LanguageModelBridge;
   leaseTtlMs?: number;
   /** Every secret Vigil knows; the services add the secrets of each agent launch. Default: a fresh one. */
@@ -119,6 +122,7 @@ export class VigilServices extends Disposable {
       prompter: { ask: (question, signal) => (late.prompter ?? o.prompter).ask(question, signal) },
       terminals: registry,
       lm: o.lm,
+      elicitations: o.elicitations,
     });
     const supervisor = new TurnSupervisor({
       storageRoot: o.storageRoot,

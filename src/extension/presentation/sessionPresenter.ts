@@ -2,7 +2,7 @@
 // approvals into a snapshot, and hands each change on as a host event.
 
 import { applyHostEvent } from '../../shared/sessionViewReducer';
-import { emptySnapshot, type ApprovalView, type HostEvent, type NoticeView, type SessionMetaView, type SessionSnapshot, type TaskView } from '../../shared/sessionView';
+import { emptySnapshot, type ApprovalView, type ElicitationView, type HostEvent, type NoticeView, type SessionMetaView, type SessionSnapshot, type TaskView } from '../../shared/sessionView';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { SupervisorEvent, TurnSnapshot } from '../core/supervisor/supervisorEvents';
@@ -33,6 +33,7 @@ export interface PresenterSeed {
   live: TurnSnapshot | undefined;
   tasks: readonly TaskSnapshot[];
   approvals: readonly ApprovalView[];
+  elicitations?: readonly ElicitationView[];
 }
 
 export class SessionPresenter {
@@ -54,6 +55,7 @@ export class SessionPresenter {
     state = applyHostEvent(state, { type: 'turnStatusChanged', turn, ...(notice ? { notice } : {}) });
     for (const task of seed.tasks) state = applyHostEvent(state, { type: 'taskChanged', task: taskView(task) });
     for (const approval of seed.approvals) state = applyHostEvent(state, { type: 'approvalRequested', approval });
+    for (const elicitation of seed.elicitations ?? []) state = applyHostEvent(state, { type: 'elicitationRequested', elicitation });
     this.state = state;
   }
 
@@ -88,6 +90,14 @@ export class SessionPresenter {
 
   approvalResolved(requestId: string): void {
     this.emit({ type: 'approvalResolved', requestId });
+  }
+
+  elicitationRequested(elicitation: ElicitationView): void {
+    this.emit({ type: 'elicitationRequested', elicitation });
+  }
+
+  elicitationResolved(requestId: string): void {
+    this.emit({ type: 'elicitationResolved', requestId });
   }
 
   /** Marks the shown turn as run by another window (or not any more): the status says where it runs. */

@@ -10,6 +10,8 @@ import { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
 import type { LaunchSpec } from '../core/acp/agentLaunch';
 import { ApprovalBroker } from '../presentation/approvalBroker';
+import { ElicitationBroker } from '../presentation/elicitationBroker';
+import { MentionSource } from './mentionSource';
 import type { VigilServices } from '../services';
 import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
 import { VigilConfiguration } from './configuration';
@@ -35,6 +37,7 @@ const viewSeenForMs = 12_000;
 export class VigilApp extends Disposable {
   readonly config: VigilConfiguration;
   readonly broker = new ApprovalBroker();
+  readonly elicitations = new ElicitationBroker();
   readonly statusBar: StatusBarController;
   readonly sessionView: SessionViewProvider;
   readonly sessions: SessionController;
@@ -63,6 +66,9 @@ export class VigilApp extends Disposable {
       new SessionController({
         services: () => this.services(),
         broker: this.broker,
+        elicitations: this.elicitations,
+        mentions: new MentionSource(),
+        workFolder: async (sessionId) => (await this.services()).folders.workFolder(sessionId),
         logger,
         memento: context.workspaceState,
         post: (event) => this.sessionView.postEvent(event),
@@ -153,6 +159,7 @@ export class VigilApp extends Disposable {
         redact: (text) => this.redactor.redact(text),
       }),
       lm: new VscodeLanguageModelBridge(),
+      elicitations: this.elicitations,
       approvalTimeoutMs: () => this.config.settings.approvals.timeoutSeconds * 1000,
       showing: () => (this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined),
     });
