@@ -1,13 +1,14 @@
 // The built-in agent as an ACP agent app: initialize, session/new|load (history from the host), prompt, cancel.
 
 import { randomUUID } from 'node:crypto';
-import { agent, RequestError, type AgentApp, type AgentContext, type ContentBlock, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { agent, RequestError, type AgentApp, type AgentContext, type SessionUpdate } from '@agentclientprotocol/sdk';
 import { runAgentLoop } from './agentLoop';
 import { clientPortFor } from './clientPort';
 import type { AgentConfig } from './config';
 import type { HostChannel } from './hostChannel';
 import { IdleMemory } from './idleMemory';
 import { log } from './log';
+import { providerTakesImages, userMessageOf } from './promptMessage';
 import { createProvider } from './providers/createProvider';
 import { demoLabel } from './providers/demoProvider';
 import { ProviderError } from './providers/providerError';
@@ -40,7 +41,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
   const app = agent({ name: 'vigil-agent' });
   app.onRequest('initialize', () => ({
     protocolVersion: 1,
-    agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+    agentCapabilities: { loadSession: true, promptCapabilities: { image: providerTakesImages(config.provider), audio: false, embeddedContext: true } },
     agentInfo: { name: 'vigil-agent', title: config.provider === 'demo' && !config.scriptPath ? demoLabel : 'Vigil agent', version: '0.1.0' },
     authMethods: [],
   }));
@@ -71,7 +72,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
     const turn = new AbortController();
     session.turn = turn;
     idleMemory.turnStarted();
-    session.history.push({ role: 'user', text: promptText(params.prompt) });
+    session.history.push(userMessageOf(params.prompt, session.cwd, providerTakesImages(config.provider)));
     const emit = (update: SessionUpdate) => client.notify('session/update', { sessionId: session.id, update });
     try {
       provider ??= createProvider(config, hostFor(client));
@@ -122,23 +123,6 @@ function historyFromMeta(meta: unknown): ChatMessage[] {
     return [];
   }
   return parsed.data.history ?? [];
-}
-
-function promptText(blocks: ContentBlock[]): string {
-  return blocks
-    .map((b) => {
-      switch (b.type) {
-        case 'text':
-          return b.text;
-        case 'resource_link':
-          return `[file: ${b.uri}]`;
-        case 'resource':
-          return 'text' in b.resource ? `[file ${b.resource.uri}]\n${b.resource.text}` : `[file: ${b.resource.uri}]`;
-        default:
-          return `[${b.type} omitted]`;
-      }
-    })
-    .join('\n');
 }
 
 /** session/load replays the history as updates, so a client without its own transcript still sees it. */
