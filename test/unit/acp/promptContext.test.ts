@@ -101,6 +101,7 @@ describe('prompt context: what an agent process receives through the supervisor'
   afterEach(async () => {
     await h?.dispose();
     h = undefined;
+    await fs.rm(log, { force: true });
   });
 
   const start = async (...flags: string[]) => {
