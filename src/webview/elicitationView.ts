@@ -139,9 +139,9 @@ function fieldTemplate(requestId: string, f: ElicitationField, value: Elicitatio
     ${error ? html`<div class="field-error" id=${`${id}-err`} role="alert">${error}</div>` : nothing}`;
   switch (f.type) {
     case 'boolean':
-      return html`<div class="elicitation-field" data-field=${f.name}>
+      return html`<div class="elicitation-field field-boolean" data-field=${f.name}>
         <input type="checkbox" id=${id} name=${f.name} .checked=${value === true} aria-invalid=${error ? 'true' : 'false'} aria-describedby=${describedBy}
-          @change=${(ev: Event) => set(f, (ev.target as HTMLInputElement).checked)} /> ${label}${extras}</div>`;
+          @change=${(ev: Event) => set(f, (ev.target as HTMLInputElement).checked)} /> ${label}${extras ? html`<div class="field-extras">${extras}</div>` : nothing}</div>`;
     case 'enum':
       return html`<div class="elicitation-field" data-field=${f.name}>${label}
         <select id=${id} name=${f.name} ?required=${f.required} aria-invalid=${error ? 'true' : 'false'} aria-describedby=${describedBy}

@@ -130,6 +130,10 @@ export const sessionStyles = css`
     color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); padding: 2px 4px;
   }
   .elicitation-field input[aria-invalid=true], .elicitation-field select[aria-invalid=true] { border-color: var(--vscode-inputValidation-errorBorder); }
+  .elicitation-field.field-boolean { flex-direction: row; flex-wrap: wrap; align-items: center; gap: 6px; }
+  .elicitation-field.field-boolean .field-extras { flex-basis: 100%; }
+  .multi-option { display: flex; align-items: center; gap: 6px; }
+  #elicitations { max-height: 60vh; overflow-y: auto; }
   .elicitation-url code { overflow-wrap: anywhere; }
   .elicitation-host { font-size: 1.1em; }
   .elicitation-buttons { display: flex; gap: 6px; margin-top: 6px; flex-wrap: wrap; }
