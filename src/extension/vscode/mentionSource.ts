@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { contextLimits, type MentionItem } from '../../shared/promptContext';
+import { locatePath } from '../core/acp/workspaceBoundary';
 import { isWithin } from '../core/acp/workspaceFs';
 import { rankPaths } from '../presentation/mentionMatch';
 
@@ -32,7 +33,11 @@ export class MentionSource {
       return { items, note: notes.join(' ') || undefined };
     }
     const files = await this.files(root);
-    for (const rel of rankPaths(q, files, contextLimits.mentionResults)) items.push({ kind: 'file', path: rel });
+    // Offered only what a send would accept: a listed path through a symlink out (search follows them) is dropped here.
+    const ranked = rankPaths(q, files, contextLimits.mentionResults * 2);
+    const located = await Promise.all(ranked.map((rel) => locatePath(root, rel).catch(() => undefined)));
+    const usable = ranked.filter((_, i) => located[i]?.inside === true && located[i]?.kind === 'file');
+    for (const rel of usable.slice(0, contextLimits.mentionResults)) items.push({ kind: 'file', path: rel });
     if (files.length >= scanLimit) notes.push(`Only the first ${scanLimit} files of the workspace are searched.`);
     return { items, note: notes.join(' ') || undefined };
   }
