@@ -102,6 +102,51 @@ describe('prompt context and elicitations (real workbench)', function () {
     await view.waitPhase('idle');
     const answer = received().filter((e) => e.kind === 'elicitation').pop()?.answer as { result?: unknown };
     assert.deepStrictEqual(answer.result, { action: 'accept', content: { name: 'vigil', region: 'eu', replicas: 3, confirm: false } });
+  });
+
+  it('@selection attaches the editor selection; the agent gets it as an embedded resource', async () => {
+    const page = session.workbench.page;
+    await page.keyboard.press('Control+P');
+    const quick = page.locator('.quick-input-widget input.input');
+    await quick.waitFor({ state: 'visible', timeout: uiTimeout });
+    await quick.fill('README.md');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'README.md' }).first().waitFor({ timeout: uiTimeout });
+    await quick.press('Enter');
+    const editor = page.locator('.editor-instance .monaco-editor textarea').first();
+    await editor.waitFor({ timeout: uiTimeout });
+    await editor.focus();
+    await page.keyboard.press('Control+A');
+    const input = view.locator('#prompt-input');
+    await input.click();
+    await input.pressSequentially('what is @sel');
+    const option = view.locator('#mention-list [role="option"][data-kind="selection"]');
+    await option.waitFor({ timeout: uiTimeout });
+    await option.dispatchEvent('mousedown');
+    await view.locator('.attachment-chips .chip[data-kind="selection"]', { hasText: 'README.md:1' }).waitFor({ timeout: uiTimeout });
+    await view.locator('#send:not([disabled])').click();
+    await view.locator('.entry.agent', { hasText: 'resource(file://' }).waitFor({ timeout: uiTimeout });
+    await view.waitPhase('idle');
+    const blocks = received().filter((e) => e.kind === 'prompt').pop()?.blocks as Array<{ type: string; resource?: { uri: string; text: string } }>;
+    assert.strictEqual(blocks[1].type, 'resource');
+    assert.match(blocks[1].resource?.uri ?? '', /README\.md#L1-L\d+$/);
+    assert.strictEqual(blocks[1].resource?.text, readFileSync(path.join(session.workspace, 'README.md'), 'utf8'));
+  });
+
+  it('a URL elicitation shows the host; the person opens it, and the agent completes it', async () => {
+    await view.send('url');
+    const card = view.locator('#elicitations .elicitation[data-mode="url"]');
+    await card.waitFor({ timeout: uiTimeout });
+    assert.match(await card.locator('.elicitation-host').innerText(), /^127\.0\.0\.1:\d+$/);
+    await session.workbench.screenshot('e2e-context-4-elicitation-url');
+    const opened = session.workbench.context.waitForEvent('page', { timeout: uiTimeout });
+    await card.locator('vscode-button.elicitation-open').click();
+    // VS Code may ask before opening an external site: answer it as a person would.
+    const confirm = session.workbench.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Open$/ });
+    await Promise.race([opened, confirm.waitFor({ timeout: uiTimeout }).then(() => confirm.click())]);
+    const tab = await opened;
+    await card.waitFor({ state: 'detached', timeout: uiTimeout });
+    await view.locator('.entry.agent', { hasText: 'elicitation: {"action":"accept"}' }).waitFor({ timeout: uiTimeout });
+    await tab.close();
     session.workbench.assertStayedOnMachine();
   });
 });
