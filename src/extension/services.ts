@@ -2,6 +2,7 @@
 // outbox → task registry → ACP agents → turn supervisor → wakeup coordinator.
 // vscode-free, so plain-Node tests can run the whole stack.
 
+import { historyText } from '../shared/promptContext';
 import type { ElicitationPrompter } from './core/acp/elicitationHost';
 import { Disposable } from './core/common/disposable';
 import { errorMessage } from './core/common/errors';
@@ -186,7 +187,7 @@ async function loadHistory(supervisor: TurnSupervisor, sessionId: string): Promi
   const current = lastStart >= 0 && !records.slice(lastStart).some((r) => r.type === 'agentUpdate' || r.type === 'turnEnded');
   const recorder = new HistoryRecorder();
   for (const record of current ? records.slice(0, lastStart) : records) {
-    if (record.type === 'userPrompt') recorder.user(record.text);
+    if (record.type === 'userPrompt') recorder.user(historyText(record.text, record.attachments));
     else if (record.type === 'agentUpdate') recorder.update(record.update as never);
   }
   return recorder.snapshot();

@@ -63,6 +63,11 @@ export function summarize(a: PromptAttachment): AttachmentSummary {
   }
 }
 
+/** A prompt's text as an agent's plain history keeps it: the names of what was attached follow the text. */
+export function historyText(text: string, attachments: ReadonlyArray<{ name: string }> | undefined): string {
+  return attachments?.length ? `${text}\n[attached: ${attachments.map((a) => a.name).join(', ')}]` : text;
+}
+
 /** The chip label of a mention, as the composer shows it. */
 export function mentionLabel(m: PromptMention): string {
   switch (m.kind) {

@@ -49,6 +49,13 @@ describe('built-in agent: attached files, text and images', function () {
       'What is this?\n[Attached file: README.md (41 bytes). Read it with read_file when you need its content.]\n[Attached README.md lines 2-2]\n```\nHello from the workspace.\n```',
     );
     assert.deepEqual(content[1], { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } });
+
+    // A fresh agent process continues from the history, which names what was attached (not its bytes).
+    await ((await h.agents.get('session-1')) as AcpAgentHandle).kill('test: a restart');
+    server.reply({ kind: 'text', chunks: ['Yes.'] });
+    assert.equal((await h.turn('Still there?')).reason, 'completed');
+    const history = (server.requests[1].messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user').map((m) => m.content);
+    assert.deepEqual(history, ['What is this?\n[attached: README.md, README.md:2, shot.png]', 'Still there?']);
   });
 
   it('the demo provider does not take images: the agent says so and the host refuses an image before sending', async () => {

@@ -19,6 +19,7 @@ import { collectMcpServers, type McpServerSource } from './mcpServerSource';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './hostPorts';
 import { PermissionGate } from './permissionGate';
 import { refusalFor } from './promptContent';
+import { historyText } from '../../../shared/promptContext';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
 
@@ -100,8 +101,7 @@ export class AcpAgentHandle implements AgentHandle {
     // Checked before anything is sent: the person is told, and the agent never sees half a prompt.
     const refusal = refusalFor(request.attachments ?? [], live.connection.initializeResponse?.agentCapabilities?.promptCapabilities);
     if (refusal) throw failure(new VigilError('INVALID_INPUT', refusal), 'AGENT_FAILED');
-    const attached = request.attachments?.length ? `\n[attached: ${request.attachments.map((a) => a.name).join(', ')}]` : '';
-    this.history!.user(request.text + attached);
+    this.history!.user(historyText(request.text, request.attachments));
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId };
     try {
       const response = await live.connection.prompt(
