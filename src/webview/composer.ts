@@ -21,6 +21,8 @@ export interface ComposerContext {
   listId: string;
   /** Something is attached: Send is enabled without text. */
   hasAttachments: boolean;
+  /** False once the host said the session's agent does not take images. */
+  imagesAccepted?: boolean;
   /** A bound refused an attachment, or the agent does not take images. */
   problem?: string;
   /** Keys the picker takes first (arrows, Enter, Tab, Escape while it is open); true when taken. */
@@ -81,7 +83,8 @@ export function composer(p: ComposerProps): TemplateResult {
                 files(input.files, e);
                 input.value = '';
               }} />
-            <vscode-button id="attach-image" secondary icon="file-media" title="Attach an image"
+            <vscode-button id="attach-image" secondary icon="file-media" ?disabled=${c.imagesAccepted === false}
+              title=${c.imagesAccepted === false ? 'This agent does not take images' : 'Attach an image (or paste one)'}
               @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('#attach-image-input') as HTMLInputElement | null)?.click()}>Image…</vscode-button>`
         : nothing}
       <vscode-button id="send" icon="send" ?disabled=${p.live || (p.draft.trim() === '' && !c?.hasAttachments)} @click=${() => p.onSend()}>Send</vscode-button>

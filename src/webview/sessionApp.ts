@@ -299,6 +299,7 @@ export class SessionApp {
       activeDescendant: this.picker.activeDescendant,
       listId: pickerListId,
       hasAttachments: this.attachments.chips.length > 0,
+      imagesAccepted: this.picker.imagesAccepted,
       problem: this.contextProblem,
       onKey: (e) => {
         const taken = this.picker.key(e.key);
