@@ -1,7 +1,7 @@
 // The built-in agent as an ACP agent app: initialize, session/new|load (history from the host), prompt, cancel.
 
 import { randomUUID } from 'node:crypto';
-import { agent, RequestError, type AgentApp, type AgentContext, type ContentBlock, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { agent, RequestError, type AgentApp, type AgentContext, type SessionUpdate } from '@agentclientprotocol/sdk';
 import { runAgentLoop } from './agentLoop';
 import { clientPortFor } from './clientPort';
 import type { AgentConfig } from './config';
@@ -9,6 +9,7 @@ import type { HostChannel } from './hostChannel';
 import { IdleMemory } from './idleMemory';
 import { log } from './log';
 import { McpHub } from './mcp/mcpHub';
+import { providerTakesImages, userMessageOf } from './promptMessage';
 import { createProvider } from './providers/createProvider';
 import { demoLabel } from './providers/demoProvider';
 import { ProviderError } from './providers/providerError';
@@ -57,7 +58,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
       protocolVersion: 1,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        promptCapabilities: { image: providerTakesImages(config.provider), audio: false, embeddedContext: true },
         // Stdio servers are always taken (ACP); HTTP ones too: the agent is an MCP client of both (mcp/).
         mcpCapabilities: { http: true, sse: true },
       },
@@ -93,7 +94,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
     const turn = new AbortController();
     session.turn = turn;
     idleMemory.turnStarted();
-    session.history.push({ role: 'user', text: promptText(params.prompt) });
+    session.history.push(userMessageOf(params.prompt, session.cwd, providerTakesImages(config.provider)));
     const emit = (update: SessionUpdate) => client.notify('session/update', { sessionId: session.id, update });
     try {
       provider ??= createProvider(config, hostFor(client));
@@ -148,23 +149,6 @@ function historyFromMeta(meta: unknown): ChatMessage[] {
     return [];
   }
   return parsed.data.history ?? [];
-}
-
-function promptText(blocks: ContentBlock[]): string {
-  return blocks
-    .map((b) => {
-      switch (b.type) {
-        case 'text':
-          return b.text;
-        case 'resource_link':
-          return `[file: ${b.uri}]`;
-        case 'resource':
-          return 'text' in b.resource ? `[file ${b.resource.uri}]\n${b.resource.text}` : `[file: ${b.resource.uri}]`;
-        default:
-          return `[${b.type} omitted]`;
-      }
-    })
-    .join('\n');
 }
 
 /** session/load replays the history as updates, so a client without its own transcript still sees it. */

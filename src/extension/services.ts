@@ -3,6 +3,8 @@
 // vscode-free, so plain-Node tests can run the whole stack.
 
 import type { McpServerSource } from './core/acp/mcpServerSource';
+import { historyText } from '../shared/promptContext';
+import type { ElicitationPrompter } from './core/acp/elicitationHost';
 import { Disposable } from './core/common/disposable';
 import { errorMessage } from './core/common/errors';
 import type { Clock } from './core/ports/clock';
@@ -48,6 +50,8 @@ export interface ServiceOptions {
   launchFor(sessionId: string): Promise<LaunchSpec>;
   policy: ApprovalPolicy;
   prompter: PermissionPrompter;
+  /** Puts agents' elicitations to the person (the session view); without it agents are not offered them. */
+  elicitations?: ElicitationPrompter;
   lm?: LanguageModelBridge;
   leaseTtlMs?: number;
   /** Every secret Vigil knows; the services add the secrets of each agent launch. Default: a fresh one. */
@@ -123,6 +127,7 @@ export class VigilServices extends Disposable {
       terminals: registry,
       lm: o.lm,
       mcpServers: o.mcpServers,
+      elicitations: o.elicitations,
     });
     const supervisor = new TurnSupervisor({
       storageRoot: o.storageRoot,
@@ -186,7 +191,7 @@ async function loadHistory(supervisor: TurnSupervisor, sessionId: string): Promi
   const current = lastStart >= 0 && !records.slice(lastStart).some((r) => r.type === 'agentUpdate' || r.type === 'turnEnded');
   const recorder = new HistoryRecorder();
   for (const record of current ? records.slice(0, lastStart) : records) {
-    if (record.type === 'userPrompt') recorder.user(record.text);
+    if (record.type === 'userPrompt') recorder.user(historyText(record.text, record.attachments));
     else if (record.type === 'agentUpdate') recorder.update(record.update as never);
   }
   return recorder.snapshot();

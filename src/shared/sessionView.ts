@@ -2,6 +2,7 @@
 // Shapes follow ACP where ACP has one (tool calls, plans); everything else is Vigil's own.
 
 import type { AgentStateView } from './agentState';
+import type { AttachmentSummary } from './promptContext';
 
 export type TurnPhase = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'awaitingApproval';
 
@@ -57,7 +58,7 @@ export interface NoticeView {
 }
 
 export type EntryView =
-  | { kind: 'user'; id: string; text: string; at: number; source?: 'user' | 'wakeup' | 'resume' }
+  | { kind: 'user'; id: string; text: string; at: number; source?: 'user' | 'wakeup' | 'resume'; attachments?: AttachmentSummary[] }
   | { kind: 'agent'; id: string; markdown: string; streaming: boolean; at: number }
   | { kind: 'thought'; id: string; text: string; streaming: boolean; at: number }
   | { kind: 'toolCall'; id: string; at: number; toolCall: ToolCallView }
@@ -103,6 +104,17 @@ export interface ApprovalView {
   at: number;
 }
 
+/**
+ * An agent's open `elicitation/create`. A form carries the agent's requested schema as the host
+ * accepted it; the view reads it with the same `normalizeSchema` (elicitationForm.ts). A URL is
+ * shown with its host and opened by the host, never by the view.
+ */
+export type ElicitationView =
+  | { requestId: string; mode: 'form'; message: string; schema: unknown; at: number }
+  | { requestId: string; mode: 'url'; message: string; url: string; host: string; at: number };
+
+export type ElicitationAction = 'accept' | 'decline' | 'cancel';
+
 export interface SessionSnapshot {
   /** Null while no session is open: the view shows an empty state. */
   session: SessionMetaView | null;
@@ -114,6 +126,8 @@ export interface SessionSnapshot {
   approvals: ApprovalView[];
   /** The agent's options, commands and usage (absent until the agent said any). */
   agent?: AgentStateView;
+  /** Open elicitations of the agent (absent: none). */
+  elicitations?: ElicitationView[];
 }
 
 export type ToolCallPatch = Partial<Omit<ToolCallView, 'toolCallId'>>;
@@ -131,7 +145,9 @@ export type HostEvent =
   | { type: 'approvalRequested'; approval: ApprovalView }
   | { type: 'approvalResolved'; requestId: string }
   | { type: 'sessionMetaChanged'; session: SessionMetaView }
-  | { type: 'agentStateChanged'; agent: AgentStateView };
+  | { type: 'agentStateChanged'; agent: AgentStateView }
+  | { type: 'elicitationRequested'; elicitation: ElicitationView }
+  | { type: 'elicitationResolved'; requestId: string };
 
 export function emptySnapshot(): SessionSnapshot {
   return { session: null, entries: [], turn: { phase: 'idle', silenceSeconds: 0 }, notices: [], tasks: [], approvals: [] };

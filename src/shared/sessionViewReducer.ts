@@ -69,6 +69,12 @@ export function applyHostEvent(state: SessionSnapshot, event: HostEvent): Sessio
       return { ...state, session: event.session };
     case 'agentStateChanged':
       return { ...state, agent: event.agent };
+    case 'elicitationRequested': {
+      const rest = (state.elicitations ?? []).filter((e) => e.requestId !== event.elicitation.requestId);
+      return { ...state, elicitations: [...rest, event.elicitation] };
+    }
+    case 'elicitationResolved':
+      return { ...state, elicitations: (state.elicitations ?? []).filter((e) => e.requestId !== event.requestId) };
     default:
       return assertNever(event);
   }
@@ -101,6 +107,7 @@ function applyTurnStatus(state: SessionSnapshot, event: Extract<HostEvent, { typ
   if (settled) entries = endStreaming(entries);
   // Open permission requests are answered `cancelled` by the supervisor when a turn settles.
   const approvals = settled ? [] : state.approvals;
+  // Elicitations are not cleared here: each one leaves when the host answers it (an abort answers `cancel`).
   return { ...state, turn, notices, entries, approvals };
 }
 

@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { agentStateSchema } from './agentStateSchema';
 import type {
-  ApprovalView, EntryView, HostEvent, NoticeView, PlanItemView, SessionMetaView, SessionSnapshot,
+  ApprovalView, ElicitationView, EntryView, HostEvent, NoticeView, PlanItemView, SessionMetaView, SessionSnapshot,
   TaskView, ToolCallPatch, ToolCallView, ToolContentView, TurnStatusView,
 } from './sessionView';
 
@@ -60,8 +60,20 @@ export const noticeSchema: z.ZodType<NoticeView> = z.strictObject({
   at: epochMs,
 });
 
+const attachmentSummary = z.strictObject({
+  kind: z.enum(['file', 'selection', 'problems', 'image']),
+  name: title,
+  uri: z.string().max(8_192).optional(),
+  size: z.number().int().nonnegative().optional(),
+});
+
+const elicitation: z.ZodType<ElicitationView> = z.discriminatedUnion('mode', [
+  z.strictObject({ requestId: id, mode: z.literal('form'), message: title, schema: json, at: epochMs }),
+  z.strictObject({ requestId: id, mode: z.literal('url'), message: title, url: z.string().max(2_048), host: z.string().max(300), at: epochMs }),
+]);
+
 export const entrySchema: z.ZodType<EntryView> = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('user'), id, text, at: epochMs, source: z.enum(['user', 'wakeup', 'resume']).optional() }),
+  z.strictObject({ kind: z.literal('user'), id, text, at: epochMs, source: z.enum(['user', 'wakeup', 'resume']).optional(), attachments: z.array(attachmentSummary).max(100).optional() }),
   z.strictObject({ kind: z.literal('agent'), id, markdown: text, streaming: z.boolean(), at: epochMs }),
   z.strictObject({ kind: z.literal('thought'), id, text, streaming: z.boolean(), at: epochMs }),
   z.strictObject({ kind: z.literal('toolCall'), id, at: epochMs, toolCall: toolCallSchema }),
@@ -116,6 +128,7 @@ export const snapshotSchema: z.ZodType<SessionSnapshot> = z.strictObject({
   tasks: z.array(task).max(10_000),
   approvals: z.array(approval).max(1_000),
   agent: agentStateSchema.optional(),
+  elicitations: z.array(elicitation).max(100).optional(),
 });
 
 export const hostEventSchema: z.ZodType<HostEvent> = z.discriminatedUnion('type', [
@@ -131,4 +144,6 @@ export const hostEventSchema: z.ZodType<HostEvent> = z.discriminatedUnion('type'
   z.strictObject({ type: z.literal('approvalResolved'), requestId: id }),
   z.strictObject({ type: z.literal('sessionMetaChanged'), session: sessionMeta }),
   z.strictObject({ type: z.literal('agentStateChanged'), agent: agentStateSchema }),
+  z.strictObject({ type: z.literal('elicitationRequested'), elicitation }),
+  z.strictObject({ type: z.literal('elicitationResolved'), requestId: id }),
 ]);

@@ -6,7 +6,9 @@
 
 import * as z from 'zod';
 import { checkJsonShape, type JsonGuardLimits } from './jsonGuard';
-import type { ApprovalDecision, EntryView, HostEvent, SessionSnapshot } from './sessionView';
+import { contextLimits, imageMimeTypes, maxImageBase64Chars, type MentionItem, type PromptMention } from './promptContext';
+import { elicitationLimits, type ElicitationValue } from './elicitationForm';
+import type { ApprovalDecision, ElicitationAction, EntryView, HostEvent, SessionSnapshot } from './sessionView';
 import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
 
 /** Request ids are chosen by the webview and echoed by the host (pong, error). */
@@ -14,7 +16,14 @@ export type RequestId = string;
 
 export type WebviewMessage =
   | { type: 'ready'; id: RequestId }
-  | { type: 'prompt'; id: RequestId; sessionId?: string; text: string }
+  /** `mentions`: files, the selection, the Problems list and images picked in the composer. */
+  | { type: 'prompt'; id: RequestId; sessionId?: string; text: string; mentions?: PromptMention[] }
+  /** `@` typed in the composer: the host answers with `mentions` (files matching `query`, and the selection and Problems). */
+  | { type: 'mentionQuery'; id: RequestId; sessionId?: string; query: string }
+  /** The person's answer to an elicitation; `content` only with `accept` of a form. */
+  | { type: 'elicitation'; id: RequestId; sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }
+  /** Opens the URL of a URL elicitation the host holds (the view never names the URL itself). */
+  | { type: 'openElicitationUrl'; id: RequestId; requestId: string }
   | { type: 'stop'; id: RequestId; sessionId?: string }
   | { type: 'resume'; id: RequestId; sessionId?: string }
   | { type: 'approval'; id: RequestId; sessionId?: string; requestId: string; decision: ApprovalDecision }
@@ -37,6 +46,8 @@ export type HostMessage =
   | { type: 'event'; seq: number; event: HostEvent }
   /** The entries before a tail snapshot's first one, as they were when it was sent. */
   | { type: 'history'; requestId: RequestId; snapshotSeq: number; entries: EntryView[] }
+  /** The answer to `mentionQuery`; `images`: whether the session's agent takes images (unknown until it started). */
+  | { type: 'mentions'; requestId: RequestId; items: MentionItem[]; images?: boolean; note?: string }
   | { type: 'pong'; id: RequestId }
   | { type: 'error'; requestId?: RequestId; message: string };
 
@@ -51,8 +62,40 @@ export const webviewLimits = {
 } as const;
 
 const webviewGuard: JsonGuardLimits = { maxDepth: 4, maxNodes: 32, maxChars: webviewLimits.messageChars };
+/** A prompt may carry images and embedded text; an answered form may carry many fields. */
+const promptGuard: JsonGuardLimits = {
+  maxDepth: 5,
+  maxNodes: 32 + contextLimits.attachments * 8,
+  maxChars: webviewLimits.messageChars + contextLimits.images * (maxImageBase64Chars + 1_000) + contextLimits.attachments * (contextLimits.embeddedChars * 2 + contextLimits.pathChars),
+};
+const elicitationGuard: JsonGuardLimits = { maxDepth: 5, maxNodes: 32 + elicitationLimits.fields * (elicitationLimits.options + 2), maxChars: 2_000_000 };
+const guardFor = (type: unknown): JsonGuardLimits => (type === 'prompt' ? promptGuard : type === 'elicitation' ? elicitationGuard : webviewGuard);
 /** Snapshots of long sessions are big; the bounds only stop pathological data. */
 const hostGuard: JsonGuardLimits = { maxDepth: 64, maxNodes: 5_000_000, maxChars: 200_000_000 };
+
+const lineNumber = z.number().int().min(1).max(10_000_000);
+const mentionPath = z.string().min(1).max(contextLimits.pathChars);
+const embedded = z.string().max(contextLimits.embeddedChars);
+const mentionItemSchema: z.ZodType<MentionItem> = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('file'), path: mentionPath }),
+  z.strictObject({ kind: z.literal('selection'), path: mentionPath, startLine: lineNumber, endLine: lineNumber, text: embedded }),
+  z.strictObject({ kind: z.literal('problems'), count: z.number().int().nonnegative().max(1_000_000), text: embedded }),
+]);
+const mentionSchema: z.ZodType<PromptMention> = z.union([
+  mentionItemSchema,
+  z.strictObject({
+    kind: z.literal('image'),
+    name: z.string().min(1).max(contextLimits.nameChars),
+    mimeType: z.enum(imageMimeTypes),
+    data: z.string().min(1).max(maxImageBase64Chars).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'image data is not base64'),
+  }),
+]);
+const elicitationValue = z.union([
+  z.string().max(elicitationLimits.valueChars),
+  z.number().finite(),
+  z.boolean(),
+  z.array(z.string().max(elicitationLimits.valueChars)).max(elicitationLimits.options),
+]);
 
 const requestId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'request id has characters outside [A-Za-z0-9_.:-]');
 const refId = z.string().min(1).max(256);
@@ -60,7 +103,16 @@ const sessionId = refId.optional();
 
 export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready'), id: requestId }),
-  z.strictObject({ type: z.literal('prompt'), id: requestId, sessionId, text: z.string().min(1).max(webviewLimits.promptChars) }),
+  z.strictObject({
+    type: z.literal('prompt'), id: requestId, sessionId, text: z.string().max(webviewLimits.promptChars),
+    mentions: z.array(mentionSchema).max(contextLimits.attachments).optional(),
+  }).refine((m) => m.text.trim() !== '' || (m.mentions?.length ?? 0) > 0, 'a prompt needs text or an attachment'),
+  z.strictObject({ type: z.literal('mentionQuery'), id: requestId, sessionId, query: z.string().max(contextLimits.queryChars) }),
+  z.strictObject({
+    type: z.literal('elicitation'), id: requestId, sessionId, requestId: refId, action: z.enum(['accept', 'decline', 'cancel']),
+    content: z.record(z.string().max(elicitationLimits.nameChars), elicitationValue).optional(),
+  }),
+  z.strictObject({ type: z.literal('openElicitationUrl'), id: requestId, requestId: refId }),
   z.strictObject({ type: z.literal('stop'), id: requestId, sessionId }),
   z.strictObject({ type: z.literal('resume'), id: requestId, sessionId }),
   z.strictObject({
@@ -87,6 +139,7 @@ export const hostMessageSchema: z.ZodType<HostMessage> = z.discriminatedUnion('t
     entries: z.array(entrySchema).max(viewLimits.entries),
   }),
   z.strictObject({ type: z.literal('event'), seq: z.number().int().nonnegative(), event: hostEventSchema }),
+  z.strictObject({ type: z.literal('mentions'), requestId, items: z.array(mentionItemSchema).max(contextLimits.mentionResults + 2), images: z.boolean().optional(), note: z.string().max(1_000).optional() }),
   z.strictObject({ type: z.literal('pong'), id: requestId }),
   z.strictObject({ type: z.literal('error'), requestId: requestId.optional(), message: z.string().max(20_000) }),
 ]);
@@ -95,7 +148,7 @@ export type ParseResult<T> = { ok: true; message: T } | { ok: false; reason: str
 
 /** Validates a message from the webview. Never throws; the reason is safe to log. */
 export function parseWebviewMessage(raw: unknown): ParseResult<WebviewMessage> {
-  return parseWith(webviewMessageSchema, webviewGuard, raw);
+  return parseWith(webviewMessageSchema, guardFor((raw as { type?: unknown } | null)?.type), raw);
 }
 
 /** Validates a message from the extension host. Never throws. */

@@ -17,6 +17,27 @@ export interface ComposerProps {
   completions?: CommandCompletions;
   /** The list changed without the draft changing (arrows, Escape, a caret move). */
   onCompletionsChanged?(): void;
+  /** Context (mentions.ts, attachments.ts): the chips above the input and the `@` picker below it. */
+  context?: ComposerContext;
+}
+
+export interface ComposerContext {
+  chips: TemplateResult | typeof nothing;
+  picker: TemplateResult | typeof nothing;
+  pickerOpen: boolean;
+  activeDescendant?: string;
+  listId: string;
+  /** Something is attached: Send is enabled without text. */
+  hasAttachments: boolean;
+  /** False once the host said the session's agent does not take images. */
+  imagesAccepted?: boolean;
+  /** A bound refused an attachment, or the agent does not take images. */
+  problem?: string;
+  /** Keys the picker takes first (arrows, Enter, Tab, Escape while it is open); true when taken. */
+  onKey(e: KeyboardEvent): boolean;
+  /** The cursor moved or the text changed. */
+  onCursor(text: string, cursor: number): void;
+  onFiles(files: readonly File[]): void;
 }
 
 const listId = 'command-list';
@@ -36,6 +57,7 @@ export function composer(p: ComposerProps): TemplateResult {
     p.onInput(chosen.text);
     p.onCompletionsChanged?.();
   };
+  const c = p.context;
   const onKeydown = (e: KeyboardEvent) => {
     const area = e.target as HTMLTextAreaElement;
     if (list?.open && !e.isComposing) {
@@ -61,14 +83,36 @@ export function composer(p: ComposerProps): TemplateResult {
           return;
       }
     }
+    if (c?.onKey(e)) {
+      e.preventDefault();
+      e.stopPropagation();
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       p.onSend();
     }
   };
+  const cursor = (e: Event) => {
+    const t = e.target as HTMLTextAreaElement;
+    c?.onCursor(t.value, t.selectionStart ?? t.value.length);
+  };
+  const files = (list: FileList | null | undefined, e: Event) => {
+    const images = [...(list ?? [])].filter((f) => f.type.startsWith('image/'));
+    if (images.length === 0 || !c) return;
+    e.preventDefault();
+    c.onFiles(images);
+  };
   const open = list?.open === true;
   const hint = pendingHint(p.draft, commands);
-  return html`<div id="composer">
+  // One list is open at a time: `/` commands at the start, `@` mentions inside a word.
+  const ariaControls = open ? listId : c?.pickerOpen ? c.listId : undefined;
+  const ariaActive = open ? optionId(list!.active) : c?.activeDescendant;
+  const autocomplete = commands.length > 0 || c ? 'list' : 'none';
+  const usage = `${c ? '@ mentions a file, the selection or Problems; ' : ''}Enter sends, Shift+Enter for a newline${commands.length > 0 ? ', / for commands' : ''}`;
+  return html`<div id="composer" @dragover=${(e: DragEvent) => c && e.dataTransfer?.types.includes('Files') && e.preventDefault()}
+      @drop=${(e: DragEvent) => files(e.dataTransfer?.files, e)}>
+    ${c?.chips ?? nothing}
     ${open ? commandList(list!, (i) => {
       const area = document.getElementById('prompt-input') as HTMLTextAreaElement | null;
       list!.select(i);
@@ -78,20 +122,29 @@ export function composer(p: ComposerProps): TemplateResult {
       }
     }) : nothing}
     <textarea id="prompt-input" rows="3" aria-label="Message the agent"
-      aria-autocomplete=${commands.length > 0 ? 'list' : 'none'}
-      aria-controls=${open ? listId : nothing}
-      aria-activedescendant=${open ? optionId(list!.active) : nothing}
-      placeholder=${p.live ? 'The agent is working… (Escape stops)' : `Ask the agent (Enter sends, Shift+Enter for a newline${commands.length > 0 ? ', / for commands' : ''})`}
+      aria-autocomplete=${autocomplete}
+      aria-controls=${ariaControls ?? nothing}
+      aria-expanded=${c ? (c.pickerOpen || open ? 'true' : 'false') : nothing}
+      aria-activedescendant=${ariaActive ?? nothing}
+      placeholder=${p.live ? 'The agent is working… (Escape stops)' : `Ask the agent (${usage})`}
       .value=${p.draft}
       @input=${(e: Event) => {
         const area = e.target as HTMLTextAreaElement;
         p.onInput(area.value);
         refresh(area);
+        cursor(e);
       }}
-      @click=${(e: Event) => refresh(e.target as HTMLTextAreaElement)}
+      @click=${(e: Event) => {
+        refresh(e.target as HTMLTextAreaElement);
+        cursor(e);
+      }}
       @keyup=${(e: KeyboardEvent) => {
-        if (e.key === 'ArrowLeft' || e.key === 'ArrowRight' || e.key === 'Home' || e.key === 'End') refresh(e.target as HTMLTextAreaElement);
+        if (e.key === 'ArrowLeft' || e.key === 'ArrowRight' || e.key === 'Home' || e.key === 'End') {
+          refresh(e.target as HTMLTextAreaElement);
+          cursor(e);
+        }
       }}
+      @paste=${(e: ClipboardEvent) => files(e.clipboardData?.files, e)}
       @blur=${() => {
         if (list?.open) {
           list.dismiss();
@@ -100,8 +153,21 @@ export function composer(p: ComposerProps): TemplateResult {
       }}
       @keydown=${onKeydown}></textarea>
     ${hint ? html`<div id="command-hint" class="command-hint-line"><span class="codicon codicon-info"></span> /${hint.name}: ${hint.hint}</div>` : nothing}
+    ${c?.picker ?? nothing}
+    ${c?.problem ? html`<div class="composer-problem" role="alert"><span class="codicon codicon-warning"></span> ${c.problem}</div>` : nothing}
     <div class="composer-buttons">
-      <vscode-button id="send" icon="send" ?disabled=${p.live || p.draft.trim() === ''} @click=${() => p.onSend()}>Send</vscode-button>
+      ${c
+        ? html`<input id="attach-image-input" type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
+              @change=${(e: Event) => {
+                const input = e.target as HTMLInputElement;
+                files(input.files, e);
+                input.value = '';
+              }} />
+            <vscode-button id="attach-image" secondary icon="file-media" ?disabled=${c.imagesAccepted === false}
+              title=${c.imagesAccepted === false ? 'This agent does not take images' : 'Attach an image (or paste one)'}
+              @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('#attach-image-input') as HTMLInputElement | null)?.click()}>Image…</vscode-button>`
+        : nothing}
+      <vscode-button id="send" icon="send" ?disabled=${p.live || (p.draft.trim() === '' && !c?.hasAttachments)} @click=${() => p.onSend()}>Send</vscode-button>
       <vscode-button id="stop" icon="debug-stop" secondary ?disabled=${!p.live} @click=${() => p.onStop()}>Stop</vscode-button>
     </div>
   </div>`;

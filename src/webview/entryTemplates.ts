@@ -8,6 +8,7 @@ import { renderMarkdown } from './markdown';
 import { toolCallCard } from './toolCallCard';
 import type { ViewActions } from './viewActions';
 
+const attachmentIcon = { file: 'file', selection: 'selection', problems: 'warning', image: 'file-media' } as const;
 const planIcon: Record<PlanItemView['status'], string> = { pending: 'circle-outline', in_progress: 'arrow-right', completed: 'pass-filled' };
 
 export function renderEntry(entry: EntryView, actions: ViewActions): TemplateResult {
@@ -16,6 +17,11 @@ export function renderEntry(entry: EntryView, actions: ViewActions): TemplateRes
       return html`<div class="entry user" data-entry-id=${entry.id} data-source=${entry.source ?? 'user'}>
         <div class="who"><span class="codicon codicon-account"></span> You${entry.source === 'resume' ? ' (resume)' : ''}</div>
         <div class="text">${entry.text}</div>
+        ${entry.attachments?.length
+          ? html`<ul class="entry-attachments" aria-label="Attached">${entry.attachments.map(
+              (a) => html`<li class="entry-attachment" data-kind=${a.kind} title=${a.uri ?? a.name}><span class="codicon codicon-${attachmentIcon[a.kind]}"></span>${a.name}</li>`,
+            )}</ul>`
+          : nothing}
       </div>`;
     case 'agent':
       return html`<div class="entry agent ${entry.streaming ? 'streaming' : ''}" data-entry-id=${entry.id}>

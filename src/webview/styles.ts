@@ -133,4 +133,36 @@ export const sessionStyles = css`
   .command-option.active .command-description { color: inherit; }
   .command-input-hint { font-style: italic; color: var(--vscode-descriptionForeground); white-space: nowrap; }
   .command-hint-line { font-size: 0.9em; color: var(--vscode-descriptionForeground); }
+  .attachment-chips, .entry-attachments { display: flex; flex-wrap: wrap; gap: 4px; list-style: none; margin: 0; padding: 0; }
+  .chip, .entry-attachment {
+    display: inline-flex; align-items: center; gap: 4px; max-width: 100%; padding: 1px 4px; border-radius: 3px; font-size: 0.9em;
+    background: var(--vscode-badge-background); color: var(--vscode-badge-foreground);
+  }
+  .chip-label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 30em; }
+  .chip-remove { background: none; border: none; color: inherit; cursor: pointer; padding: 0; display: inline-flex; }
+  .chip-remove:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+  .mention-picker { border: 1px solid var(--vscode-widget-border, var(--vscode-focusBorder)); background: var(--vscode-editorSuggestWidget-background, var(--vscode-editorWidget-background)); max-height: 14em; overflow-y: auto; }
+  .mention-picker ul { list-style: none; margin: 0; padding: 0; }
+  .mention-option { padding: 2px 6px; cursor: pointer; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .mention-option.active { background: var(--vscode-editorSuggestWidget-selectedBackground, var(--vscode-list-activeSelectionBackground)); color: var(--vscode-list-activeSelectionForeground); }
+  .mention-note, .field-description { color: var(--vscode-descriptionForeground); font-size: 0.9em; padding: 2px 6px; }
+  .composer-problem, .field-error, .elicitation-error { color: var(--vscode-errorForeground); font-size: 0.9em; }
+  .elicitation {
+    display: block; margin: 4px 8px; padding: 6px 8px; border-radius: 4px;
+    border: 1px solid var(--vscode-focusBorder); background: var(--vscode-editorWidget-background);
+  }
+  .elicitation-title { font-weight: 600; margin-bottom: 4px; }
+  .elicitation-message { white-space: pre-wrap; overflow-wrap: anywhere; }
+  .elicitation-field { display: flex; flex-direction: column; gap: 2px; margin: 6px 0; border: none; padding: 0; }
+  .elicitation-field input[type=text], .elicitation-field input[type=number], .elicitation-field input[type=email], .elicitation-field input[type=url], .elicitation-field input[type=date], .elicitation-field select {
+    color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); padding: 2px 4px;
+  }
+  .elicitation-field input[aria-invalid=true], .elicitation-field select[aria-invalid=true] { border-color: var(--vscode-inputValidation-errorBorder); }
+  .elicitation-field.field-boolean { flex-direction: row; flex-wrap: wrap; align-items: center; gap: 6px; }
+  .elicitation-field.field-boolean .field-extras { flex-basis: 100%; }
+  .multi-option { display: flex; align-items: center; gap: 6px; }
+  #elicitations { max-height: 60vh; overflow-y: auto; }
+  .elicitation-url code { overflow-wrap: anywhere; }
+  .elicitation-host { font-size: 1.1em; }
+  .elicitation-buttons { display: flex; gap: 6px; margin-top: 6px; flex-wrap: wrap; }
 `;

@@ -76,7 +76,11 @@ function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] 
   const out: Anthropic.MessageParam[] = [];
   for (const m of messages) {
     if (m.role === 'user') {
-      out.push({ role: 'user', content: m.text });
+      out.push(
+        m.images?.length
+          ? { role: 'user', content: [...m.images.map((i) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: i.mimeType as 'image/png', data: i.data } })), { type: 'text', text: m.text }] }
+          : { role: 'user', content: m.text },
+      );
     } else if (m.role === 'assistant') {
       const content: Anthropic.ContentBlockParam[] = [];
       if (m.text) content.push({ type: 'text', text: m.text });

@@ -84,7 +84,11 @@ function toOpenAiMessages(system: string, messages: ChatMessage[]): ChatCompleti
   for (const m of messages) {
     switch (m.role) {
       case 'user':
-        out.push({ role: 'user', content: m.text });
+        out.push(
+          m.images?.length
+            ? { role: 'user', content: [{ type: 'text', text: m.text }, ...m.images.map((i) => ({ type: 'image_url' as const, image_url: { url: `data:${i.mimeType};base64,${i.data}` } }))] }
+            : { role: 'user', content: m.text },
+        );
         break;
       case 'assistant':
         out.push({

@@ -7,8 +7,14 @@ export interface ToolCallRequest {
   arguments: string;
 }
 
+/** An image in a user message (base64), for providers that take images. */
+export interface ImageInput {
+  mimeType: string;
+  data: string;
+}
+
 export type ChatMessage =
-  | { role: 'user'; text: string }
+  | { role: 'user'; text: string; images?: ImageInput[] }
   | { role: 'assistant'; text: string; toolCalls?: ToolCallRequest[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 

@@ -3,7 +3,7 @@
 
 import { applyHostEvent } from '../../shared/sessionViewReducer';
 import type { AgentStateView } from '../../shared/agentState';
-import { emptySnapshot, type ApprovalView, type HostEvent, type NoticeView, type SessionMetaView, type SessionSnapshot, type TaskView } from '../../shared/sessionView';
+import { emptySnapshot, type ApprovalView, type ElicitationView, type HostEvent, type NoticeView, type SessionMetaView, type SessionSnapshot, type TaskView } from '../../shared/sessionView';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { SupervisorEvent, TurnSnapshot } from '../core/supervisor/supervisorEvents';
@@ -36,6 +36,7 @@ export interface PresenterSeed {
   approvals: readonly ApprovalView[];
   /** What the session's agent said about itself so far in this window (options, commands, usage). */
   agent?: AgentStateView;
+  elicitations?: readonly ElicitationView[];
 }
 
 export class SessionPresenter {
@@ -58,6 +59,7 @@ export class SessionPresenter {
     for (const task of seed.tasks) state = applyHostEvent(state, { type: 'taskChanged', task: taskView(task) });
     for (const approval of seed.approvals) state = applyHostEvent(state, { type: 'approvalRequested', approval });
     if (seed.agent) state = applyHostEvent(state, { type: 'agentStateChanged', agent: seed.agent });
+    for (const elicitation of seed.elicitations ?? []) state = applyHostEvent(state, { type: 'elicitationRequested', elicitation });
     this.state = state;
   }
 
@@ -92,6 +94,14 @@ export class SessionPresenter {
 
   approvalResolved(requestId: string): void {
     this.emit({ type: 'approvalResolved', requestId });
+  }
+
+  elicitationRequested(elicitation: ElicitationView): void {
+    this.emit({ type: 'elicitationRequested', elicitation });
+  }
+
+  elicitationResolved(requestId: string): void {
+    this.emit({ type: 'elicitationResolved', requestId });
   }
 
   /** Marks the shown turn as run by another window (or not any more): the status says where it runs. */

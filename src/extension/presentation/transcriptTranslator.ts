@@ -2,6 +2,7 @@
 // the session view's host events. One translator per open session: it remembers which message
 // is still streaming so consecutive chunks extend one entry.
 
+import type { AttachmentSummary } from '../../shared/promptContext';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { EntryView, HostEvent, PlanItemView, ToolCallPatch, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../shared/sessionView';
 
@@ -20,7 +21,7 @@ export class TranscriptTranslator {
     const at = record.at;
     switch (record.type) {
       case 'userPrompt':
-        return [...this.endStream(), { type: 'entryAppended', entry: this.promptEntry(record.text, record.source, at) }];
+        return [...this.endStream(), { type: 'entryAppended', entry: this.promptEntry(record.text, record.source, at, record.attachments) }];
       case 'agentUpdate':
         return this.fromUpdate(record.update, at);
       case 'notice':
@@ -46,12 +47,12 @@ export class TranscriptTranslator {
     return `${prefix}-${at}-${this.seq}`;
   }
 
-  private promptEntry(text: string, source: 'user' | 'wakeup' | 'resume', at: number): EntryView {
+  private promptEntry(text: string, source: 'user' | 'wakeup' | 'resume', at: number, attachments?: AttachmentSummary[]): EntryView {
     if (source === 'wakeup') {
       const taskIds = [...text.matchAll(wakeupTaskId)].map((m) => m[1]);
       return { kind: 'wakeup', id: this.nextId('wakeup', at), at, text, taskIds };
     }
-    return { kind: 'user', id: this.nextId('user', at), text, at, source };
+    return { kind: 'user', id: this.nextId('user', at), text, at, source, ...(attachments?.length ? { attachments } : {}) };
   }
 
   private noticeEntry(kind: 'info' | 'error' | 'interrupted', text: string, at: number): HostEvent {

@@ -12,6 +12,14 @@ import type { ApprovalDecision, HostEvent, SessionSnapshot } from '../../shared/
 import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
 import type { ApprovalBroker } from '../presentation/approvalBroker';
+import type { ElicitationBroker } from '../presentation/elicitationBroker';
+import type { ElicitationValue } from '../../shared/elicitationForm';
+import type { MentionItem, PromptAttachment, PromptMention } from '../../shared/promptContext';
+import type { ElicitationAction } from '../../shared/sessionView';
+import type { AcpAgentHandle } from '../core/acp/acpAgentHandle';
+import { resolveMentions } from '../core/acp/mentionResolver';
+import { refusalFor } from '../core/acp/promptContent';
+import type { MentionSource } from './mentionSource';
 import { SessionPresenter } from '../presentation/sessionPresenter';
 import { RemoteTurnFeed } from '../presentation/remoteTurnFeed';
 import type { VigilServices } from '../services';
@@ -21,6 +29,12 @@ import type { SessionViewController } from './webview/sessionViewController';
 export interface SessionControllerDeps {
   services(): Promise<VigilServices>;
   broker: ApprovalBroker;
+  /** Agents' forms and links to answer in the view (items 7). */
+  elicitations: ElicitationBroker;
+  /** What `@` offers in the composer. */
+  mentions: MentionSource;
+  /** The folder a session's agent works in (its workspace folder), for mentions of files. */
+  workFolder(sessionId: string): Promise<string | undefined>;
   logger: Logger;
   memento: vscode.Memento;
   post(event: HostEvent): void;
@@ -126,6 +140,17 @@ export class SessionController extends Disposable implements SessionViewControll
         }),
       ),
     );
+    this._register(
+      toDisposable(
+        this.d.elicitations.subscribe((change) => {
+          if (change.sessionId === this.presenter?.sessionId) {
+            if (change.type === 'requested') this.presenter.elicitationRequested(change.elicitation);
+            else this.presenter.elicitationResolved(change.requestId);
+          }
+          if (change.type === 'requested') void this.d.reveal();
+        }),
+      ),
+    );
   }
 
   /** Answers the webview's `ready` (synchronously, so no event slips between snapshot and send). */
@@ -211,6 +236,7 @@ export class SessionController extends Disposable implements SessionViewControll
         tasks: registry.list({ sessionId }),
         approvals: this.d.broker.openFor(sessionId),
         agent: services.agents.agentStateOf(sessionId),
+        elicitations: this.d.elicitations.openFor(sessionId),
       },
       (event) => this.d.post(event),
     );
@@ -239,18 +265,58 @@ export class SessionController extends Disposable implements SessionViewControll
     if (problem) throw new Error(problem);
   }
 
-  async onPrompt(intent: { sessionId?: string; text: string }): Promise<void> {
+  async onPrompt(intent: { sessionId?: string; text: string; mentions?: PromptMention[] }): Promise<void> {
     const text = intent.text.trim();
-    if (!text) return;
+    const mentions = intent.mentions ?? [];
+    if (!text && mentions.length === 0) return;
+    const titleText = text || mentions.map((m) => (m.kind === 'file' ? m.path : m.kind)).join(', ');
     let sessionId = intent.sessionId ?? this.presenter?.sessionId;
     const services = await this.d.services();
-    if (!sessionId) sessionId = (await this.newSession(titleFrom(text))).id;
-    else {
-      await this.checkRunsHere(services, sessionId);
-      await this.nameIfUntitled(services, sessionId, text);
-    }
+    if (!sessionId) sessionId = (await this.newSession(titleFrom(titleText))).id;
+    else await this.checkRunsHere(services, sessionId);
+    // Checked before the prompt is stored: a refused attachment loses nothing (the draft comes back).
+    const attachments = mentions.length > 0 ? await this.attachments(services, sessionId, mentions) : undefined;
+    await this.nameIfUntitled(services, sessionId, titleText);
     if (sessionId !== this.presenter?.sessionId) await this.open(sessionId);
-    await this.start(services, sessionId, text, 'user');
+    await this.start(services, sessionId, text, 'user', attachments);
+  }
+
+  /** The mentions as checked attachments, refused (with why) when the session's agent cannot take them. */
+  private async attachments(services: VigilServices, sessionId: string, mentions: PromptMention[]): Promise<PromptAttachment[]> {
+    const root = await this.d.workFolder(sessionId);
+    if (root === undefined && mentions.some((m) => m.kind === 'file')) throw new Error('Open the session\'s folder to mention its files.');
+    const attachments = await resolveMentions(root ?? '/', mentions);
+    if (attachments.some((a) => a.kind === 'image')) {
+      const handle = (await services.agents.get(sessionId)) as Partial<AcpAgentHandle>;
+      const caps = handle.promptCapabilities ? await handle.promptCapabilities() : undefined;
+      const refusal = refusalFor(attachments, caps, this.d.metaExtra().agent ?? 'This agent');
+      if (refusal) throw new Error(refusal);
+    }
+    return attachments;
+  }
+
+  async onMentionQuery(intent: { sessionId?: string; query: string }): Promise<{ items: MentionItem[]; images?: boolean; note?: string }> {
+    const services = await this.d.services();
+    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
+    const root = sessionId ? await this.d.workFolder(sessionId) : this.d.folderForNewSession();
+    const found = await this.d.mentions.query(root, intent.query);
+    const handle = sessionId ? ((await services.agents.get(sessionId).catch(() => undefined)) as Partial<AcpAgentHandle> | undefined) : undefined;
+    const caps = handle?.knownPromptCapabilities;
+    return { ...found, ...(caps ? { images: caps.image === true } : {}) };
+  }
+
+  onElicitation(intent: { sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }): void {
+    const result = this.d.elicitations.answer(intent.requestId, intent.action, intent.content);
+    if (result === false) void vscode.window.showInformationMessage('Vigil: that request of the agent was already answered or cancelled.');
+    else if (typeof result === 'string') throw new Error(result);
+  }
+
+  async onOpenElicitationUrl(intent: { requestId: string }): Promise<void> {
+    const url = this.d.elicitations.urlOf(intent.requestId);
+    if (!url) throw new Error('That link request was already answered or cancelled.');
+    // The URL was checked (http/https, no credentials) when the agent sent it; the person clicked to open it.
+    const opened = await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    if (!opened) throw new Error(`The link to ${new URL(url).host} could not be opened.`);
   }
 
   async onResume(intent: { sessionId?: string } = {}): Promise<void> {
@@ -350,11 +416,11 @@ export class SessionController extends Disposable implements SessionViewControll
     return this.presenter ? isTurnLive(this.presenter.phase) : false;
   }
 
-  private async start(services: VigilServices, sessionId: string, text: string, source: 'user' | 'resume'): Promise<void> {
+  private async start(services: VigilServices, sessionId: string, text: string, source: 'user' | 'resume', attachments?: PromptAttachment[]): Promise<void> {
     const abort = new AbortController();
     this.waiting.set(sessionId, abort);
     try {
-      const result = await services.supervisor.startTurn(sessionId, text, { source, signal: abort.signal });
+      const result = await services.supervisor.startTurn(sessionId, text, { source, signal: abort.signal, ...(attachments?.length ? { attachments } : {}) });
       if (result.kind === 'failed') throw new Error(result.reason);
       if (result.kind === 'busy') throw new Error('This session already has a turn running. Stop it first, or wait for it to finish.');
       if (result.kind === 'paused') throw new Error('Wakeups of this session are paused after a provider failure; fix the key or model, then Resume.');

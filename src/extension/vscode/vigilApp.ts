@@ -12,6 +12,8 @@ import type { LaunchSpec } from '../core/acp/agentLaunch';
 import { mcpSecrets } from '../core/acp/mcpSettings';
 import { McpSettingsSource } from '../core/acp/mcpSettingsSource';
 import { ApprovalBroker } from '../presentation/approvalBroker';
+import { ElicitationBroker } from '../presentation/elicitationBroker';
+import { MentionSource } from './mentionSource';
 import type { VigilServices } from '../services';
 import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
 import { VigilConfiguration } from './configuration';
@@ -38,6 +40,7 @@ const viewSeenForMs = 12_000;
 export class VigilApp extends Disposable {
   readonly config: VigilConfiguration;
   readonly broker = new ApprovalBroker();
+  readonly elicitations = new ElicitationBroker();
   readonly statusBar: StatusBarController;
   readonly sessionView: SessionViewProvider;
   readonly sessions: SessionController;
@@ -68,6 +71,9 @@ export class VigilApp extends Disposable {
       new SessionController({
         services: () => this.services(),
         broker: this.broker,
+        elicitations: this.elicitations,
+        mentions: new MentionSource(),
+        workFolder: async (sessionId) => (await this.services()).folders.workFolder(sessionId),
         logger,
         memento: context.workspaceState,
         post: (event) => this.sessionView.postEvent(event),
@@ -167,6 +173,7 @@ export class VigilApp extends Disposable {
         redact: (text) => this.redactor.redact(text),
       }),
       lm: new VscodeLanguageModelBridge(),
+      elicitations: this.elicitations,
       approvalTimeoutMs: () => this.config.settings.approvals.timeoutSeconds * 1000,
       // Read at each session open: the effective (trust-resolved, validated) value of vigil.mcpServers then.
       mcpServers: [new McpSettingsSource(() => this.mcpServers(), this.logger, () => this.config.isTrusted())],

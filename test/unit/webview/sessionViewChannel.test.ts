@@ -133,7 +133,7 @@ describe('session view channel (host side)', () => {
     const warnings = logger.records.filter((r) => r.level === 'warn').map((r) => r.message);
     assert.equal(warnings.length, 3);
     assert.match(warnings[0], /rejected webview message: message "killTask": forbidden key "__proto__"/);
-    assert.match(warnings[1], /larger than/);
+    assert.match(warnings[1], /larger than|Too big/);
     assert.match(warnings[2], /message "runShell"/);
   });
 

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import {
   parseHostMessage, parseWebviewMessage, webviewLimits, type WebviewMessage,
 } from '../../../src/shared/webviewProtocol';
+import { contextLimits, maxImageBase64Chars } from '../../../src/shared/promptContext';
 import { longTranscript, snapshotWith } from './viewBuilders';
 
 function rejected(raw: unknown): string {
@@ -155,5 +156,38 @@ describe('webview protocol: tail snapshots and history', () => {
     assert.ok(parseWebviewMessage({ type: 'history', id: 'w3', snapshotSeq: 4 }).ok);
     assert.equal(parseWebviewMessage({ type: 'history', id: 'w3' }).ok, false);
     assert.equal(parseWebviewMessage({ type: 'history', id: 'w3', snapshotSeq: 1.5 }).ok, false);
+  });
+});
+
+describe('webview protocol: prompt context and elicitations', () => {
+  it('accepts a prompt with mentions and an image, and a prompt of attachments only', () => {
+    const mentions = [
+      { kind: 'file', path: 'src/a.ts' },
+      { kind: 'selection', path: 'src/a.ts', startLine: 1, endLine: 2, text: 'x' },
+      { kind: 'problems', count: 1, text: 'a.ts:1:1 error: e' },
+      { kind: 'image', name: 'p.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+    ];
+    assert.equal(parseWebviewMessage({ type: 'prompt', id: 'w1', text: 'look', mentions }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'prompt', id: 'w1', text: '', mentions: [mentions[0]] }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'prompt', id: 'w1', text: '  ' }).ok, false, 'neither text nor attachments');
+  });
+
+  it('refuses an image that is not base64, too large, or of another type, and too many mentions', () => {
+    const image = (patch: object) => ({ type: 'prompt', id: 'w1', text: 'x', mentions: [{ kind: 'image', name: 'p.png', mimeType: 'image/png', data: 'AAAA', ...patch }] });
+    assert.equal(parseWebviewMessage(image({ data: '<script>' })).ok, false);
+    assert.equal(parseWebviewMessage(image({ mimeType: 'image/svg+xml' })).ok, false);
+    assert.equal(parseWebviewMessage(image({ data: 'A'.repeat(maxImageBase64Chars + 4) })).ok, false);
+    const many = Array.from({ length: contextLimits.attachments + 1 }, (_, i) => ({ kind: 'file', path: `f${i}` }));
+    assert.equal(parseWebviewMessage({ type: 'prompt', id: 'w1', text: 'x', mentions: many }).ok, false);
+  });
+
+  it('accepts an elicitation answer and a mention query; the host answers mentions', () => {
+    assert.equal(parseWebviewMessage({ type: 'elicitation', id: 'w2', requestId: 'r1', action: 'accept', content: { name: 'x', n: 2, ok: true, tags: ['a'] } }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'elicitation', id: 'w2', requestId: 'r1', action: 'maybe' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'elicitation', id: 'w2', requestId: 'r1', action: 'accept', content: { o: { nested: 1 } } }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'mentionQuery', id: 'w3', query: 'src' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'openElicitationUrl', id: 'w4', requestId: 'r1' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'openElicitationUrl', id: 'w4', requestId: 'r1', url: 'https://evil' }).ok, false, 'the view never names the URL');
+    assert.equal(parseHostMessage({ type: 'mentions', requestId: 'w3', items: [{ kind: 'file', path: 'a.ts' }], images: false }).ok, true);
   });
 });

@@ -1,7 +1,7 @@
 // The supervisor's AgentHandle for one session, served by one agent process over ACP: spawned on
 // demand, restarted on the next prompt after a crash (and the crash reported), killed as a tree.
 
-import { RequestError } from '@agentclientprotocol/sdk';
+import { RequestError, type PromptCapabilities } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../agent/providers/types';
 import { promptErrorData } from '../../../agent/vigilProtocol';
 import { errorMessage, VigilError } from '../common/errors';
@@ -15,10 +15,13 @@ import { AgentSessionState } from './agentSessionState';
 import { describeChoice, optionChange, type OptionValue } from './agentOptionChange';
 import type { LaunchSpec } from './agentLaunch';
 import { AgentProcess, type AgentExit } from './agentProcess';
+import { ElicitationHost, type ElicitationPrompter } from './elicitationHost';
 import { HistoryRecorder } from './historyRecorder';
 import { collectMcpServers, type McpServerSource } from './mcpServerSource';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './hostPorts';
 import { PermissionGate } from './permissionGate';
+import { refusalFor } from './promptContent';
+import { historyText } from '../../../shared/promptContext';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
 
@@ -38,6 +41,8 @@ export interface AcpHandleDeps {
   loadHistory?(): Promise<ChatMessage[]>;
   /** MCP servers offered to the agent whenever a session is opened (none when absent). */
   mcpServers?: readonly McpServerSource[];
+  /** Puts the agent's elicitations (forms, URLs) to the person; without it none are advertised. */
+  elicitations?: ElicitationPrompter;
 }
 
 interface Live {
@@ -53,6 +58,7 @@ export class AcpAgentHandle implements AgentHandle {
   private starting: Promise<Live> | undefined;
   private running: { gate: PermissionGate; acpSessionId: string } | undefined;
   private readonly gate: PermissionGate;
+  private readonly elicitations: ElicitationHost | undefined;
   private readonly exits = new EventHub<{ code: number | null; signal: string | null }>();
   private readonly killed = new WeakSet<AgentProcess>();
   private history: HistoryRecorder | undefined;
@@ -72,6 +78,18 @@ export class AcpAgentHandle implements AgentHandle {
   ) {
     this.gate = new PermissionGate(deps.policy, deps.prompter, deps.cwd);
     this.agentState = new AgentSessionState((error) => deps.log.error(`agent state listener failed: ${errorMessage(error)}`));
+    this.elicitations = deps.elicitations ? new ElicitationHost(sessionId, deps.elicitations, deps.log) : undefined;
+  }
+
+  /** The agent's prompt capabilities (images, embedded context), starting the agent if it is not running. */
+  async promptCapabilities(): Promise<PromptCapabilities | undefined> {
+    const live = await this.ensureStarted();
+    return live.connection.initializeResponse?.agentCapabilities?.promptCapabilities ?? undefined;
+  }
+
+  /** The running agent's prompt capabilities; undefined while none runs. */
+  get knownPromptCapabilities(): PromptCapabilities | undefined {
+    return this.live?.connection.initializeResponse?.agentCapabilities?.promptCapabilities ?? undefined;
   }
 
   /** Starts the agent without a prompt, so its options and commands are known (e.g. for a picker). */
@@ -155,16 +173,24 @@ export class AcpAgentHandle implements AgentHandle {
       request.onEvent({ description: this.crashNotice, waitingOn: { kind: 'agent' } });
       this.crashNotice = undefined;
     }
-    this.history!.user(request.text);
+    // Checked before anything is sent: the person is told, and the agent never sees half a prompt.
+    const refusal = refusalFor(request.attachments ?? [], live.connection.initializeResponse?.agentCapabilities?.promptCapabilities);
+    if (refusal) throw failure(new VigilError('INVALID_INPUT', refusal), 'AGENT_FAILED');
+    this.history!.user(historyText(request.text, request.attachments));
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId };
     try {
-      const response = await live.connection.prompt(live.acpSessionId, request.text, {
-        describer,
-        onEvent: (event) => {
-          if (event.update) this.history!.update(event.update as never);
-          request.onEvent(event);
+      const response = await live.connection.prompt(
+        live.acpSessionId,
+        request.text,
+        {
+          describer,
+          onEvent: (event) => {
+            if (event.update) this.history!.update(event.update as never);
+            request.onEvent(event);
+          },
         },
-      });
+        request.attachments,
+      );
       return { stopReason: response.stopReason };
     } catch (error) {
       throw await this.classify(error, live);
@@ -176,6 +202,7 @@ export class AcpAgentHandle implements AgentHandle {
 
   async cancel(): Promise<void> {
     this.gate.cancelAll();
+    this.elicitations?.cancelAll();
     const live = this.live;
     if (!live) return;
     try {
@@ -188,6 +215,7 @@ export class AcpAgentHandle implements AgentHandle {
 
   async kill(reason: string): Promise<void> {
     this.gate.cancelAll();
+    this.elicitations?.cancelAll();
     // A start that fails cleans up after itself (it kills its process), so only a live one matters.
     const live = this.live ?? (await this.starting?.catch((error: unknown) => void this.deps.log.debug(`kill during a failed start: ${errorMessage(error)}`)));
     if (!live) return;
@@ -228,7 +256,7 @@ export class AcpAgentHandle implements AgentHandle {
     const connection = new AcpConnection(
       proc,
       {
-        vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm,
+        vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm, elicitations: this.elicitations,
         onSessionUpdate: (_acpSessionId, update) => void this.agentState.apply(update),
         onSessionOpened: (_acpSessionId, response) => this.agentState.opened(response),
       },

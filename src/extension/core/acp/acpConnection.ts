@@ -8,7 +8,10 @@ import { clientFeatures, type VigilExtensions } from '../../../shared/vigilExten
 import { errorMessage, VigilError } from '../common/errors';
 import type { AgentEvent } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
+import type { PromptAttachment } from '../../../shared/promptContext';
 import { ActivityDescriber } from './activityDescriber';
+import type { ElicitationHost } from './elicitationHost';
+import { promptBlocks } from './promptContent';
 import type { AgentProcess } from './agentProcess';
 import { describePermission, targetsOf, type ClientOp } from './clientGrants';
 import type { LanguageModelBridge } from './hostPorts';
@@ -37,6 +40,8 @@ export interface ConnectionDeps {
   onSessionUpdate?(acpSessionId: string, update: SessionUpdate): void;
   /** The answer of `session/new` / `session/load`: the agent's initial options and modes. */
   onSessionOpened?(acpSessionId: string, response: unknown): void;
+  /** Answers the agent's elicitations; without it the client does not advertise them. */
+  elicitations?: ElicitationHost;
 }
 
 /** Bound on the agent's answer to a change of one of its options. */
@@ -81,7 +86,9 @@ export class AcpConnection {
       const response = await Promise.race([
         this.connection.agent.request('initialize', {
           protocolVersion: 1,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { configOptions: { boolean: {} } }, _meta: { vigil: this.vigilExtensions() } },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { configOptions: { boolean: {} } },
+            ...(this.deps.elicitations ? { elicitation: { form: {}, url: {} } } : {}),
+            _meta: { vigil: this.vigilExtensions() } },
           clientInfo: { name: 'vigil', title: 'Vigil', version: '0.1.0' },
         }),
         timeout,
@@ -145,11 +152,13 @@ export class AcpConnection {
   }
 
   /** Sends `session/prompt`; every update and agent request of this session goes to `sink` until it settles. */
-  async prompt(acpSessionId: string, text: string, sink: PromptSink): Promise<PromptResponse> {
+  async prompt(acpSessionId: string, text: string, sink: PromptSink, attachments?: readonly PromptAttachment[]): Promise<PromptResponse> {
+    // Built before anything is registered: an attachment the agent cannot take fails the prompt here.
+    const prompt = promptBlocks(text, attachments, this.initializeResponse?.agentCapabilities?.promptCapabilities);
     this.sinks.set(acpSessionId, sink);
     this.promptsOpen.add(acpSessionId);
     try {
-      return await this.connection.agent.request('session/prompt', { sessionId: acpSessionId, prompt: [{ type: 'text', text }] });
+      return await this.connection.agent.request('session/prompt', { sessionId: acpSessionId, prompt });
     } finally {
       // Late updates still land below, but from the answer on the agent gets no commands or writes.
       this.promptsOpen.delete(acpSessionId);
@@ -235,6 +244,19 @@ export class AcpConnection {
           signal,
           params.toolCall,
         );
+      })
+      .onRequest('elicitation/create', async ({ params, signal }) => {
+        const host = this.deps.elicitations;
+        if (!host) throw new RequestError(-32601, 'Vigil did not advertise elicitations to this agent.');
+        const acpSessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined;
+        if (acpSessionId) this.emit(acpSessionId, (d) => d.request('agent: asks you for input'));
+        const hooks = acpSessionId
+          ? { opened: (title: string) => this.emit(acpSessionId, (d) => d.approvalOpened(title)), closed: (title: string, a: string) => this.emit(acpSessionId, (d) => d.approvalClosed(title, a)) }
+          : undefined;
+        return host.create(params, hooks, signal);
+      })
+      .onNotification('elicitation/complete', ({ params }) => {
+        this.deps.elicitations?.complete(params.elicitationId);
       })
       .onRequest('fs/read_text_file', async ({ params, signal }) => {
         this.emit(params.sessionId, (d) => d.request(`fs: read ${params.path}`));

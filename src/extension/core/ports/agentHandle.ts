@@ -1,5 +1,6 @@
 // The contract between the turn supervisor and whatever runs the agent (the ACP client, or a test fake).
 
+import type { PromptAttachment } from '../../../shared/promptContext';
 import type { Unsubscribe } from '../common/events';
 
 /** What a turn is waiting on right now; chooses the watchdog bound and is shown to the person. */
@@ -57,6 +58,8 @@ export interface PromptRequest {
   sessionId: string;
   turnId: string;
   text: string;
+  /** Files, chosen text and images the person attached (checked by the host); absent for wakeups and resumes. */
+  attachments?: PromptAttachment[];
   /** Receives every activity event of this prompt, in order. */
   onEvent(event: AgentEvent): void;
 }

@@ -1,5 +1,6 @@
 // What the rest of the extension (wakeups, UI, ACP client) may ask of the turn supervisor.
 
+import type { PromptAttachment } from '../../../shared/promptContext';
 import type { Unsubscribe } from '../common/events';
 
 export type TurnSource = 'user' | 'wakeup' | 'resume';
@@ -35,6 +36,8 @@ export interface StartTurnOptions {
   source: TurnSource;
   /** Aborts a user turn that is still waiting for a busy lease. */
   signal?: AbortSignal;
+  /** What the person attached to a user prompt; the transcript keeps only their names and links. */
+  attachments?: PromptAttachment[];
 }
 
 export type StartTurnResult =

@@ -5,10 +5,21 @@ import * as z from 'zod';
 /** Set on a record stored cut because it exceeded the size bound: how big it was and where the whole is. */
 const truncatedSchema = z.object({ bytes: z.number(), kept: z.number(), fullRecord: z.string() });
 
+const attachmentSummarySchema = z.object({
+  kind: z.enum(['file', 'selection', 'problems', 'image']),
+  name: z.string().max(4_000),
+  uri: z.string().max(8_192).optional(),
+  size: z.number().int().nonnegative().optional(),
+});
+
 const base = { at: z.number(), turnId: z.string().optional(), truncated: truncatedSchema.optional() };
 
 export const transcriptRecordSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('userPrompt'), ...base, text: z.string(), source: z.enum(['user', 'wakeup', 'resume']) }),
+  z.object({
+    type: z.literal('userPrompt'), ...base, text: z.string(), source: z.enum(['user', 'wakeup', 'resume']),
+    /** What was attached: names and links only (never image bytes or embedded text), so a reload shows it. */
+    attachments: z.array(attachmentSummarySchema).max(100).optional(),
+  }),
   /** The `update` field of an ACP `session/update`, kept verbatim for replay. */
   z.object({ type: z.literal('agentUpdate'), ...base, update: z.record(z.string(), z.unknown()) }),
   z.object({ type: z.literal('notice'), ...base, level: z.enum(['info', 'warning', 'error']), text: z.string() }),

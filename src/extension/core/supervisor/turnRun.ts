@@ -1,5 +1,6 @@
 // One turn from admission to its `finally`: activity, watchdog, lease refresher, abort, teardown.
 
+import { summarize, type PromptAttachment } from '../../../shared/promptContext';
 import { errorMessage, isVigilError } from '../common/errors';
 import type { AgentEvent, AgentFailure, AgentHandle, AgentHandleProvider, PromptOutcome, WaitingOn } from '../ports/agentHandle';
 import type { Clock, TimerHandle } from '../ports/clock';
@@ -38,6 +39,8 @@ export interface TurnRunDeps {
   initialState: SessionState;
   /** Whether the session's wakeups were paused when the turn was admitted (read under the lease). */
   pausedAtStart: boolean;
+  /** What the person attached to the prompt: passed to the agent, summarized (names, links) in the transcript. */
+  attachments?: PromptAttachment[];
 }
 
 type PromptResult =
@@ -121,7 +124,7 @@ export class TurnRun {
     const { turnId, source, token } = this.d;
     await this.writer.append([
       { type: 'turnStarted', turnId, source, epoch: token.epoch },
-      { type: 'userPrompt', turnId, source, text },
+      { type: 'userPrompt', turnId, source, text, ...(this.d.attachments?.length ? { attachments: this.d.attachments.map(summarize) } : {}) },
     ]);
   }
 
@@ -206,7 +209,7 @@ export class TurnRun {
       if (!('handle' in got)) return got;
       this.handle = got.handle;
       if (this.interruptState) return { kind: 'killed', reason: this.interruptState.message };
-      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, onEvent: (e) => this.onAgentEvent(e) });
+      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e) });
       return await Promise.race([
         prompt.then(
           (outcome): PromptResult => ({ kind: 'outcome', outcome }),

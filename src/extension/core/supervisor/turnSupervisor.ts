@@ -236,6 +236,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         // User and resume turns clear the resumable state at admission; a reclaim just set it.
         initialState: options.source !== 'wakeup' ? 'idle' : got.reclaimed ? 'interrupted' : meta.state,
         pausedAtStart: meta.wakeupsPaused !== undefined,
+        attachments: options.attachments,
       });
       slot.turn = run;
       const clearState = options.source !== 'wakeup' && (meta.state !== 'idle' || got.reclaimed !== undefined);

@@ -118,7 +118,18 @@ export class SessionViewChannel {
         this.logger.warn(`webview dropped a host message: ${message.message}`);
         return;
       case 'prompt':
-        return c.onPrompt({ sessionId: message.sessionId, text: message.text });
+        return c.onPrompt({ sessionId: message.sessionId, text: message.text, ...(message.mentions ? { mentions: message.mentions } : {}) });
+      case 'mentionQuery': {
+        const found = c.onMentionQuery ? await c.onMentionQuery({ sessionId: message.sessionId, query: message.query }) : { items: [] };
+        this.send({ type: 'mentions', requestId: message.id, ...found });
+        return;
+      }
+      case 'elicitation':
+        if (!c.onElicitation) throw new Error('This view cannot answer elicitations.');
+        return c.onElicitation({ sessionId: message.sessionId, requestId: message.requestId, action: message.action, content: message.content });
+      case 'openElicitationUrl':
+        if (!c.onOpenElicitationUrl) throw new Error('This view cannot open elicitation links.');
+        return c.onOpenElicitationUrl({ requestId: message.requestId });
       case 'stop':
         return c.onStop({ sessionId: message.sessionId });
       case 'resume':

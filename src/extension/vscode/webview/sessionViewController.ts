@@ -2,7 +2,9 @@
 // validated intents; the composition root implements it over the supervisor and the registry.
 // A handler that throws or rejects is logged and answered to the webview as an error.
 
-import type { ApprovalDecision, SessionSnapshot } from '../../../shared/sessionView';
+import type { ElicitationValue } from '../../../shared/elicitationForm';
+import type { MentionItem, PromptMention } from '../../../shared/promptContext';
+import type { ApprovalDecision, ElicitationAction, SessionSnapshot } from '../../../shared/sessionView';
 
 export interface SessionViewController {
   /**
@@ -12,7 +14,11 @@ export interface SessionViewController {
    * between taking the snapshot and sending it.
    */
   getSnapshot?(): SessionSnapshot;
-  onPrompt(intent: { sessionId?: string; text: string }): void | Promise<void>;
+  onPrompt(intent: { sessionId?: string; text: string; mentions?: PromptMention[] }): void | Promise<void>;
+  /** `@` in the composer: files matching the query, the selection, the Problems list. */
+  onMentionQuery?(intent: { sessionId?: string; query: string }): Promise<{ items: MentionItem[]; images?: boolean; note?: string }>;
+  onElicitation?(intent: { sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }): void | Promise<void>;
+  onOpenElicitationUrl?(intent: { requestId: string }): void | Promise<void>;
   /** Stop button or Escape: the user's abort of the running turn. */
   onStop(intent: { sessionId?: string }): void | Promise<void>;
   onResume(intent: { sessionId?: string }): void | Promise<void>;
