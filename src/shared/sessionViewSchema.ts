@@ -3,9 +3,10 @@
 
 import * as z from 'zod';
 import type {
-  ApprovalView, EntryView, HostEvent, NoticeView, PlanItemView, SessionMetaView, SessionSnapshot,
+  ApprovalView, EntryView, HostEvent, NoticeAction, NoticeView, PlanItemView, SessionMetaView, SessionSnapshot,
   TaskView, ToolCallPatch, ToolCallView, ToolContentView, TurnStatusView,
 } from './sessionView';
+import { noticeActions } from './sessionView';
 
 /** Bounds that keep one bad value from freezing the view; generous for real transcripts. */
 export const viewLimits = {
@@ -57,6 +58,7 @@ export const noticeSchema: z.ZodType<NoticeView> = z.strictObject({
   text: z.string().max(20_000),
   resumable: z.boolean(),
   at: epochMs,
+  actions: z.array(z.enum(noticeActions as [NoticeAction, ...NoticeAction[]])).max(noticeActions.length).optional(),
 });
 
 export const entrySchema: z.ZodType<EntryView> = z.discriminatedUnion('kind', [

@@ -6,7 +6,8 @@
 
 import * as z from 'zod';
 import { checkJsonShape, type JsonGuardLimits } from './jsonGuard';
-import type { ApprovalDecision, EntryView, HostEvent, SessionSnapshot } from './sessionView';
+import type { ApprovalDecision, EntryView, HostEvent, NoticeAction, SessionSnapshot } from './sessionView';
+import { noticeActions } from './sessionView';
 import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
 
 /** Request ids are chosen by the webview and echoed by the host (pong, error). */
@@ -23,6 +24,8 @@ export type WebviewMessage =
   | { type: 'openSession'; id: RequestId; sessionId?: string }
   /** A workspace-file link in model markdown was clicked; the host opens it only inside the workspace. */
   | { type: 'openFile'; id: RequestId; path: string; line?: number }
+  /** A button of a notice (Open Log, Open Settings, Sign in…, Send Again). */
+  | { type: 'noticeAction'; id: RequestId; sessionId?: string; action: NoticeAction }
   | { type: 'ping'; id: RequestId }
   /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */
   | { type: 'history'; id: RequestId; snapshotSeq: number }
@@ -69,6 +72,7 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('killTask'), id: requestId, taskId: refId }),
   z.strictObject({ type: z.literal('openSession'), id: requestId, sessionId }),
   z.strictObject({ type: z.literal('openFile'), id: requestId, path: z.string().min(1).max(webviewLimits.pathChars), line: z.number().int().min(1).max(10_000_000).optional() }),
+  z.strictObject({ type: z.literal('noticeAction'), id: requestId, sessionId, action: z.enum(noticeActions as [NoticeAction, ...NoticeAction[]]) }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
   z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),
   z.strictObject({ type: z.literal('error'), id: requestId, message: z.string().max(webviewLimits.errorChars) }),

@@ -2,11 +2,18 @@
 // Resume, errors. Texts come from the supervisor verbatim.
 
 import { html, nothing, type TemplateResult } from 'lit';
-import type { NoticeView, TurnStatusView } from '../shared/sessionView';
+import type { NoticeAction, NoticeView, TurnStatusView } from '../shared/sessionView';
 import type { ViewActions } from './viewActions';
 
 const noticeClass: Record<NoticeView['kind'], string> = {
   quiet: 'quiet-banner', stall: 'stall-banner', abort: 'abort-notice', interrupted: 'interrupted-notice', error: 'error-notice', info: 'info-notice',
+};
+
+const actionButton: Record<NoticeAction, { label: string; icon: string }> = {
+  openLog: { label: 'Open Log', icon: 'output' },
+  openSettings: { label: 'Open Settings', icon: 'settings-gear' },
+  signIn: { label: 'Sign in…', icon: 'account' },
+  sendAgain: { label: 'Send Again', icon: 'debug-restart' },
 };
 
 const noticeIcon: Record<NoticeView['kind'], string> = {
@@ -22,5 +29,7 @@ export function noticesView(notices: NoticeView[], turn: TurnStatusView, actions
     ${n.resumable && resumable
       ? html`<vscode-button class="resume" icon="debug-continue" @click=${() => actions.post({ type: 'resume', sessionId: actions.sessionId() })}>Resume</vscode-button>`
       : nothing}
+    ${(n.actions ?? []).map((action) => html`<vscode-button class="notice-action" data-action=${action} secondary icon=${actionButton[action].icon}
+      @click=${() => actions.post({ type: 'noticeAction', sessionId: actions.sessionId(), action })}>${actionButton[action].label}</vscode-button>`)}
   </div>`)}</div>`;
 }

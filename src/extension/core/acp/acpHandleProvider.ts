@@ -57,6 +57,11 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
     return handle;
   }
 
+  /** The session's handle with its sign-in side (auth methods, authenticate, logout). */
+  async handle(sessionId: string): Promise<AcpAgentHandle> {
+    return (await this.get(sessionId)) as AcpAgentHandle;
+  }
+
   /** The running agent process of a session (its group leader), if any. */
   pidOf(sessionId: string): number | undefined {
     return this.handles.get(sessionId)?.pid;

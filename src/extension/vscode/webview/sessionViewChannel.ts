@@ -133,6 +133,8 @@ export class SessionViewChannel {
         return c.onOpenSession({ sessionId: message.sessionId });
       case 'openFile':
         return c.onOpenFile({ path: message.path, line: message.line });
+      case 'noticeAction':
+        return c.onNoticeAction?.({ sessionId: message.sessionId, action: message.action });
       default:
         return assertNever(message);
     }

@@ -2,7 +2,7 @@
 // validated intents; the composition root implements it over the supervisor and the registry.
 // A handler that throws or rejects is logged and answered to the webview as an error.
 
-import type { ApprovalDecision, SessionSnapshot } from '../../../shared/sessionView';
+import type { ApprovalDecision, NoticeAction, SessionSnapshot } from '../../../shared/sessionView';
 
 export interface SessionViewController {
   /**
@@ -23,4 +23,6 @@ export interface SessionViewController {
   onOpenFile(intent: { path: string; line?: number }): void | Promise<void>;
   /** Without a session id: let the person pick one (or start a new one). */
   onOpenSession(intent: { sessionId?: string }): void | Promise<void>;
+  /** A notice's button: Open Log, Open Settings, Sign in…, Send Again. */
+  onNoticeAction?(intent: { sessionId?: string; action: NoticeAction }): void | Promise<void>;
 }
