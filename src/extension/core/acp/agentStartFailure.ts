@@ -28,7 +28,7 @@ export function boundedTail(stderr: string): string {
  * A launcher (npx, a shell wrapper, a Node shim) that cannot find or run the real binary says so on
  * stderr and exits; the fix is then the same as for a missing command.
  */
-const missingBinary = /(?:command not found|no such file or directory|cannot find (?:module|binary|executable|the)|could not (?:find|locate)|not found in PATH|is not recognized as an internal|ENOENT|EACCES|permission denied|exec format error)/i;
+const missingBinary = /(?:command not found|:\s*not found\b|no such file or directory|cannot find (?:module|binary|executable|the)|could not (?:find|locate)|not found in PATH|is not recognized as an internal|ENOENT|EACCES|permission denied|exec format error)/i;
 
 export function looksLikeMissingCommand(stderr: string): boolean {
   return missingBinary.test(stderr);
@@ -45,7 +45,8 @@ function exitWords(exit: AgentExit): string {
  */
 export function exitFailure(o: { label: string; exit: AgentExit; stderr: string; phase: 'start' | 'turn'; setting: string; builtin: boolean }): Error {
   const tail = boundedTail(o.stderr);
-  const missing = !o.builtin && looksLikeMissingCommand(tail);
+  // 127 and 126 are the shells' "not found" and "cannot execute".
+  const missing = !o.builtin && (o.exit.code === 127 || o.exit.code === 126 || looksLikeMissingCommand(tail));
   const when = o.phase === 'start' ? 'while starting' : 'during the turn';
   const parts = [`The agent exited (${exitWords(o.exit)}) ${when}.`];
   if (tail) parts.push(`Its last output:\n${tail}`);
