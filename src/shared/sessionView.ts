@@ -44,12 +44,9 @@ export interface PlanItemView {
 
 export type NoticeKind = 'quiet' | 'stall' | 'abort' | 'interrupted' | 'error' | 'info';
 
-/**
- * A button on a notice: Open Log (the Vigil output), Open Settings (`vigil.agent`), Sign in… (the
- * agent's auth methods) and Send Again (the message a sign-in interrupted).
- */
-export type NoticeAction = 'openLog' | 'openSettings' | 'signIn' | 'sendAgain';
-export const noticeActions: readonly NoticeAction[] = ['openLog', 'openSettings', 'signIn', 'sendAgain'];
+/** A button on a notice: Open Log (the Vigil output), Open Settings (`vigil.agent`), Sign in… (the agent's auth methods). */
+export type NoticeAction = 'openLog' | 'openSettings' | 'signIn';
+export const noticeActions: readonly NoticeAction[] = ['openLog', 'openSettings', 'signIn'];
 
 export interface NoticeView {
   id: string;

@@ -24,7 +24,7 @@ export type WebviewMessage =
   | { type: 'openSession'; id: RequestId; sessionId?: string }
   /** A workspace-file link in model markdown was clicked; the host opens it only inside the workspace. */
   | { type: 'openFile'; id: RequestId; path: string; line?: number }
-  /** A button of a notice (Open Log, Open Settings, Sign in…, Send Again). */
+  /** A button of a notice (Open Log, Open Settings, Sign in…). */
   | { type: 'noticeAction'; id: RequestId; sessionId?: string; action: NoticeAction }
   | { type: 'ping'; id: RequestId }
   /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */

@@ -13,7 +13,6 @@ const actionButton: Record<NoticeAction, { label: string; icon: string }> = {
   openLog: { label: 'Open Log', icon: 'output' },
   openSettings: { label: 'Open Settings', icon: 'settings-gear' },
   signIn: { label: 'Sign in…', icon: 'account' },
-  sendAgain: { label: 'Send Again', icon: 'debug-restart' },
 };
 
 const noticeIcon: Record<NoticeView['kind'], string> = {

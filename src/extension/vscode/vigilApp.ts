@@ -16,6 +16,7 @@ import { VigilConfiguration } from './configuration';
 import { canonicalFolder, folderForNewSession } from '../core/folders/sessionFolder';
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
+import { AgentSignIn } from './agentSignIn';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
 import { loadServices } from './servicesLoader';
@@ -42,6 +43,7 @@ export class VigilApp extends Disposable {
   readonly terminals: TaskTerminals;
   readonly secrets: SecretStorageSource;
   readonly models: ModelCommands;
+  readonly signIn: AgentSignIn;
   private servicesPromise: Promise<VigilServices> | undefined;
   private started: VigilServices | undefined;
   private contextTimer: NodeJS.Timeout | undefined;
@@ -75,6 +77,8 @@ export class VigilApp extends Disposable {
         metaExtra: () => this.agentLabel(),
         folderForNewSession: () => folderForNewSession(windowFolders(), activeFile()),
         windowKey: () => windowFolders()[0] ?? '',
+        onTurnFailed: (ended, text) => this.signIn.turnFailed(ended, text),
+        onNoticeAction: (action, sessionId) => this.signIn.remedy(action, sessionId),
       }),
     );
     this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions, redactor }));
@@ -96,6 +100,17 @@ export class VigilApp extends Disposable {
     );
     this.secrets = this._register(new SecretStorageSource(context.secrets, logger, redactor));
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger });
+    this.signIn = new AgentSignIn({
+      agent: async (sessionId) => (await this.services()).agents.handle(sessionId),
+      secrets: context.secrets,
+      redactor,
+      logger,
+      showLog: () => this.logChannel.show(),
+      currentSessionId: () => this.sessions.currentSessionId,
+      send: (sessionId, text) => this.sessions.onPrompt({ sessionId, text }),
+      unpause: async (sessionId) => (await this.services()).supervisor.unpause(sessionId),
+      cwd: () => windowFolders()[0],
+    });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
     // Which sessions are this window's depends on its folders: re-sort the list when they change.
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.tree.refresh()));
@@ -185,7 +200,7 @@ export class VigilApp extends Disposable {
   private async launch(): Promise<LaunchSpec> {
     const { builtinLaunch, customLaunch } = loadServices();
     const { agent: custom, model } = await this.config.launchSettings();
-    if (custom) return customLaunch(custom);
+    if (custom) return this.signIn.withStoredCredentials(customLaunch(custom));
     const apiKey = await this.secrets.apiKeyFor(model);
     return builtinLaunch({ agentScript: path.join(this.context.extensionPath, 'dist', 'agent.js'), execPath: process.execPath, model, apiKey });
   }

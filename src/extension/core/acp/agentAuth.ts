@@ -178,7 +178,7 @@ export function parseStoredAuth(raw: string | undefined): StoredAgentAuth {
 
 /** Reads a stored secret by key (SecretStorage in the extension, a map in tests). */
 export interface SecretReader {
-  get(key: string): Promise<string | undefined>;
+  get(key: string): PromiseLike<string | undefined>;
 }
 
 /** The stored credentials of an agent: env values to pass at launch, and the method to authenticate with. */

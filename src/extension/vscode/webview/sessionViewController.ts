@@ -23,6 +23,6 @@ export interface SessionViewController {
   onOpenFile(intent: { path: string; line?: number }): void | Promise<void>;
   /** Without a session id: let the person pick one (or start a new one). */
   onOpenSession(intent: { sessionId?: string }): void | Promise<void>;
-  /** A notice's button: Open Log, Open Settings, Sign in…, Send Again. */
+  /** A notice's button: Open Log, Open Settings, Sign in…. */
   onNoticeAction?(intent: { sessionId?: string; action: NoticeAction }): void | Promise<void>;
 }
