@@ -105,6 +105,9 @@ describe('agent start failures', () => {
     assert.match(error.message, /CODEX_HOME points to/);
     assert.ok(!error.message.includes('noise 0'), 'only the last lines');
     assert.deepEqual(cause.remedies, ['openLog']);
+    const rust = boundedTail('Error: error loading config: CODEX_HOME points to "/x"\n\nStack backtrace:\n   0: anyhow::error::from\n   1: codex_arg0::run\n   8: start_thread\n             at ./nptl/pthread_create.c:442:8');
+    assert.equal(rust, 'Error: error loading config: CODEX_HOME points to "/x"', 'a backtrace does not bury the error');
+    assert.equal(boundedTail('   0: only frames'), '   0: only frames', 'only frames: shown as they are');
     const flood = boundedTail('x'.repeat(100_000));
     assert.ok(flood.length <= stderrTailChars + 1);
   });

@@ -15,7 +15,8 @@ export interface AgentExit {
   signal: string | null;
 }
 
-const stderrTailLines = 20;
+/** Enough for an error line followed by a stack trace (the notice shows it without the frames). */
+const stderrTailLines = 60;
 /** One stderr line longer than this is cut: a flood without newlines must not grow memory or the log. */
 const stderrLineChars = 2_000;
 /** A stderr "line" without a newline is logged in pieces once it grows past this. */

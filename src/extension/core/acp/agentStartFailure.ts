@@ -17,9 +17,14 @@ export function agentFailure(code: AgentFailure['code'], message: string, remedi
   return error;
 }
 
-/** The last lines of stderr, bounded in lines and characters (the end is what explains an exit). */
+/** Stack frames (Rust `RUST_BACKTRACE`, Node, Python): they bury the one line that says what went wrong. */
+const stackFrame = /^\s*(?:stack backtrace:|traceback \(most recent call last\):|\d+:\s|at\s|file "[^"]*", line \d+)/i;
+
+/** The last lines of stderr without stack frames, bounded in lines and characters (the end is what explains an exit). */
 export function boundedTail(stderr: string): string {
-  const lines = stderr.split('\n').filter((l) => l.trim()).slice(-stderrTailShownLines);
+  const all = stderr.split('\n').filter((l) => l.trim());
+  const withoutFrames = all.filter((l) => !stackFrame.test(l));
+  const lines = (withoutFrames.length > 0 ? withoutFrames : all).slice(-stderrTailShownLines);
   const joined = lines.join('\n');
   return joined.length > stderrTailChars ? `…${joined.slice(-stderrTailChars)}` : joined;
 }
