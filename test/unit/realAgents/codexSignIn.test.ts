@@ -3,13 +3,13 @@
 // And Codex with a CODEX_HOME that does not exist: the turn says it exited, with Codex's own words.
 
 import * as assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AcpAgentHandle } from '../../../src/extension/core/acp/acpAgentHandle';
 import { customLaunch, type LaunchSpec } from '../../../src/extension/core/acp/agentLaunch';
 import { ModelEndpoint } from '../../fakes/modelEndpoints/modelEndpoint';
 import { text } from '../../fakes/modelEndpoints/script';
-import { realAgentRecipe, testApiKey, testModel, type RealAgentRecipe } from '../../harness/realAgents';
+import { codexWithoutCredentials } from '../../fakes/codexWithoutCredentials';
+import { realAgentRecipe, testApiKey, type RealAgentRecipe } from '../../harness/realAgents';
 import { AcpHarness } from '../acp/acpHarness';
 import { realAgentBounds } from './realAgentTurn';
 
@@ -29,14 +29,10 @@ describe('real agent: codex sign-in and start failure', function () {
   it('no credentials → Sign in… with Codex’s methods → CODEX_API_KEY → the turn runs', async () => {
     endpoint = await ModelEndpoint.start({ apiKey: testApiKey });
     recipe = await realAgentRecipe('codex', { origin: endpoint.origin, credential: 'missing' });
+    const bare = await codexWithoutCredentials(recipe, endpoint.origin);
     let stored: { env: Record<string, string>; methodId?: string } = { env: {} };
-    // Codex asks for a sign-in only for its built-in OpenAI provider (a custom provider is assumed to need
-    // none): point that provider at the local endpoint, with no key anywhere.
-    const codexHome = recipe.agent.env.CODEX_HOME;
-    await fs.writeFile(path.join(codexHome, 'config.toml'), [`model = "${testModel}"`, `openai_base_url = "${endpoint.origin}/v1"`, 'approval_policy = "never"', 'sandbox_mode = "danger-full-access"', 'check_for_update_on_startup = false', '[analytics]', 'enabled = false', ''].join('\n'));
-    const { CODEX_API_KEY: _codex, OPENAI_API_KEY: _openai, ...bare } = recipe.agent.env;
     const launch = (): LaunchSpec => {
-      const spec = customLaunch({ ...recipe!.agent, env: bare });
+      const spec = customLaunch(bare);
       return { ...spec, env: { ...spec.env, ...stored.env }, secretEnv: [...spec.secretEnv, ...Object.keys(stored.env)], ...(stored.methodId ? { authMethodId: stored.methodId } : {}) };
     };
     h = await AcpHarness.create({ launch, settings: { timeoutMs: realAgentBounds.stallMs, graceMs: 5_000 }, initializeTimeoutMs: realAgentBounds.startMs });

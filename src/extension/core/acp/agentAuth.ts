@@ -1,8 +1,8 @@
 // Sign-in for third-party ACP agents, without VS Code: the agent's `authMethods` parsed and checked,
 // auth errors recognised, the SecretStorage key scheme for env-var credentials, and the "send again" state.
 
+// No ACP SDK import here: the VS Code side (agentSignIn.ts) uses this module from the activation bundle.
 import { createHash } from 'node:crypto';
-import { RequestError } from '@agentclientprotocol/sdk';
 
 /** ACP's `auth_required` error code. */
 export const authRequiredCode = -32000;
@@ -133,7 +133,8 @@ const authWords = /\b(?:auth(?:entication)? required|not (?:logged|signed) in|(?
 
 /** Whether an agent's error means "sign in first": ACP `auth_required`, or its usual wording. */
 export function isAuthError(error: unknown): boolean {
-  if (error instanceof RequestError && error.code === authRequiredCode) return true;
+  // Structural: a JSON-RPC error (the SDK's RequestError) carries its numeric code.
+  if (error instanceof Error && (error as { code?: unknown }).code === authRequiredCode) return true;
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
   return authWords.test(message.slice(0, 2_000));
 }
