@@ -19,13 +19,15 @@ const codexInitialize = {
 
 describe('agent auth: methods', () => {
   it('reads codex-acp’s methods: one agent login and two env-var methods; logout is advertised', () => {
-    const info = authInfoOf('codex-acp', codexInitialize);
+    const info = authInfoOf('/x/node_modules/.bin/codex-acp', [], { ...codexInitialize, agentInfo: { name: 'codex-acp', title: 'Codex', version: '0.16.0' } });
     assert.deepEqual(info.methods.map((m) => [m.kind, m.id]), [['agent', 'chatgpt'], ['envVar', 'codex-api-key'], ['envVar', 'openai-api-key']]);
     const key = info.methods[1];
     assert.ok(key.kind === 'envVar');
     assert.deepEqual(key.vars, [{ name: 'CODEX_API_KEY', label: undefined, optional: false }]);
     assert.equal(info.logout, true);
-    assert.equal(authInfoOf('x', { agentCapabilities: { auth: {} } }).logout, false, 'no logout capability, no sign-out');
+    assert.equal(info.label, 'Codex', 'the agent’s own title');
+    assert.equal(authInfoOf('/usr/local/bin/gemini', ['--acp'], {}).label, 'gemini --acp', 'else the command without its folder');
+    assert.equal(authInfoOf('x', [], { agentCapabilities: { auth: {} } }).logout, false, 'no logout capability, no sign-out');
   });
 
   it('reads terminal methods and Copilot/OpenCode’s _meta["terminal-auth"]', () => {

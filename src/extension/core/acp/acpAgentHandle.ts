@@ -201,7 +201,7 @@ export class AcpAgentHandle implements AgentHandle {
    * environment). A stored method that fails is only logged: `session/new` then says what is missing.
    */
   private async authenticateAtStart(connection: AcpConnection, spec: LaunchSpec, chosen: string | undefined): Promise<void> {
-    const info = authInfoOf(spec.label, connection.initializeResponse);
+    const info = authInfoOf(spec.command, spec.args, connection.initializeResponse);
     this.auth = { ...info, spec };
     const advertised = (id: string | undefined) => id !== undefined && info.methods.some((m) => m.id === id && m.kind !== 'terminal');
     if (chosen !== undefined) {
@@ -230,7 +230,7 @@ export class AcpAgentHandle implements AgentHandle {
     if (exit && !this.killed.has(proc)) {
       return exitFailure({ label: spec.label, exit, stderr: await proc.finalStderr(), phase: 'start', setting: spec.builtin ? spec.setting : 'vigil.agent', builtin: spec.builtin });
     }
-    if (!spec.builtin && isAuthError(error)) return authFailure({ label: spec.label, agentMessage: errorMessage(error), methods: this.auth?.methods ?? [] });
+    if (!spec.builtin && isAuthError(error)) return authFailure({ label: this.auth?.label ?? spec.label, agentMessage: errorMessage(error), methods: this.auth?.methods ?? [] });
     return error;
   }
 
@@ -306,7 +306,7 @@ export class AcpAgentHandle implements AgentHandle {
     signal?.addEventListener('abort', stop, { once: true });
     try {
       await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
-      this.auth = { ...authInfoOf(spec.label, connection.initializeResponse), spec };
+      this.auth = { ...authInfoOf(spec.command, spec.args, connection.initializeResponse), spec };
       return await fn(connection);
     } catch (error) {
       throw await this.explainStartFailure(error, proc, spec);
@@ -367,7 +367,7 @@ export class AcpAgentHandle implements AgentHandle {
         const code = data.data.vigil.code === 'PROVIDER_AUTH' ? 'PROVIDER_AUTH' : data.data.vigil.code === 'PROVIDER_QUOTA' ? 'PROVIDER_QUOTA' : 'AGENT_FAILED';
         return failure(error, code, error.message);
       }
-      if (this.auth && !this.auth.spec.builtin && isAuthError(error)) return authFailure({ label: this.auth.spec.label, agentMessage: error.message, methods: this.auth.methods });
+      if (this.auth && !this.auth.spec.builtin && isAuthError(error)) return authFailure({ label: this.auth.label, agentMessage: error.message, methods: this.auth.methods });
       return failure(error, 'AGENT_FAILED', `The agent answered the prompt with an error: ${error.message}`);
     }
     // Closed connection: wait briefly for the exit status so a crash is reported as one.

@@ -122,10 +122,19 @@ export function parseAuthMethods(raw: unknown): AgentAuthMethod[] {
 }
 
 /** What the agent's `initialize` answer says about signing in. */
-export function authInfoOf(label: string, initialize: { authMethods?: unknown; agentCapabilities?: unknown } | undefined): Omit<AgentAuthInfo, 'identity' | 'builtin'> {
+export function authInfoOf(command: string, args: readonly string[], initialize: { authMethods?: unknown; agentCapabilities?: unknown; agentInfo?: unknown } | undefined): Omit<AgentAuthInfo, 'identity' | 'builtin'> {
   const caps = record(initialize?.agentCapabilities);
   const auth = record(caps?.auth);
+  const info = record(initialize?.agentInfo);
+  // The agent's own name ("Codex") reads better than a path; the command is the fallback.
+  const label = text(info?.title, 60) ?? text(info?.name, 60) ?? shortCommand(command, args);
   return { label, methods: parseAuthMethods(initialize?.authMethods), logout: auth !== undefined && record(auth.logout) !== undefined };
+}
+
+/** `codex-acp --profile x` rather than `/home/me/.../node_modules/.bin/codex-acp --profile x`. */
+export function shortCommand(command: string, args: readonly string[]): string {
+  const base = command.split(/[\\/]/).pop() || command;
+  return text([base, ...args].join(' '), 80) ?? 'the agent';
 }
 
 /** The words agents really use when they need credentials (codex-acp, Gemini CLI, Claude, Copilot). */
