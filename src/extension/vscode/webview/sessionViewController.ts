@@ -25,4 +25,6 @@ export interface SessionViewController {
   onOpenSession(intent: { sessionId?: string }): void | Promise<void>;
   /** A notice's button: Open Log, Open Settings, Sign in…. */
   onNoticeAction?(intent: { sessionId?: string; action: NoticeAction }): void | Promise<void>;
+  /** A header control of the agent's options (agentOptionPicks.ts): one option's values, or all options. */
+  onAgentOption?(intent: { sessionId?: string; configId?: string }): void | Promise<void>;
 }
