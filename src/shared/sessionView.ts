@@ -47,6 +47,10 @@ export interface PlanItemView {
 
 export type NoticeKind = 'quiet' | 'stall' | 'abort' | 'interrupted' | 'error' | 'info';
 
+/** A button on a notice: Open Log (the Vigil output), Open Settings (`vigil.agent`), Sign in… (the agent's auth methods). */
+export type NoticeAction = 'openLog' | 'openSettings' | 'signIn';
+export const noticeActions: readonly NoticeAction[] = ['openLog', 'openSettings', 'signIn'];
+
 export interface NoticeView {
   id: string;
   kind: NoticeKind;
@@ -55,6 +59,8 @@ export interface NoticeView {
   /** Offers a Resume button while the session is aborted or interrupted. */
   resumable: boolean;
   at: number;
+  /** Buttons that lead out of the problem the notice reports. */
+  actions?: NoticeAction[];
 }
 
 export type EntryView =

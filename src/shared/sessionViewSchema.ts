@@ -4,9 +4,10 @@
 import * as z from 'zod';
 import { agentStateSchema } from './agentStateSchema';
 import type {
-  ApprovalView, ElicitationView, EntryView, HostEvent, NoticeView, PlanItemView, SessionMetaView, SessionSnapshot,
+  ApprovalView, ElicitationView, EntryView, HostEvent, NoticeAction, NoticeView, PlanItemView, SessionMetaView, SessionSnapshot,
   TaskView, ToolCallPatch, ToolCallView, ToolContentView, TurnStatusView,
 } from './sessionView';
+import { noticeActions } from './sessionView';
 
 /** Bounds that keep one bad value from freezing the view; generous for real transcripts. */
 export const viewLimits = {
@@ -58,6 +59,7 @@ export const noticeSchema: z.ZodType<NoticeView> = z.strictObject({
   text: z.string().max(20_000),
   resumable: z.boolean(),
   at: epochMs,
+  actions: z.array(z.enum(noticeActions as [NoticeAction, ...NoticeAction[]])).max(noticeActions.length).optional(),
 });
 
 const attachmentSummary = z.strictObject({

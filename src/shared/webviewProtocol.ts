@@ -8,7 +8,8 @@ import * as z from 'zod';
 import { checkJsonShape, type JsonGuardLimits } from './jsonGuard';
 import { contextLimits, imageMimeTypes, maxImageBase64Chars, type MentionItem, type PromptMention } from './promptContext';
 import { elicitationLimits, type ElicitationValue } from './elicitationForm';
-import type { ApprovalDecision, ElicitationAction, EntryView, HostEvent, SessionSnapshot } from './sessionView';
+import type { ApprovalDecision, ElicitationAction, EntryView, HostEvent, NoticeAction, SessionSnapshot } from './sessionView';
+import { noticeActions } from './sessionView';
 import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
 
 /** Request ids are chosen by the webview and echoed by the host (pong, error). */
@@ -32,6 +33,8 @@ export type WebviewMessage =
   | { type: 'openSession'; id: RequestId; sessionId?: string }
   /** A workspace-file link in model markdown was clicked; the host opens it only inside the workspace. */
   | { type: 'openFile'; id: RequestId; path: string; line?: number }
+  /** A button of a notice (Open Log, Open Settings, Sign in…). */
+  | { type: 'noticeAction'; id: RequestId; sessionId?: string; action: NoticeAction }
   /** A header control of the agent's options: pick a value of `configId`, or (without it) see all options. */
   | { type: 'agentOption'; id: RequestId; sessionId?: string; configId?: string }
   | { type: 'ping'; id: RequestId }
@@ -123,6 +126,7 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('killTask'), id: requestId, taskId: refId }),
   z.strictObject({ type: z.literal('openSession'), id: requestId, sessionId }),
   z.strictObject({ type: z.literal('openFile'), id: requestId, path: z.string().min(1).max(webviewLimits.pathChars), line: z.number().int().min(1).max(10_000_000).optional() }),
+  z.strictObject({ type: z.literal('noticeAction'), id: requestId, sessionId, action: z.enum(noticeActions as [NoticeAction, ...NoticeAction[]]) }),
   z.strictObject({ type: z.literal('agentOption'), id: requestId, sessionId, configId: z.string().min(1).max(256).optional() }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
   z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),

@@ -78,6 +78,10 @@ export const sessionStyles = css`
   #turn-status[data-phase='stalled'], #turn-status[data-phase='aborted'], #turn-status[data-phase='interrupted'] { color: var(--vscode-errorForeground); }
   .notice-banner { display: flex; align-items: center; gap: 8px; padding: 6px 8px; margin: 4px 8px; border-radius: 4px; }
   .notice-banner .notice-text { flex: 1; }
+  /* A notice with remedy buttons: its text keeps the agent's line breaks (stderr lines), the buttons go below it. */
+  .notice-banner.has-actions { flex-wrap: wrap; }
+  .notice-banner.has-actions .notice-text { white-space: pre-line; overflow-wrap: anywhere; min-width: 0; flex-basis: calc(100% - 32px); }
+  .notice-banner .notice-actions { display: flex; flex-wrap: wrap; gap: 6px; margin-left: 24px; }
   .quiet-banner { background: var(--vscode-inputValidation-infoBackground); border: 1px solid var(--vscode-inputValidation-infoBorder); }
   .stall-banner { background: var(--vscode-inputValidation-warningBackground); border: 1px solid var(--vscode-inputValidation-warningBorder); }
   .abort-notice, .interrupted-notice, .error-notice {

@@ -87,7 +87,7 @@ export class TurnStatusTracker {
           if (this.abortNoticeTurn === event.ended.turnId) return this.set({ phase: 'interrupted', silenceSeconds: 0 });
           return this.set({ phase: 'interrupted', silenceSeconds: 0 }, this.notice('interrupted', message ?? 'The turn was interrupted. Resume to continue.', true));
         }
-        return this.set({ phase: 'idle', silenceSeconds: 0 }, reason === 'failed' && message ? this.notice('error', message, false) : undefined);
+        return this.set({ phase: 'idle', silenceSeconds: 0 }, reason === 'failed' && message ? this.notice('error', message, false, event.ended.remedies) : undefined);
       }
       default: {
         const never: never = event;
@@ -101,9 +101,9 @@ export class TurnStatusTracker {
     return { type: 'turnStatusChanged', turn, ...(notice ? { notice } : {}) };
   }
 
-  private notice(kind: NoticeView['kind'], text: string, resumable: boolean): NoticeView {
+  private notice(kind: NoticeView['kind'], text: string, resumable: boolean, actions?: NoticeView['actions']): NoticeView {
     this.seq += 1;
     const at = this.now();
-    return { id: `${kind}-${at}-${this.seq}`, kind, text, resumable, at };
+    return { id: `${kind}-${at}-${this.seq}`, kind, text, resumable, at, ...(actions?.length ? { actions } : {}) };
   }
 }

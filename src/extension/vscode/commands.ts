@@ -51,6 +51,8 @@ export function registerCommands(app: VigilApp): void {
       void vscode.window.showInformationMessage('Vigil: the agent process was stopped; a fresh one starts with the next message.');
     },
     'vigil.showLog': () => app.logChannel.show(),
+    'vigil.signIn': (arg) => app.signIn.signIn(typeof arg === 'string' ? arg : undefined),
+    'vigil.signOut': (arg) => app.signIn.signOut(typeof arg === 'string' ? arg : undefined),
     'vigil.selectAgent': () => app.models.selectAgent(),
     'vigil.selectModel': () => app.models.selectModel(),
     'vigil.selectAgentMode': (arg) => app.agentOptions.selectMode(sessionIdOf(arg)),

@@ -8,7 +8,8 @@ import type { Logger } from '../core/ports/logger';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
-import type { ApprovalDecision, HostEvent, SessionSnapshot } from '../../shared/sessionView';
+import type { ApprovalDecision, HostEvent, NoticeAction, SessionSnapshot } from '../../shared/sessionView';
+import type { TurnEnded } from '../core/ports/turns';
 import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
 import type { ApprovalBroker } from '../presentation/approvalBroker';
@@ -55,6 +56,10 @@ export interface SessionControllerDeps {
   folderForNewSession(): string | undefined;
   /** This window's key for the durable "last open session" record (its first folder, '' without one). */
   windowKey(): string;
+  /** A turn failed with remedies (start failure, sign-in needed); `text` is the person's message of a user turn. */
+  onTurnFailed?(ended: TurnEnded, text: string | undefined): void;
+  /** A remedy button of a notice in the view. */
+  onNoticeAction?(action: NoticeAction, sessionId: string | undefined): Promise<void>;
 }
 
 const lastSessionKey = 'vigil.lastSessionId';
@@ -406,6 +411,10 @@ export class SessionController extends Disposable implements SessionViewControll
     return this.d.killTask(intent.taskId);
   }
 
+  async onNoticeAction(intent: { sessionId?: string; action: NoticeAction }): Promise<void> {
+    await this.d.onNoticeAction?.(intent.action, intent.sessionId ?? this.presenter?.sessionId);
+  }
+
   async onOpenSession(intent: { sessionId?: string }): Promise<void> {
     if (intent.sessionId) await this.open(intent.sessionId);
     else await vscode.commands.executeCommand('vigil.openSession');
@@ -421,6 +430,7 @@ export class SessionController extends Disposable implements SessionViewControll
     this.waiting.set(sessionId, abort);
     try {
       const result = await services.supervisor.startTurn(sessionId, text, { source, signal: abort.signal, ...(attachments?.length ? { attachments } : {}) });
+      if (result.kind === 'started') void result.ended.then((ended) => this.failed(ended, source === 'user' ? text : undefined));
       if (result.kind === 'failed') throw new Error(result.reason);
       if (result.kind === 'busy') throw new Error('This session already has a turn running. Stop it first, or wait for it to finish.');
       if (result.kind === 'paused') throw new Error('Wakeups of this session are paused after a provider failure; fix the key or model, then Resume.');
@@ -435,6 +445,16 @@ export class SessionController extends Disposable implements SessionViewControll
     if (title !== untitled) return;
     const renamed = await services.supervisor.sessions.rename(sessionId, titleFrom(text), 'auto');
     if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra());
+  }
+
+  /** A failed turn with remedies is reported beyond the view (a notification with the same buttons). */
+  private failed(ended: TurnEnded, text: string | undefined): void {
+    if (ended.reason !== 'failed' || !ended.remedies?.length) return;
+    try {
+      this.d.onTurnFailed?.(ended, text);
+    } catch (error) {
+      this.d.logger.error(`reporting the failed turn ${ended.turnId}: ${errorMessage(error)}`);
+    }
   }
 
   /** The agent named the session: adopted unless the person named it (agentTitle.ts). */
@@ -455,6 +475,8 @@ export class SessionController extends Disposable implements SessionViewControll
   }
 
   private onSupervisorEvent(event: SupervisorEvent): void {
+    // Turns this window's person started are reported from `start` (which knows their text); wakeups here.
+    if (event.type === 'turnEnded' && event.ended.source === 'wakeup') this.failed(event.ended, undefined);
     const sessionId = event.type === 'turnEnded' ? event.ended.sessionId : event.sessionId;
     const phaseBefore = this.presenter?.phase;
     if (sessionId === this.presenter?.sessionId) this.presenter.supervisorEvent(event);

@@ -20,6 +20,7 @@ import { VigilConfiguration } from './configuration';
 import { canonicalFolder, folderForNewSession } from '../core/folders/sessionFolder';
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
+import { AgentSignIn } from './agentSignIn';
 import { AgentOptionPicks } from './agentOptionPicks';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
@@ -48,6 +49,7 @@ export class VigilApp extends Disposable {
   readonly terminals: TaskTerminals;
   readonly secrets: SecretStorageSource;
   readonly models: ModelCommands;
+  readonly signIn: AgentSignIn;
   readonly agentOptions: AgentOptionPicks;
   private servicesPromise: Promise<VigilServices> | undefined;
   private started: VigilServices | undefined;
@@ -86,6 +88,8 @@ export class VigilApp extends Disposable {
         metaExtra: () => this.agentLabel(),
         folderForNewSession: () => folderForNewSession(windowFolders(), activeFile()),
         windowKey: () => windowFolders()[0] ?? '',
+        onTurnFailed: (ended, text) => this.signIn.turnFailed(ended, text),
+        onNoticeAction: (action, sessionId) => this.signIn.remedy(action, sessionId),
       }),
     );
     this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions, redactor }));
@@ -106,6 +110,17 @@ export class VigilApp extends Disposable {
       new TaskTerminals({ tasks: async () => (await this.services()).registry, logger, redactor }),
     );
     this.secrets = this._register(new SecretStorageSource(context.secrets, logger, redactor));
+    this.signIn = new AgentSignIn({
+      agent: async (sessionId) => (await this.services()).agents.handle(sessionId),
+      secrets: context.secrets,
+      redactor,
+      logger,
+      showLog: () => this.logChannel.show(),
+      currentSessionId: () => this.sessions.currentSessionId,
+      send: (sessionId, text) => this.sessions.onPrompt({ sessionId, text }),
+      unpause: async (sessionId) => (await this.services()).supervisor.unpause(sessionId),
+      cwd: () => windowFolders()[0],
+    });
     this.agentOptions = new AgentOptionPicks({
       services: () => this.services(),
       currentSessionId: () => this.sessions.currentSessionId,
@@ -220,7 +235,7 @@ export class VigilApp extends Disposable {
   private async launch(): Promise<LaunchSpec> {
     const { builtinLaunch, customLaunch } = loadServices();
     const { agent: custom, model } = await this.config.launchSettings();
-    if (custom) return customLaunch(custom);
+    if (custom) return this.signIn.withStoredCredentials(customLaunch(custom));
     const apiKey = await this.secrets.apiKeyFor(model);
     return builtinLaunch({ agentScript: path.join(this.context.extensionPath, 'dist', 'agent.js'), execPath: process.execPath, model, apiKey });
   }

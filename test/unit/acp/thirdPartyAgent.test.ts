@@ -99,7 +99,7 @@ describe('ACP client hosting a third-party agent under the supervisor', function
     h = await AcpHarness.create();
     const ended = await h.turn('crash');
     assert.equal(ended.reason, 'failed');
-    assert.match(ended.message ?? '', /crashed.*exit code 3.*simulated crash/s);
+    assert.match(ended.message ?? '', /The agent exited \(code 3\) during the turn.*simulated crash/s);
     const next = await h.turn('stream');
     assert.equal(next.reason, 'completed');
     assert.ok(h.activity().some((e) => /crashed \(exit code 3\) and was restarted/.test(e.description)));

@@ -81,5 +81,13 @@ describe('turn status tracker', () => {
     assert.ok(ended?.type === 'turnStatusChanged');
     assert.strictEqual(ended.turn.phase, 'idle');
     assert.strictEqual(ended.notice?.kind, 'error');
+    assert.strictEqual(ended.notice?.actions, undefined, 'no remedies, no buttons');
+  });
+
+  it('a failed start carries its remedies to the notice as buttons (Open Log, Open Settings, Sign in…)', () => {
+    const t = new TurnStatusTracker();
+    const ended = t.apply({ type: 'turnEnded', ended: { sessionId: 's', turnId: 't', source: 'user', reason: 'failed', message: 'The agent exited (code 1) while starting.', remedies: ['openSettings', 'openLog'] } });
+    assert.ok(ended?.type === 'turnStatusChanged');
+    assert.deepStrictEqual(ended.notice?.actions, ['openSettings', 'openLog']);
   });
 });

@@ -28,6 +28,8 @@ describe('webview protocol: messages from the webview', () => {
     { type: 'openSession', id: 'w8b' },
     { type: 'openFile', id: 'w8c', path: '/ws/src/a.ts', line: 12 },
     { type: 'openFile', id: 'w8d', path: '/ws/README.md' },
+    { type: 'noticeAction', id: 'w8e', sessionId: 's1', action: 'signIn' },
+    { type: 'noticeAction', id: 'w8f', action: 'openLog' },
     { type: 'ping', id: 'w9' },
     { type: 'history', id: 'w9b', snapshotSeq: 3 },
     { type: 'error', id: 'w10', message: 'dropped a host message' },
@@ -39,6 +41,11 @@ describe('webview protocol: messages from the webview', () => {
       assert.deepEqual(result, { ok: true, message });
     });
   }
+
+  it('rejects a notice action that is not one of the remedies', () => {
+    assert.match(rejected({ type: 'noticeAction', id: 'x1', action: 'runCommand' }), /action/);
+    assert.match(rejected({ type: 'noticeAction', id: 'x2', action: 'openLog', command: 'workbench.action.terminal.new' }), /command|unrecognized/i);
+  });
 
   it('rejects non-objects', () => {
     for (const raw of [null, undefined, 'ready', 42, true, [], [{ type: 'ready', id: 'w1' }]]) {

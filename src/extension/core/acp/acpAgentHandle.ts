@@ -4,16 +4,18 @@
 import { RequestError, type PromptCapabilities } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../agent/providers/types';
 import { promptErrorData } from '../../../agent/vigilProtocol';
-import { errorMessage, VigilError } from '../common/errors';
+import { errorMessage, isVigilError, VigilError } from '../common/errors';
 import { EventHub, type Unsubscribe } from '../common/events';
 import type { AgentFailure, AgentHandle, PromptOutcome, PromptRequest } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
 import type { TerminalHost } from '../ports/terminalHost';
 import { AcpConnection } from './acpConnection';
 import { ActivityDescriber } from './activityDescriber';
+import { agentIdentity, authInfoOf, isAuthError, type AgentAuthInfo } from './agentAuth';
 import { AgentSessionState } from './agentSessionState';
 import { describeChoice, optionChange, type OptionValue } from './agentOptionChange';
 import type { LaunchSpec } from './agentLaunch';
+import { agentFailure, authFailure, exitFailure } from './agentStartFailure';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import { ElicitationHost, type ElicitationPrompter } from './elicitationHost';
 import { HistoryRecorder } from './historyRecorder';
@@ -65,6 +67,12 @@ export class AcpAgentHandle implements AgentHandle {
   private crashNotice: string | undefined;
   private previousAcpSessionId: string | undefined;
   private disposed = false;
+  /** What the agent's last `initialize` said about signing in, and who the agent was. */
+  private auth: (Omit<AgentAuthInfo, 'identity' | 'builtin'> & { spec: LaunchSpec }) | undefined;
+  /** A sign-in the person chose: `authenticate` with it before `session/new` of the next start. */
+  private authOnStart: string | undefined;
+  /** The process of the start in flight, so a cancelled sign-in can stop it mid-`authenticate`. */
+  private startingProcess: AgentProcess | undefined;
   /** The agent's options, commands, usage and title for this session, across its processes. */
   readonly agentState: AgentSessionState;
   /** Values the person chose, re-applied when a fresh agent session starts with other ones. */
@@ -165,7 +173,8 @@ export class AcpAgentHandle implements AgentHandle {
     try {
       live = await this.ensureStarted();
     } catch (error) {
-      throw failure(error, 'AGENT_FAILED');
+      // Start failures are already explained (exit, missing command, sign-in) with their remedies.
+      throw hasFailure(error) ? error : failure(error, 'AGENT_FAILED');
     }
     // A (re)started agent answered initialize and opened the session: that is progress of this turn.
     if (spawning) request.onEvent({ description: `agent: started (pid ${live.process.pid})`, waitingOn: { kind: 'agent' } });
@@ -249,21 +258,12 @@ export class AcpAgentHandle implements AgentHandle {
 
   private async start(): Promise<Live> {
     const spec = await this.deps.launch();
-    const proc = await AgentProcess.start(spec, this.deps.log, this.deps.cwd);
-    const terminals = new TerminalBridge(this.deps.terminals, this.deps.log);
-    // What the previous process said (options, commands, usage) does not hold for this one.
-    this.agentState.reset();
-    const connection = new AcpConnection(
-      proc,
-      {
-        vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm, elicitations: this.elicitations,
-        onSessionUpdate: (_acpSessionId, update) => void this.agentState.apply(update),
-        onSessionOpened: (_acpSessionId, response) => this.agentState.opened(response),
-      },
-      () => this.deps.policy.isTrusted(),
-    );
+    const { proc, connection, terminals } = await this.spawn(spec, true);
+    const signIn = this.authOnStart;
+    this.startingProcess = proc;
     try {
       await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
+      await this.authenticateAtStart(connection, spec, signIn);
       this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
       const previous = this.previousAcpSessionId;
       const acpSessionId = await this.openSession(connection, spec);
@@ -274,10 +274,168 @@ export class AcpAgentHandle implements AgentHandle {
       void proc.exited.then((exit) => this.onProcessExit(live, exit));
       return live;
     } catch (error) {
+      const explained = await this.explainStartFailure(error, proc, spec);
       this.killed.add(proc);
       await proc.kill();
       connection.close();
-      throw error;
+      throw explained;
+    } finally {
+      if (this.startingProcess === proc) this.startingProcess = undefined;
+    }
+  }
+
+  /**
+   * Starts a process and its connection. `forSession`: the process will serve this session, so what it says
+   * (options, commands, usage) is the session's; a process started only for `initialize`/`logout` is not.
+   */
+  private async spawn(spec: LaunchSpec, forSession: boolean): Promise<{ proc: AgentProcess; connection: AcpConnection; terminals: TerminalBridge }> {
+    let proc: AgentProcess;
+    try {
+      proc = await AgentProcess.start(spec, this.deps.log, this.deps.cwd);
+    } catch (error) {
+      // A missing or non-executable command: the fix is in the setting that names it.
+      throw agentFailure('AGENT_FAILED', errorMessage(error), spec.builtin ? ['openLog'] : ['openSettings', 'openLog'], error);
+    }
+    const terminals = new TerminalBridge(this.deps.terminals, this.deps.log);
+    // What the previous process said (options, commands, usage) does not hold for this one.
+    if (forSession) this.agentState.reset();
+    const connection = new AcpConnection(
+      proc,
+      {
+        vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm,
+        ...(forSession && this.elicitations ? { elicitations: this.elicitations } : {}),
+        ...(forSession
+          ? {
+              onSessionUpdate: (_acpSessionId: string, update: Parameters<AgentSessionState['apply']>[0]) => void this.agentState.apply(update),
+              onSessionOpened: (_acpSessionId: string, response: Parameters<AgentSessionState['opened']>[0]) => this.agentState.opened(response),
+            }
+          : {}),
+      },
+      () => this.deps.policy.isTrusted(),
+    );
+    return { proc, connection, terminals };
+  }
+
+  /**
+   * Learns the agent's auth methods from `initialize`, then authenticates with the method the person
+   * just chose, or with the env-var method stored for this agent (its variables are in this process's
+   * environment). A stored method that fails is only logged: `session/new` then says what is missing.
+   */
+  private async authenticateAtStart(connection: AcpConnection, spec: LaunchSpec, chosen: string | undefined): Promise<void> {
+    const info = authInfoOf(spec.command, spec.args, connection.initializeResponse);
+    this.auth = { ...info, spec };
+    const advertised = (id: string | undefined) => id !== undefined && info.methods.some((m) => m.id === id && m.kind !== 'terminal');
+    if (chosen !== undefined) {
+      if (!advertised(chosen)) throw new VigilError('INVALID_INPUT', `${spec.label} no longer offers that sign-in method; choose again.`);
+      this.deps.log.info(`${spec.label}: authenticating with "${chosen}"`);
+      await connection.authenticate(chosen);
+      return;
+    }
+    if (!advertised(spec.authMethodId)) return;
+    try {
+      await connection.authenticate(spec.authMethodId!);
+    } catch (error) {
+      this.deps.log.warn(`${spec.label}: authenticate with the stored method "${spec.authMethodId}" failed: ${errorMessage(error)}`);
+    }
+  }
+
+  /**
+   * Why the start failed, as the person needs it: the process exited (code, signal, last stderr
+   * lines), or the agent wants a sign-in (ACP auth_required or its own words), or the error as it was.
+   */
+  private async explainStartFailure(error: unknown, proc: AgentProcess, spec: LaunchSpec): Promise<unknown> {
+    if (hasFailure(error) || isVigilError(error, 'CANCELLED')) return error;
+    // A closed connection is usually a dead process: give its exit a moment to be reported.
+    const bound = AbortSignal.timeout(500);
+    const exit = proc.exit ?? (await Promise.race([proc.exited, new Promise<undefined>((resolve) => bound.addEventListener('abort', () => resolve(undefined), { once: true }))]));
+    if (exit && !this.killed.has(proc)) {
+      return exitFailure({ label: spec.label, exit, stderr: await proc.finalStderr(), phase: 'start', setting: spec.builtin ? spec.setting : 'vigil.agent', builtin: spec.builtin });
+    }
+    if (!spec.builtin && isAuthError(error)) return authFailure({ label: this.auth?.label ?? spec.label, agentMessage: errorMessage(error), methods: this.auth?.methods ?? [] });
+    return error;
+  }
+
+  /** What the agent's last `initialize` said about signing in (undefined before the first one). */
+  get authInfo(): AgentAuthInfo | undefined {
+    if (!this.auth) return undefined;
+    const { spec, ...info } = this.auth;
+    return { ...info, identity: agentIdentity(spec.command, spec.args), builtin: spec.builtin };
+  }
+
+  /** The launch of the last start (for a terminal login that reproduces the agent's invocation). */
+  get lastLaunch(): LaunchSpec | undefined {
+    return this.auth?.spec;
+  }
+
+  /** The auth methods, starting the agent just for `initialize` when it never ran in this window. */
+  async inspectAuth(signal?: AbortSignal): Promise<AgentAuthInfo> {
+    if (!this.auth) await this.withConnection(async () => undefined, signal);
+    return this.authInfo!;
+  }
+
+  /**
+   * Signs in with an `agent` or `env_var` method: a fresh process (the env-var values are read at
+   * launch) that `authenticate`s before it opens the session. Rejects with the agent's reason.
+   */
+  async signIn(methodId: string, signal?: AbortSignal): Promise<void> {
+    if (this.running) throw new VigilError('SESSION_BUSY', 'A turn is running in this session; stop it or let it finish, then sign in.');
+    await this.restart('signing in');
+    this.authOnStart = methodId;
+    try {
+      const starting = this.ensureStarted();
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const proc = this.startingProcess;
+          if (!proc) return;
+          this.killed.add(proc);
+          void proc.kill();
+        },
+        { once: true },
+      );
+      await starting;
+    } finally {
+      this.authOnStart = undefined;
+    }
+  }
+
+  /** Starts the agent (if it is not running) so the person learns now, not at their next message, whether it works. */
+  async verifyStart(): Promise<void> {
+    await this.ensureStarted();
+  }
+
+  /** ACP `logout`, on the running agent or on one started for it; the agent is then restarted fresh. */
+  async logout(signal?: AbortSignal): Promise<void> {
+    if (this.running) throw new VigilError('SESSION_BUSY', 'A turn is running in this session; stop it or let it finish, then sign out.');
+    await this.withConnection((connection) => connection.logout(signal), signal);
+    await this.restart('signed out');
+  }
+
+  /** Stops the agent process (not the handle): the next prompt starts one with the launch as it is then. */
+  async restart(reason: string): Promise<void> {
+    if (this.running) throw new VigilError('SESSION_BUSY', 'A turn is running in this session.');
+    await this.kill(reason);
+  }
+
+  /** Runs `fn` on the live connection, or on a process started just for it (initialized, then stopped). */
+  private async withConnection<T>(fn: (connection: AcpConnection) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const live = this.live ?? (await this.starting?.catch(() => undefined));
+    if (live) return fn(live.connection);
+    const spec = await this.deps.launch();
+    const { proc, connection } = await this.spawn(spec, false);
+    const stop = () => void proc.kill();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
+      this.auth = { ...authInfoOf(spec.command, spec.args, connection.initializeResponse), spec };
+      return await fn(connection);
+    } catch (error) {
+      throw await this.explainStartFailure(error, proc, spec);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      this.killed.add(proc);
+      await proc.kill();
+      connection.close();
     }
   }
 
@@ -330,17 +488,24 @@ export class AcpAgentHandle implements AgentHandle {
         const code = data.data.vigil.code === 'PROVIDER_AUTH' ? 'PROVIDER_AUTH' : data.data.vigil.code === 'PROVIDER_QUOTA' ? 'PROVIDER_QUOTA' : 'AGENT_FAILED';
         return failure(error, code, error.message);
       }
+      if (this.auth && !this.auth.spec.builtin && isAuthError(error)) return authFailure({ label: this.auth.label, agentMessage: error.message, methods: this.auth.methods });
       return failure(error, 'AGENT_FAILED', `The agent answered the prompt with an error: ${error.message}`);
     }
     // Closed connection: wait briefly for the exit status so a crash is reported as one.
     const exit = await Promise.race([live.process.exited, new Promise<undefined>((r) => setTimeout(r, 500))]);
     if (exit && !this.killed.has(live.process)) {
-      const tail = live.process.recentStderr;
-      return failure(error, 'AGENT_CRASHED', `The agent process crashed during the turn (exit code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''})${tail ? `: ${tail.slice(-500)}` : ''}. It will be restarted on the next prompt.`);
+      const spec = this.auth?.spec;
+      return exitFailure({ label: spec?.label ?? 'the agent', exit, stderr: await live.process.finalStderr(), phase: 'turn', setting: spec && !spec.builtin ? 'vigil.agent' : (spec?.setting ?? 'vigil.agent'), builtin: spec?.builtin ?? false });
     }
     if (exit) return failure(error, 'AGENT_FAILED', 'The agent process was stopped during the turn.');
     return failure(error, 'AGENT_FAILED');
   }
+}
+
+/** Whether an error already carries the supervisor's AgentFailure (it was explained where it happened). */
+function hasFailure(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | undefined)?.cause as Partial<AgentFailure> | undefined;
+  return error instanceof Error && typeof cause === 'object' && cause !== null && typeof cause.code === 'string' && typeof cause.message === 'string';
 }
 
 function failure(error: unknown, code: AgentFailure['code'], message = errorMessage(error)): Error {

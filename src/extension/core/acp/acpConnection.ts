@@ -86,9 +86,16 @@ export class AcpConnection {
       const response = await Promise.race([
         this.connection.agent.request('initialize', {
           protocolVersion: 1,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { configOptions: { boolean: {} } },
+          // auth.terminal: Vigil runs terminal login methods (agentSignIn.ts); `_meta["terminal-auth"]` is how
+          // agents from before that field (OpenCode, Copilot) learn the same.
+          clientCapabilities: {
+            fs: { readTextFile: true, writeTextFile: true },
+            terminal: true,
+            session: { configOptions: { boolean: {} } },
+            auth: { terminal: true },
             ...(this.deps.elicitations ? { elicitation: { form: {}, url: {} } } : {}),
-            _meta: { vigil: this.vigilExtensions() } },
+            _meta: { vigil: this.vigilExtensions(), 'terminal-auth': true },
+          },
           clientInfo: { name: 'vigil', title: 'Vigil', version: '0.1.0' },
         }),
         timeout,
@@ -166,6 +173,16 @@ export class AcpConnection {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.sinks.get(acpSessionId) === sink) this.sinks.delete(acpSessionId);
     }
+  }
+
+  /** ACP `authenticate` with one of the methods the agent advertised; it may take as long as the person's login. */
+  async authenticate(methodId: string, signal?: AbortSignal): Promise<void> {
+    await this.connection.agent.request('authenticate', { methodId }, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined);
+  }
+
+  /** ACP `logout` (only where the agent advertised `agentCapabilities.auth.logout`). */
+  async logout(signal?: AbortSignal): Promise<void> {
+    await this.connection.agent.request('logout', {}, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined);
   }
 
   async cancel(acpSessionId: string): Promise<void> {

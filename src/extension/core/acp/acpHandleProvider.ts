@@ -65,6 +65,11 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
     return handle;
   }
 
+  /** The session's handle with its sign-in side (auth methods, authenticate, logout). */
+  async handle(sessionId: string): Promise<AcpAgentHandle> {
+    return (await this.get(sessionId)) as AcpAgentHandle;
+  }
+
   /** Every change of what a session's agent says about itself (options, commands, usage, title). */
   subscribeAgentState(listener: (event: AgentStateEvent) => void): Unsubscribe {
     return this.agentStates.subscribe(listener);

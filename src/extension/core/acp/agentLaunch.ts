@@ -16,6 +16,8 @@ export interface LaunchSpec {
   setting: string;
   /** The window's redactor; the process adds its `secretEnv` values and redacts its stderr with it. */
   redactor?: Redactor;
+  /** An `env_var` auth method the person signed in with: `authenticate`d before every `session/new` (agentAuth.ts). */
+  authMethodId?: string;
 }
 
 /** `vigil.model.*` as resolved by the settings layer. */

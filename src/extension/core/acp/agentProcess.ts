@@ -15,11 +15,20 @@ export interface AgentExit {
   signal: string | null;
 }
 
-const stderrTailLines = 20;
+/** Enough for an error line followed by a stack trace (the notice shows it without the frames). */
+const stderrTailLines = 60;
+/** One stderr line longer than this is cut: a flood without newlines must not grow memory or the log. */
+const stderrLineChars = 2_000;
+/** A stderr "line" without a newline is logged in pieces once it grows past this. */
+const stderrPieceChars = 64 * 1024;
+/** Wait this long at most for the last stderr bytes after an exit (a child of the agent may hold the pipe open). */
+const stderrDrainMs = 1_000;
 
 export class AgentProcess {
   readonly stream: Stream;
   readonly exited: Promise<AgentExit>;
+  /** Settles when the agent's stderr reached its end (all of it is in the tail and the log). */
+  private readonly stderrEnded: Promise<void>;
   private readonly child: ChildProcess;
   private readonly stderrTail: string[] = [];
   private exitInfo: AgentExit | undefined;
@@ -41,7 +50,26 @@ export class AgentProcess {
       const lines = (partial + chunk).split('\n');
       partial = lines.pop() ?? '';
       for (const line of lines) this.logStderr(line);
+      // A "line" that never ends is logged in pieces rather than buffered without bound.
+      // The part that may still be the start of a secret is held back, so no key is split across two pieces.
+      if (partial.length > stderrPieceChars) {
+        const hold = this.redactor.holdStart(partial) || partial.length;
+        this.logStderr(partial.slice(0, hold));
+        partial = partial.slice(hold);
+      }
     });
+    this.stderrEnded = child.stderr
+      ? new Promise<void>((resolve) => {
+          const done = () => {
+            if (partial) this.logStderr(partial);
+            partial = '';
+            resolve();
+          };
+          child.stderr!.once('end', done);
+          child.stderr!.once('close', done);
+          child.stderr!.once('error', done);
+        })
+      : Promise.resolve();
     // Writes to a dead agent's stdin fail with EPIPE; the exit handler reports the death, so only log it.
     child.stdin?.on('error', (error) => this.log.debug(`${spec.label}: stdin closed: ${error.message}`));
     this.stream = ndJsonStream(
@@ -61,16 +89,14 @@ export class AgentProcess {
         return;
       }
       child.once('error', (error: NodeJS.ErrnoException) => {
-        const missing = error.code === 'ENOENT';
-        reject(
-          new VigilError(
-            missing ? 'AGENT_NOT_FOUND' : 'AGENT_FAILED',
-            missing
-              ? `The agent command "${spec.command}" was not found. Install it or fix ${spec.setting}.`
-              : `Cannot start ${spec.label}: ${error.message} (check ${spec.setting}).`,
-            { cause: error },
-          ),
-        );
+        const command = spec.command.length > 300 ? `${spec.command.slice(0, 300)}…` : spec.command;
+        const message =
+          error.code === 'ENOENT'
+            ? `The agent command "${command}" was not found. Install it, or fix the command in the ${spec.setting} setting.`
+            : error.code === 'EACCES'
+              ? `The agent command "${command}" cannot be run (not executable, or permission denied). Fix its permissions, or the command in the ${spec.setting} setting.`
+              : `Cannot start ${spec.label}: ${error.message} (check the ${spec.setting} setting).`;
+        reject(new VigilError(error.code === 'ENOENT' || error.code === 'EACCES' ? 'AGENT_NOT_FOUND' : 'AGENT_FAILED', message, { cause: error }));
       });
       child.once('spawn', () => {
         log.info(`${spec.label}: started (pid ${child.pid})`);
@@ -92,6 +118,13 @@ export class AgentProcess {
     return this.stderrTail.join('\n');
   }
 
+  /** The stderr tail once the pipe has drained after an exit (bounded: a grandchild may hold it open). */
+  async finalStderr(): Promise<string> {
+    const bound = AbortSignal.timeout(stderrDrainMs);
+    await Promise.race([this.stderrEnded, new Promise<void>((resolve) => bound.addEventListener('abort', () => resolve(), { once: true }))]);
+    return this.recentStderr;
+  }
+
   /** Kills the process group and every descendant; resolves when the agent itself has exited. */
   async kill(): Promise<AgentExit> {
     const pid = this.child.pid;
@@ -107,7 +140,10 @@ export class AgentProcess {
 
   private logStderr(line: string): void {
     if (!line.trim()) return;
-    const safe = this.redactor.redact(line);
+    // Redacted whole, then cut: cutting first could leave the start of a key for the redactor to miss.
+    // eslint-disable-next-line no-control-regex
+    const whole = this.redactor.redact(line).replace(/\u001b\[[0-9;?]*[A-Za-z]|[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+    const safe = whole.length > stderrLineChars ? `${whole.slice(0, stderrLineChars)}…` : whole;
     this.stderrTail.push(safe);
     if (this.stderrTail.length > stderrTailLines) this.stderrTail.shift();
     this.log.info(`${this.spec.label} stderr: ${safe}`);

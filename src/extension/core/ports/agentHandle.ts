@@ -1,6 +1,7 @@
 // The contract between the turn supervisor and whatever runs the agent (the ACP client, or a test fake).
 
 import type { PromptAttachment } from '../../../shared/promptContext';
+import type { NoticeAction } from '../../../shared/sessionView';
 import type { Unsubscribe } from '../common/events';
 
 /** What a turn is waiting on right now; chooses the watchdog bound and is shown to the person. */
@@ -52,6 +53,8 @@ export interface PromptOutcome {
 export interface AgentFailure {
   code: 'PROVIDER_AUTH' | 'PROVIDER_QUOTA' | 'AGENT_FAILED' | 'AGENT_CRASHED';
   message: string;
+  /** What the person can do about it (shown as buttons on the failure notice). */
+  remedies?: NoticeAction[];
 }
 
 export interface PromptRequest {

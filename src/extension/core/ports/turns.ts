@@ -1,6 +1,7 @@
 // What the rest of the extension (wakeups, UI, ACP client) may ask of the turn supervisor.
 
 import type { PromptAttachment } from '../../../shared/promptContext';
+import type { NoticeAction } from '../../../shared/sessionView';
 import type { Unsubscribe } from '../common/events';
 
 export type TurnSource = 'user' | 'wakeup' | 'resume';
@@ -13,6 +14,8 @@ export interface TurnEnded {
   source: TurnSource;
   reason: TurnEndReason;
   message?: string;
+  /** A failed turn's remedies (the agent's AgentFailure), offered with its notice. */
+  remedies?: NoticeAction[];
 }
 
 /**

@@ -333,7 +333,8 @@ export class TurnRun {
     } catch (error) {
       d.logger.error(`Session ${d.sessionId}: releasing the turn lease failed (it will expire): ${errorMessage(error)}`);
     }
-    return { sessionId: d.sessionId, turnId: d.turnId, source: d.source, reason, message };
+    const remedies = reason === 'failed' ? this.failure?.remedies : undefined;
+    return { sessionId: d.sessionId, turnId: d.turnId, source: d.source, reason, message, ...(remedies?.length ? { remedies } : {}) };
   }
 
   private async recordEnd(records: RecordInput[], reason: TurnEndReason, message: string | undefined): Promise<void> {

@@ -144,6 +144,8 @@ export class SessionViewChannel {
         return c.onOpenSession({ sessionId: message.sessionId });
       case 'openFile':
         return c.onOpenFile({ path: message.path, line: message.line });
+      case 'noticeAction':
+        return c.onNoticeAction?.({ sessionId: message.sessionId, action: message.action });
       case 'agentOption':
         return c.onAgentOption?.({ sessionId: message.sessionId, configId: message.configId });
       default:

@@ -4,7 +4,7 @@
 
 import type { ElicitationValue } from '../../../shared/elicitationForm';
 import type { MentionItem, PromptMention } from '../../../shared/promptContext';
-import type { ApprovalDecision, ElicitationAction, SessionSnapshot } from '../../../shared/sessionView';
+import type { ApprovalDecision, ElicitationAction, NoticeAction, SessionSnapshot } from '../../../shared/sessionView';
 
 export interface SessionViewController {
   /**
@@ -29,6 +29,8 @@ export interface SessionViewController {
   onOpenFile(intent: { path: string; line?: number }): void | Promise<void>;
   /** Without a session id: let the person pick one (or start a new one). */
   onOpenSession(intent: { sessionId?: string }): void | Promise<void>;
+  /** A notice's button: Open Log, Open Settings, Sign in…. */
+  onNoticeAction?(intent: { sessionId?: string; action: NoticeAction }): void | Promise<void>;
   /** A header control of the agent's options (agentOptionPicks.ts): one option's values, or all options. */
   onAgentOption?(intent: { sessionId?: string; configId?: string }): void | Promise<void>;
 }
