@@ -96,6 +96,9 @@ const write = async (file: string, text: string) => {
 
 const recipes: Record<RealAgentName, Maker> = {
   async claude(o, home, key, env) {
+    // "default" mode: Claude asks before commands and edits (as a person's fresh install does), instead of
+    // "auto", whose permission classifier talks to the vendor and says so in the chat when it cannot.
+    await write(path.join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { defaultMode: 'default' } }, null, 2));
     return {
       agent: {
         command: bin('claude-agent-acp'),
@@ -114,6 +117,15 @@ const recipes: Record<RealAgentName, Maker> = {
           DISABLE_ERROR_REPORTING: '1',
           DISABLE_BUG_COMMAND: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          // Claude Code has its own stream watchdogs that drop a silent stream and retry; off, so that a
+          // hung model stream stays hung and it is Vigil's watchdog that a test sees acting.
+          // After each turn Claude Code asks the model to guess the person's next message; not a turn of ours.
+          CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
+          CLAUDE_ENABLE_STREAM_WATCHDOG: '0',
+          CLAUDE_ENABLE_BYTE_WATCHDOG: '0',
+          CLAUDE_STREAM_IDLE_TIMEOUT_MS: '1800000',
+          CLAUDE_BYTE_STREAM_IDLE_TIMEOUT_MS: '1800000',
+          CLAUDE_STREAM_FIRST_BYTE_TIMEOUT_MS: '1800000',
         },
       },
       tools: {
