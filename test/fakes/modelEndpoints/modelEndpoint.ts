@@ -181,6 +181,10 @@ export class ModelEndpoint {
         },
       };
     }
+    if (method === 'GET' && pathname.endsWith('/responses')) {
+      // Codex's built-in OpenAI provider tries a WebSocket first; refusing the upgrade sends it to HTTP.
+      return { api: 'other', answer: (r, _b, res) => ((r.answered = 'websocket refused'), json(res, 426, { error: { message: 'WebSocket transport is not offered; use HTTP' } })) };
+    }
     return { api: 'other', answer: (r, _b, res) => ((r.answered = 'not found'), json(res, 404, { error: { message: `the local model endpoint does not serve ${method} ${pathname}` } })) };
   }
 
