@@ -16,6 +16,11 @@ export const testModel = 'vigil-test-model';
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 export const agentsDir = path.join(repoRoot, '.vscode-test', 'agents');
 const bin = (name: string) => path.join(agentsDir, 'node_modules', '.bin', name);
+/**
+ * The native binary that an npm launcher script would start with spawnSync: started directly, signals
+ * reach the agent itself and no orphan outlives a killed launcher.
+ */
+const native = (scope: string, name: string, file: string) => path.join(agentsDir, 'node_modules', scope, `${name}-${process.platform}-${process.arch}`, file);
 
 /** A shell command / file read expressed as this agent's own tool call (names and argument shapes differ). */
 export interface AgentTools {
@@ -47,9 +52,12 @@ export interface RecipeOptions {
 
 /** Fails with what to do when the agents are not installed; a missing agent is a failure, never a skip. */
 export function requireAgentsInstalled(): void {
-  const missing = ['claude-agent-acp', 'codex-acp', 'gemini', 'copilot', 'opencode'].filter((b) => !existsSync(bin(b)));
+  const missing = [...['claude-agent-acp', 'gemini', 'opencode'].map(bin), codexBinary(), copilotBinary()].filter((b) => !existsSync(b)).map((b) => path.relative(agentsDir, b));
   if (missing.length > 0) throw new Error(`The real ACP agents are not installed in ${agentsDir} (missing: ${missing.join(', ')}): run node scripts/installAgents.mjs`);
 }
+
+const codexBinary = () => native('@zed-industries', 'codex-acp', 'bin/codex-acp');
+const copilotBinary = () => native('@github', 'copilot', 'copilot');
 
 export async function realAgentRecipe(name: RealAgentName, o: RecipeOptions): Promise<RealAgentRecipe> {
   requireAgentsInstalled();
@@ -77,6 +85,9 @@ export async function realAgentRecipe(name: RealAgentName, o: RecipeOptions): Pr
     GH_TOKEN: '',
     COPILOT_GITHUB_TOKEN: '',
   };
+  // Without a credential, the sign-in variables are left out rather than blanked: signing in through an
+  // `env_var` auth method hands the agent its key in exactly these variables at its next start.
+  if (credential === 'missing') for (const k of signInVariables[name]) delete env[k];
   const made = await recipes[name]({ ...o, credential }, home, key, env);
   return {
     name,
@@ -85,6 +96,15 @@ export async function realAgentRecipe(name: RealAgentName, o: RecipeOptions): Pr
     dispose: () => fs.rm(home, { recursive: true, force: true, maxRetries: 3 }),
   };
 }
+
+/** The variables each agent's own `env_var` auth methods (or its docs) name for its key. */
+const signInVariables: Record<RealAgentName, string[]> = {
+  claude: ['ANTHROPIC_API_KEY'],
+  codex: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+  gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  copilot: ['GITHUB_TOKEN', 'GH_TOKEN', 'COPILOT_GITHUB_TOKEN'],
+  opencode: [],
+};
 
 type Made = Pick<RealAgentRecipe, 'agent' | 'tools'>;
 type Maker = (o: RecipeOptions & { credential: 'valid' | 'missing' | 'wrong' }, home: string, key: string, env: Record<string, string>) => Promise<Made>;
@@ -96,6 +116,9 @@ const write = async (file: string, text: string) => {
 
 const recipes: Record<RealAgentName, Maker> = {
   async claude(o, home, key, env) {
+    // "default" mode: Claude asks before commands and edits (as a person's fresh install does), instead of
+    // "auto", whose permission classifier talks to the vendor and says so in the chat when it cannot.
+    await write(path.join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { defaultMode: 'default' } }, null, 2));
     return {
       agent: {
         command: bin('claude-agent-acp'),
@@ -103,7 +126,7 @@ const recipes: Record<RealAgentName, Maker> = {
         env: {
           ...env,
           ANTHROPIC_BASE_URL: o.origin,
-          ANTHROPIC_API_KEY: key,
+          ...(key ? { ANTHROPIC_API_KEY: key } : {}),
           ANTHROPIC_MODEL: testModel,
           ANTHROPIC_SMALL_FAST_MODEL: testModel,
           CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
@@ -114,6 +137,15 @@ const recipes: Record<RealAgentName, Maker> = {
           DISABLE_ERROR_REPORTING: '1',
           DISABLE_BUG_COMMAND: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          // Claude Code has its own stream watchdogs that drop a silent stream and retry; off, so that a
+          // hung model stream stays hung and it is Vigil's watchdog that a test sees acting.
+          // After each turn Claude Code asks the model to guess the person's next message; not a turn of ours.
+          CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION: 'false',
+          CLAUDE_ENABLE_STREAM_WATCHDOG: '0',
+          CLAUDE_ENABLE_BYTE_WATCHDOG: '0',
+          CLAUDE_STREAM_IDLE_TIMEOUT_MS: '1800000',
+          CLAUDE_BYTE_STREAM_IDLE_TIMEOUT_MS: '1800000',
+          CLAUDE_STREAM_FIRST_BYTE_TIMEOUT_MS: '1800000',
         },
       },
       tools: {
@@ -125,31 +157,32 @@ const recipes: Record<RealAgentName, Maker> = {
 
   async codex(o, home, key, env) {
     const codexHome = path.join(home, '.codex');
-    const auth = o.credential === 'missing'
-      ? 'requires_openai_auth = true\n'
-      : 'requires_openai_auth = false\nenv_key = "VIGIL_TEST_MODEL_KEY"\n';
+    // With a key: a provider of our own that needs no OpenAI sign-in. Without: Codex's built-in OpenAI
+    // provider pointed at the endpoint, so Codex demands sign-in (its `authMethods`) as a fresh install does.
+    const provider = o.credential === 'missing'
+      ? [`openai_base_url = "${o.origin}/v1"`]
+      : ['model_provider = "vigiltest"'];
+    const providerTable = o.credential === 'missing'
+      ? []
+      : ['[model_providers.vigiltest]', 'name = "Local test endpoint"', `base_url = "${o.origin}/v1"`, 'wire_api = "responses"', 'requires_openai_auth = false', 'env_key = "VIGIL_TEST_MODEL_KEY"', ''];
     await write(
       path.join(codexHome, 'config.toml'),
       [
         `model = "${testModel}"`,
-        'model_provider = "vigiltest"',
+        ...provider,
         // No prompt for commands, and no sandbox: Codex's own sandbox needs bubblewrap, absent here.
         'approval_policy = "never"',
         'sandbox_mode = "danger-full-access"',
         'check_for_update_on_startup = false',
         '',
-        '[model_providers.vigiltest]',
-        'name = "Local test endpoint"',
-        `base_url = "${o.origin}/v1"`,
-        'wire_api = "responses"',
-        auth,
+        ...providerTable,
         '[analytics]',
         'enabled = false',
         '',
       ].join('\n'),
     );
     return {
-      agent: { command: bin('codex-acp'), args: [], env: { ...env, CODEX_HOME: codexHome, ...(o.credential === 'missing' ? {} : { VIGIL_TEST_MODEL_KEY: key }) } },
+      agent: { command: codexBinary(), args: [], env: { ...env, CODEX_HOME: codexHome, ...(o.credential === 'missing' ? {} : { VIGIL_TEST_MODEL_KEY: key }) } },
       tools: {
         // Codex has no file-read tool: it reads files with commands.
         shell: (command) => ({ name: 'exec_command', args: { cmd: command } }),
@@ -174,7 +207,7 @@ const recipes: Record<RealAgentName, Maker> = {
       ),
     );
     return {
-      agent: { command: bin('gemini'), args: ['--acp'], env: { ...env, GOOGLE_GEMINI_BASE_URL: o.origin, GEMINI_API_KEY: key, GEMINI_MODEL: testModel } },
+      agent: { command: bin('gemini'), args: ['--acp'], env: { ...env, GOOGLE_GEMINI_BASE_URL: o.origin, ...(key ? { GEMINI_API_KEY: key } : {}), GEMINI_MODEL: testModel } },
       tools: {
         shell: (command) => ({ name: 'run_shell_command', args: { command, description: 'Run a command' } }),
         read: (file) => ({ name: 'read_file', args: { file_path: file } }),
@@ -185,7 +218,7 @@ const recipes: Record<RealAgentName, Maker> = {
   async copilot(o, home, key, env) {
     return {
       agent: {
-        command: bin('copilot'),
+        command: copilotBinary(),
         args: ['--acp'],
         env: {
           ...env,

@@ -106,7 +106,8 @@ export class ModelEndpoint {
 
   /** One line per request, for failure messages. */
   describe(): string {
-    return this.requests.map((r) => `#${r.seq} ${r.method} ${r.url} ${r.main ? 'main' : 'side'} → ${r.answered}${r.clientClosed ? ' (client closed)' : ''}`).join('; ') || 'none';
+    const t0 = this.requests[0]?.at ?? 0;
+    return this.requests.map((r) => `#${r.seq} +${r.at - t0}ms ${r.method} ${r.url} ${r.main ? 'main' : 'side'} → ${r.answered}${r.closedAt !== undefined ? ` (client closed after ${r.closedAt - r.at}ms)` : ''}`).join('; ') || 'none';
   }
 
   async close(): Promise<void> {
@@ -132,11 +133,12 @@ export class ModelEndpoint {
     }
     const url = req.url ?? '/';
     const pathname = new URL(url, this.origin).pathname;
-    const record: RecordedRequest = { seq: this.requests.length, api: 'other', method: req.method ?? 'GET', url, headers: req.headers, body, main: false, answered: 'pending' };
+    const record: RecordedRequest = { seq: this.requests.length, api: 'other', method: req.method ?? 'GET', url, headers: req.headers, body, main: false, answered: 'pending', at: Date.now() };
     this.requests.push(record);
     res.on('close', () => {
       if (!res.writableFinished) {
         record.clientClosed = true;
+        record.closedAt = Date.now();
         for (const h of this.hanging) if (h.res === res) this.hanging.delete(h);
         this.changed();
       }
@@ -178,6 +180,10 @@ export class ModelEndpoint {
           else json(res, 200, { object: 'list', data: [{ id: 'test-model', object: 'model', type: 'model', display_name: 'Test model', created: 0, created_at: '2025-01-01T00:00:00Z', owned_by: 'vigil-tests' }], has_more: false });
         },
       };
+    }
+    if (method === 'GET' && pathname.endsWith('/responses')) {
+      // Codex's built-in OpenAI provider tries a WebSocket first; refusing the upgrade sends it to HTTP.
+      return { api: 'other', answer: (r, _b, res) => ((r.answered = 'websocket refused'), json(res, 426, { error: { message: 'WebSocket transport is not offered; use HTTP' } })) };
     }
     return { api: 'other', answer: (r, _b, res) => ((r.answered = 'not found'), json(res, 404, { error: { message: `the local model endpoint does not serve ${method} ${pathname}` } })) };
   }

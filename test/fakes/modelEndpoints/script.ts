@@ -35,6 +35,9 @@ export interface RecordedRequest {
   main: boolean;
   /** What was answered: the reply kind, `default` when the queue was empty, or the side answer. */
   answered: string;
+  /** When it arrived and, for a held stream, when the client let go (ms since the epoch). */
+  at: number;
+  closedAt?: number;
   /** Set once the client closed the connection before the response ended (seen on hangs). */
   clientClosed?: boolean;
 }

@@ -35,10 +35,18 @@ const hasTools = (body: Record<string, unknown>): boolean => Array.isArray(body.
 const now = (): number => Math.floor(Date.now() / 1000);
 const usage = { input_tokens: 12, output_tokens: 6 };
 
+/** Claude Code's own after-turn request (it guesses the person's next message) carries the tools too. */
+function isClaudeSuggestion(body: Record<string, unknown>): boolean {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const content = (messages[messages.length - 1] as { content?: unknown } | undefined)?.content;
+  const first = typeof content === 'string' ? content : Array.isArray(content) ? (content[0] as { text?: unknown } | undefined)?.text : undefined;
+  return typeof first === 'string' && first.startsWith('[SUGGESTION MODE');
+}
+
 export const anthropic: WireFormat = {
   api: 'anthropic',
   streams: (b) => b.stream === true,
-  isMain: hasTools,
+  isMain: (b) => hasTools(b) && !isClaudeSuggestion(b),
   open(sink, model, ids) {
     sink.send('message_start', { type: 'message_start', message: { id: ids.message, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } });
   },
