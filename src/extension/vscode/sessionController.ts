@@ -35,7 +35,7 @@ export interface SessionControllerDeps {
   openFile(path: string, line?: number): Promise<void>;
   killTask(taskId: string): Promise<void>;
   /** Extra facts about the session for its header (agent, model). */
-  metaExtra(): { agent?: string; model?: string; cwd?: string };
+  metaExtra(sessionId: string): { agent?: string; model?: string; cwd?: string; wakeups?: string };
   /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
   folderForNewSession(): string | undefined;
   /** This window's key for the durable "last open session" record (its first folder, '' without one). */
@@ -120,6 +120,19 @@ export class SessionController extends Disposable implements SessionViewControll
     );
   }
 
+  /** Re-renders the open session's header (its agent's background wakeups became available or not). */
+  refreshMeta(sessionId?: string): void {
+    const id = this.presenter?.sessionId;
+    if (!id || (sessionId !== undefined && sessionId !== id)) return;
+    void this.d
+      .services()
+      .then(async (services) => {
+        const meta = await services.supervisor.sessions.get(id);
+        if (meta && this.presenter?.sessionId === id) this.presenter.meta(meta, this.d.metaExtra(id));
+      })
+      .catch((error: unknown) => this.d.logger.debug(`refreshing the session header failed: ${String(error)}`));
+  }
+
   /** Answers the webview's `ready` (synchronously, so no event slips between snapshot and send). */
   getSnapshot(): SessionSnapshot {
     return this.presenter?.snapshot ?? emptySnapshot();
@@ -197,7 +210,7 @@ export class SessionController extends Disposable implements SessionViewControll
     this.presenter = new SessionPresenter(
       {
         meta,
-        metaExtra: this.d.metaExtra(),
+        metaExtra: this.d.metaExtra(sessionId),
         records,
         live: supervisor.getSnapshot(sessionId),
         tasks: registry.list({ sessionId }),
@@ -359,7 +372,7 @@ export class SessionController extends Disposable implements SessionViewControll
     const title = sessionId === this.presenter?.sessionId ? this.presenter.snapshot.session?.title : (await services.supervisor.sessions.get(sessionId))?.title;
     if (title !== untitled) return;
     const renamed = await services.supervisor.sessions.rename(sessionId, titleFrom(text));
-    if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra());
+    if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra(sessionId));
   }
 
   private onSupervisorEvent(event: SupervisorEvent): void {

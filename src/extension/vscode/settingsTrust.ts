@@ -7,7 +7,7 @@ import type { ApprovalMode } from '../core/acp/hostPorts';
 import { approvalModeFor, TOOL_KINDS, validateAgent, type ToolKind, type ValidatedSettings } from './settingsValidation';
 
 /** Settings below `vigil.` that decide what runs, where secrets go, or what is allowed: never from an untrusted workspace. */
-export const RESTRICTED_SETTINGS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'approvals.policy', 'approvals.byKind', 'tasks.outputByteLimit'] as const;
+export const RESTRICTED_SETTINGS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'approvals.policy', 'approvals.byKind', 'tasks.outputByteLimit', 'tasks.offerToAgents'] as const;
 /** Of those, the ones a trusted workspace may set only after the person confirmed the exact value. */
 export const CONFIRMED_SETTINGS = ['agent', 'model.baseUrl'] as const;
 export type ConfirmedSetting = (typeof CONFIRMED_SETTINGS)[number];

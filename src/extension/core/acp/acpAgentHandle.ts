@@ -6,7 +6,7 @@ import type { ChatMessage } from '../../../agent/providers/types';
 import { promptErrorData } from '../../../agent/vigilProtocol';
 import { errorMessage, VigilError } from '../common/errors';
 import { EventHub, type Unsubscribe } from '../common/events';
-import type { AgentFailure, AgentHandle, PromptOutcome, PromptRequest } from '../ports/agentHandle';
+import type { AgentEvent, AgentFailure, AgentHandle, PromptOutcome, PromptRequest } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
 import type { TerminalHost } from '../ports/terminalHost';
 import { AcpConnection } from './acpConnection';
@@ -16,7 +16,8 @@ import { AgentProcess, type AgentExit } from './agentProcess';
 import { HistoryRecorder } from './historyRecorder';
 import { collectMcpServers, type McpServerSource } from './mcpServerSource';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './hostPorts';
-import { PermissionGate } from './permissionGate';
+import type { ClientOp } from './clientGrants';
+import { PermissionGate, type ClientOpVerdict } from './permissionGate';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
 
@@ -48,7 +49,7 @@ interface Live {
 export class AcpAgentHandle implements AgentHandle {
   private live: Live | undefined;
   private starting: Promise<Live> | undefined;
-  private running: { gate: PermissionGate; acpSessionId: string } | undefined;
+  private running: { gate: PermissionGate; acpSessionId: string; describer: ActivityDescriber; onEvent: PromptRequest['onEvent'] } | undefined;
   private readonly gate: PermissionGate;
   private readonly exits = new EventHub<{ code: number | null; signal: string | null }>();
   private readonly killed = new WeakSet<AgentProcess>();
@@ -81,7 +82,7 @@ export class AcpAgentHandle implements AgentHandle {
       this.crashNotice = undefined;
     }
     this.history!.user(request.text);
-    this.running = { gate: this.gate, acpSessionId: live.acpSessionId };
+    this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
     try {
       const response = await live.connection.prompt(live.acpSessionId, request.text, {
         describer,
@@ -120,6 +121,32 @@ export class AcpAgentHandle implements AgentHandle {
     this.killed.add(live.process);
     await live.process.kill();
     this.drop(live);
+  }
+
+  /**
+   * A command the agent asks Vigil to run outside ACP (Vigil's MCP task server), held to the rules of
+   * `terminal/create`: only during a turn of this session, through the same gate and its approvals.
+   */
+  async authorizeExternal(op: ClientOp, signal: AbortSignal): Promise<ClientOpVerdict> {
+    const running = this.running;
+    if (!running) return { allowed: false, reason: 'No turn of this session is running: Vigil runs commands for the agent only during a turn.' };
+    return running.gate.authorize(
+      this.sessionId,
+      op,
+      { opened: (title) => this.externalActivity((d) => d.approvalOpened(title)), closed: (title, a) => this.externalActivity((d) => d.approvalClosed(title, a)) },
+      signal,
+    );
+  }
+
+  /** Activity of the running turn that reached Vigil outside ACP (e.g. a task started over MCP). */
+  externalActivity(make: (d: ActivityDescriber) => AgentEvent): void {
+    const running = this.running;
+    if (!running) return;
+    try {
+      running.onEvent(make(running.describer));
+    } catch (error) {
+      this.deps.log.error(`activity listener failed: ${errorMessage(error)}`);
+    }
   }
 
   onExit(listener: (info: { code: number | null; signal: string | null }) => void): Unsubscribe {
