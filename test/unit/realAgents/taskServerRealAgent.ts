@@ -19,8 +19,8 @@ import { realAgentRecipe, testApiKey, type RealAgentName, type RealAgentRecipe }
 /** The name under which each agent shows an MCP server's tool to its model. */
 export const mcpToolName: Record<RealAgentName, (tool: string) => string> = {
   claude: (tool) => `mcp__vigil-tasks__${tool}`,
-  codex: (tool) => `mcp__vigil-tasks__${tool}`,
-  gemini: (tool) => tool,
+  codex: (tool) => `mcp__vigil_tasks::${tool}`,
+  gemini: (tool) => `mcp_vigil-tasks_${tool}`,
   copilot: (tool) => `vigil-tasks-${tool}`,
   opencode: (tool) => `vigil-tasks_${tool}`,
 };
@@ -39,6 +39,8 @@ const agentSettings: Partial<Record<RealAgentName, (recipe: RealAgentRecipe) => 
 };
 
 export interface TaskServerRun {
+  root: string;
+  closeWindow(): Promise<void>;
   services: VigilServices;
   endpoint: ModelEndpoint;
   recipe: RealAgentRecipe;
@@ -48,18 +50,19 @@ export interface TaskServerRun {
   dispose(): Promise<void>;
 }
 
-export async function startWithTaskServer(name: RealAgentName): Promise<TaskServerRun> {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), `vigil-ts-${name}-`));
+/** `reload` reopens the services of an earlier run on its storage (a window reload: new key, new sockets, same tasks). */
+export async function startWithTaskServer(name: RealAgentName, reload?: TaskServerRun): Promise<TaskServerRun> {
+  const root = reload?.root ?? (await fs.mkdtemp(path.join(os.tmpdir(), `vigil-ts-${name}-`)));
   const workspace = path.join(root, 'workspace');
-  await fs.mkdir(workspace);
-  const endpoint = await ModelEndpoint.start({ apiKey: testApiKey });
-  const recipe = await realAgentRecipe(name, { origin: endpoint.origin, workspace });
-  await agentSettings[name]?.(recipe);
+  await fs.mkdir(workspace, { recursive: true });
+  const endpoint = reload?.endpoint ?? (await ModelEndpoint.start({ apiKey: testApiKey }));
+  const recipe = reload?.recipe ?? (await realAgentRecipe(name, { origin: endpoint.origin, workspace }));
+  if (!reload) await agentSettings[name]?.(recipe);
   const events: SupervisorEvent[] = [];
   const services = await VigilServices.start({
     storageRoot: path.join(root, 'storage'),
-    windowId: 'window-1',
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    windowId: reload ? 'window-2' : 'window-1',
+    logger: process.env.VIGIL_TEST_LOG ? { trace() {}, debug: console.log, info: console.log, warn: console.log, error: console.log } : { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
     windowFolders: () => [workspace],
     folderlessCwd: () => workspace,
     liveness: () => ({ enabled: true, timeoutMs: 120_000, toolTimeoutMs: 120_000, graceMs: 5_000 }),
@@ -68,17 +71,22 @@ export async function startWithTaskServer(name: RealAgentName): Promise<TaskServ
     launchFor: async () => customLaunch(recipe.agent),
     policy: { isTrusted: () => true, mode: () => 'allowAll' },
     prompter: new ApprovalBroker(),
-    taskServer: { identity: { name: `r${process.pid}`, secrets: SessionSecrets.generate() }, program: { command: process.execPath, args: [taskServerProgram] }, offer: () => true },
+    taskServer: { identity: { name: `r${process.pid}${reload ? 'b' : 'a'}`, secrets: SessionSecrets.generate() }, program: { command: process.execPath, args: [taskServerProgram] }, offer: () => true },
   });
   services.supervisor.subscribe((e) => events.push(e));
-  const meta = await services.supervisor.sessions.create(`real ${name}`);
+  const sessionId = reload?.sessionId ?? (await services.supervisor.sessions.create(`real ${name}`)).id;
   return {
+    root,
     services,
     endpoint,
     recipe,
     events,
     workspace,
-    sessionId: meta.id,
+    sessionId,
+    /** The window goes away (agents killed, services closed); tasks, storage, endpoint and agent home stay. */
+    async closeWindow() {
+      services.dispose();
+    },
     async dispose() {
       services.dispose();
       await endpoint.close();
@@ -114,8 +122,8 @@ export async function backgroundWakeup(run: TaskServerRun, name: RealAgentName, 
   const ended = await (started as { ended: Promise<{ reason: string; message?: string }> }).ended;
   assert.equal(ended.reason, 'completed', `${ended.message}; requests: ${endpoint.describe()}`);
   const tasks = services.registry.list({ sessionId });
-  const tools = (r: unknown) => JSON.stringify(r).match(/"[^"]*vigil-tasks[^"]*"/g)?.slice(0, 5).join(' ') ?? 'none';
-  assert.equal(tasks.length, 1, `the model's call reached the registry; tool results: ${JSON.stringify(endpoint.mainRequests().flatMap(toolResults)).slice(0, 800)}; task tools offered: ${tools(endpoint.mainRequests()[0]?.body)}`);
+  const tools = (r: unknown) => JSON.stringify(((r as { tools?: Array<{ name?: string; type?: string; functionDeclarations?: unknown }> }).tools ?? []).map((t) => t.name ?? t.type)).slice(0, 600);
+  assert.equal(tasks.length, 1, `the model's call reached the registry; tool results: ${JSON.stringify(endpoint.mainRequests().flatMap(toolResults)).slice(0, 800)}; task tools offered: ${endpoint.mainRequests().map((r) => tools(r.body)).join(" | ")}; agent log: ${run.services.agents ? "" : ""}`);
   await untilEvent(run, () => run.events.some((e) => e.type === 'turnEnded' && e.ended.source === 'wakeup'), 'the wakeup turn to end');
   for (let i = 0; i < 3; i += 1) await services.wakeups.drain(sessionId);
   const { records } = await services.supervisor.sessions.readAll(sessionId);
@@ -127,4 +135,35 @@ export async function backgroundWakeup(run: TaskServerRun, name: RealAgentName, 
   // The wakeup prompt appears in one user message of the conversation, not twice.
   const last = JSON.stringify(endpoint.mainRequests().at(-1)!.body);
   assert.equal(last.split(`Background task ${tasks[0].id} completed`).length - 1, 1, 'the agent was prompted with the wakeup once');
+}
+
+/** Exactly one wakeup turn for `taskId`, and the model saw the wakeup (with `marker`) in one user message. */
+export async function assertWokenOnce(run: TaskServerRun, taskId: string, marker: string): Promise<void> {
+  const { services, endpoint, sessionId } = run;
+  await untilEvent(run, () => run.events.some((e) => e.type === 'turnEnded' && e.ended.source === 'wakeup'), 'the wakeup turn to end');
+  for (let i = 0; i < 3; i += 1) await services.wakeups.drain(sessionId);
+  const { records } = await services.supervisor.sessions.readAll(sessionId);
+  const wakeups = records.filter((r) => r.type === 'userPrompt' && r.source === 'wakeup' && r.text.includes(taskId));
+  assert.equal(wakeups.length, 1, 'exactly one wakeup turn');
+  const last = JSON.stringify(endpoint.mainRequests().at(-1)!.body);
+  assert.equal(last.split(`Background task ${taskId} completed`).length - 1, 1, `the agent was prompted with the wakeup once; requests: ${endpoint.describe()}`);
+  assert.ok(last.includes(marker), 'with the output');
+}
+
+/** The model starts a command, then (still in its turn) runs `sleep` with its own shell: the command ends inside the turn. */
+export async function teardownDrain(run: TaskServerRun, name: RealAgentName, shell: { name: string; args: Record<string, unknown> }): Promise<void> {
+  const { services, endpoint, sessionId } = run;
+  endpoint.script(toolCall(mcpToolName[name]('start_background_command'), { command: 'echo inside-ok' }), toolCall(shell.name, shell.args), text('Both done.'), text('Noted the result.'));
+  const started = await services.supervisor.startTurn(sessionId, 'Start it, then wait a moment.', { source: 'user' });
+  assert.equal(started.kind, 'started');
+  const ended = await (started as { ended: Promise<{ reason: string; message?: string }> }).ended;
+  const turnEndedAt = Date.now();
+  assert.equal(ended.reason, 'completed', `${ended.message}; requests: ${endpoint.describe()}`);
+  const [task] = services.registry.list({ sessionId });
+  assert.ok(task, `the task was started; requests: ${endpoint.describe()}`);
+  // It ended while the turn still ran: the completion waited for the turn's teardown.
+  assert.ok(task.endedAt !== null && task.endedAt < turnEndedAt, 'the task ended inside the turn');
+  const turnEnd = run.events.findIndex((e) => e.type === 'turnEnded' && e.ended.source === 'user');
+  assert.ok(!run.events.slice(0, turnEnd).some((e) => e.type === 'turnStarted' && e.source === 'wakeup'), 'no wakeup while the turn ran');
+  await assertWokenOnce(run, task.id, 'inside-ok');
 }
