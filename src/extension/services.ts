@@ -2,6 +2,7 @@
 // outbox → task registry → ACP agents → turn supervisor → wakeup coordinator.
 // vscode-free, so plain-Node tests can run the whole stack.
 
+import type { McpServerSource } from './core/acp/mcpServerSource';
 import { Disposable, toDisposable } from './core/common/disposable';
 import { errorMessage } from './core/common/errors';
 import type { Clock } from './core/ports/clock';
@@ -24,7 +25,6 @@ import { LastOpenSessions } from './core/folders/lastOpenSessions';
 import { SessionFolders } from './core/folders/sessionFolders';
 import { SessionStore } from './core/store/sessionStore';
 import type { ChatMessage } from '../agent/providers/types';
-import type { McpServerSource } from './core/acp/mcpServerSource';
 import type { SessionSecrets } from './core/mcp/sessionSecrets';
 import { VigilTaskServer } from './core/mcp/vigilTaskServer';
 
