@@ -1,4 +1,4 @@
-// Builds the three bundles: extension host (CJS, vscode external), built-in agent (Node), webview (browser ESM).
+// Builds the bundles: extension host (CJS, vscode external), services, built-in agent and task server (Node), webview (browser ESM).
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
 
@@ -28,6 +28,8 @@ const builds = [
   // The services (domain core, ACP client, schemas) load on first use, off the activation path.
   { ...common, entryPoints: ['src/extension/services.ts'], outfile: 'dist/services.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/agent/main.ts'], outfile: 'dist/agent.js', platform: 'node', format: 'cjs', target: 'node20' },
+  // Vigil's MCP task server, started by third-party agents from the mcpServers Vigil passes them.
+  { ...common, entryPoints: ['src/taskServer/main.ts'], outfile: 'dist/taskServer.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'esm', target: 'es2022' },
 ];
 

@@ -5,7 +5,7 @@
 import type { McpServerSource } from './core/acp/mcpServerSource';
 import { historyText } from '../shared/promptContext';
 import type { ElicitationPrompter } from './core/acp/elicitationHost';
-import { Disposable } from './core/common/disposable';
+import { Disposable, toDisposable } from './core/common/disposable';
 import { errorMessage } from './core/common/errors';
 import type { Clock } from './core/ports/clock';
 import { systemClock } from './core/ports/clock';
@@ -27,6 +27,8 @@ import { LastOpenSessions } from './core/folders/lastOpenSessions';
 import { SessionFolders } from './core/folders/sessionFolders';
 import { SessionStore } from './core/store/sessionStore';
 import type { ChatMessage } from '../agent/providers/types';
+import type { SessionSecrets } from './core/mcp/sessionSecrets';
+import { VigilTaskServer } from './core/mcp/vigilTaskServer';
 
 // The VS Code glue loads this module lazily (its own bundle) and launches agents through these.
 export { builtinLaunch, customLaunch } from './core/acp/agentLaunch';
@@ -60,7 +62,16 @@ export interface ServiceOptions {
   approvalTimeoutMs?(): number;
   /** The session this window's view shows a person right now, if any (for "nobody can see this approval"). */
   showing?(): string | undefined;
-  /** MCP servers offered to every agent when a session is opened. */
+  /** Vigil's MCP task server for third-party agents (core/mcp); absent: not offered. */
+  taskServer?: {
+    /** Stable while the extension host lives, so a restarted service keeps the sockets' names and secrets. */
+    identity: { name: string; secrets: SessionSecrets };
+    program: { command: string; args: string[] };
+    /** `vigil.tasks.offerToAgents`. */
+    offer(): boolean;
+    onChoice?(sessionId: string): void;
+  };
+  /** Further MCP server sources offered to every agent (after the task server). */
   mcpServers?: readonly McpServerSource[];
 }
 
@@ -68,6 +79,9 @@ export interface ServiceOptions {
 const historyRecords = 2_000;
 
 export class VigilServices extends Disposable {
+  /** Vigil's MCP task server, when offered. */
+  taskServer: VigilTaskServer | undefined;
+
   private constructor(
     readonly supervisor: TurnSupervisor,
     readonly registry: TaskRegistry,
@@ -84,11 +98,14 @@ export class VigilServices extends Disposable {
   static async start(options: ServiceOptions): Promise<VigilServices> {
     // One redactor for everything the services store, show or log.
     const redactor = options.redactor ?? new Redactor();
+    /** The agent each session's latest process is, for the task server's choice of transport. */
+    const launched = new Map<string, { builtin: boolean; command: string }>();
     const o: ServiceOptions = {
       ...options,
       logger: redactingLogger(options.logger, redactor),
       launchFor: async (sessionId) => {
         const spec = await options.launchFor(sessionId);
+        launched.set(sessionId, { builtin: spec.builtin, command: [spec.command, ...spec.args].join(' ') });
         // The agent's auth values (API key, `vigil.agent` env) are secrets from now on, stderr included.
         redactor.add(spec.secretEnv.map((name) => spec.env[name]));
         return { ...spec, redactor };
@@ -116,6 +133,28 @@ export class VigilServices extends Disposable {
       defaultOutputByteLimit: o.outputByteLimit(),
       redactor,
     });
+    const lateAgents: { agents?: AcpAgentHandleProvider } = {};
+    const taskServer = o.taskServer
+      ? await VigilTaskServer.start({
+          storageRoot: o.storageRoot,
+          identity: o.taskServer.identity,
+          program: o.taskServer.program,
+          offer: o.taskServer.offer,
+          onChoice: o.taskServer.onChoice,
+          agentOf: (sessionId) => launched.get(sessionId),
+          registry: () => registry,
+          workspaceRoot: workFolder,
+          // Held to terminal/create's rules by the session's own gate, during its turn only.
+          authorize: async (sessionId, op, signal) =>
+            (await lateAgents.agents?.handleOf(sessionId)?.authorizeExternal(op, signal)) ?? { allowed: false, reason: 'The agent of this session is not running in this window, so Vigil runs no command for it.' },
+          started: (sessionId, task) => lateAgents.agents?.handleOf(sessionId)?.externalActivity((d) => d.request(`background task ${task.id} started: ${task.command.slice(0, 200)}`)),
+          logger: tagged(o.logger, 'task-server'),
+        }).catch((error: unknown) => {
+          // Agents then run without it (their own shells); the built-in agent's terminals are unaffected.
+          o.logger.error(`Vigil's task server could not start: ${errorMessage(error)}`);
+          return undefined;
+        })
+      : undefined;
     const agents = new AcpAgentHandleProvider({
       log: tagged(o.logger, 'acp'),
       cwdFor: workFolder,
@@ -126,9 +165,10 @@ export class VigilServices extends Disposable {
       prompter: { ask: (question, signal) => (late.prompter ?? o.prompter).ask(question, signal) },
       terminals: registry,
       lm: o.lm,
-      mcpServers: o.mcpServers,
+      mcpServers: [...(taskServer ? [taskServer] : []), ...(o.mcpServers ?? [])],
       elicitations: o.elicitations,
     });
+    lateAgents.agents = agents;
     const supervisor = new TurnSupervisor({
       storageRoot: o.storageRoot,
       clock,
@@ -164,6 +204,8 @@ export class VigilServices extends Disposable {
     const services = new VigilServices(supervisor, registry, outbox, coordinator, agents, folders, lastOpen, crossWindow);
     // Disposed in reverse: wakeups stop first, then turns, agents, and the registry (tasks live on).
     services._register(registry);
+    services.taskServer = taskServer;
+    if (taskServer) services._register(toDisposable(() => void taskServer.close().catch((error: unknown) => o.logger.warn(`closing the task server: ${errorMessage(error)}`))));
     services._register(agents);
     services._register(supervisor);
     services._register(coordinator);

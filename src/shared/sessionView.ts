@@ -13,6 +13,8 @@ export interface SessionMetaView {
   model?: string;
   cwd?: string;
   createdAt?: number;
+  /** Set when the agent's background commands cannot wake it (no Vigil task server for it), saying why. */
+  wakeups?: string;
 }
 
 /** ACP `ToolKind`. */

@@ -120,6 +120,7 @@ const sessionMeta: z.ZodType<SessionMetaView> = z.strictObject({
   model: title.optional(),
   cwd: title.optional(),
   createdAt: epochMs.optional(),
+  wakeups: z.string().max(1_000).optional(),
 });
 
 export const snapshotSchema: z.ZodType<SessionSnapshot> = z.strictObject({

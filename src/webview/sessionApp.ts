@@ -245,6 +245,7 @@ export class SessionApp {
         <span class="codicon codicon-hubot"></span>
         <span id="session-title">${s.session ? s.session.title : 'No session'}</span>
         ${s.session?.model && !s.agent?.options.some((o) => o.category === 'model') ? html`<span class="session-model">${s.session.model}</span>` : nothing}
+        ${s.session?.wakeups ? html`<span id="wakeups-unavailable" class="session-wakeups" title=${s.session.wakeups} aria-label=${s.session.wakeups}><span class="codicon codicon-bell-slash"></span> No background wakeups</span>` : nothing}
         <vscode-button id="open-session" secondary icon="folder-opened" title="Open session…"
           @click=${() => this.post({ type: 'openSession' })}>Open…</vscode-button>
         ${headerOptions(s.agent, (configId) => this.post({ type: 'agentOption', sessionId: s.session?.id, configId }))}

@@ -18,6 +18,7 @@ export const sessionStyles = css`
   }
   #session-title { flex: 1 1 auto; min-width: 4em; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   /* The model label yields to the title in a narrow sidebar. */
+  .session-wakeups { flex: 0 0 auto; color: var(--vscode-editorWarning-foreground); font-size: 0.9em; white-space: nowrap; }
   .session-model { flex: 0 1 auto; min-width: 0; max-width: 40%; color: var(--vscode-descriptionForeground); font-size: 0.9em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   #transcript { position: relative; flex: 1; overflow-y: auto; overflow-anchor: none; padding: 8px; }
   #empty-state { color: var(--vscode-descriptionForeground); padding: 16px 4px; }

@@ -51,7 +51,7 @@ export interface SessionControllerDeps {
   openFile(path: string, line?: number): Promise<void>;
   killTask(taskId: string): Promise<void>;
   /** Extra facts about the session for its header (agent, model). */
-  metaExtra(): { agent?: string; model?: string; cwd?: string };
+  metaExtra(sessionId: string): { agent?: string; model?: string; cwd?: string; wakeups?: string };
   /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
   folderForNewSession(): string | undefined;
   /** This window's key for the durable "last open session" record (its first folder, '' without one). */
@@ -158,6 +158,19 @@ export class SessionController extends Disposable implements SessionViewControll
     );
   }
 
+  /** Re-renders the open session's header (its agent's background wakeups became available or not). */
+  refreshMeta(sessionId?: string): void {
+    const id = this.presenter?.sessionId;
+    if (!id || (sessionId !== undefined && sessionId !== id)) return;
+    void this.d
+      .services()
+      .then(async (services) => {
+        const meta = await services.supervisor.sessions.get(id);
+        if (meta && this.presenter?.sessionId === id) this.presenter.meta(meta, this.d.metaExtra(id));
+      })
+      .catch((error: unknown) => this.d.logger.debug(`refreshing the session header failed: ${String(error)}`));
+  }
+
   /** Answers the webview's `ready` (synchronously, so no event slips between snapshot and send). */
   getSnapshot(): SessionSnapshot {
     return this.presenter?.snapshot ?? emptySnapshot();
@@ -235,7 +248,7 @@ export class SessionController extends Disposable implements SessionViewControll
     this.presenter = new SessionPresenter(
       {
         meta,
-        metaExtra: this.d.metaExtra(),
+        metaExtra: this.d.metaExtra(sessionId),
         records,
         live: supervisor.getSnapshot(sessionId),
         tasks: registry.list({ sessionId }),
@@ -294,7 +307,7 @@ export class SessionController extends Disposable implements SessionViewControll
     if (attachments.some((a) => a.kind === 'image')) {
       const handle = (await services.agents.get(sessionId)) as Partial<AcpAgentHandle>;
       const caps = handle.promptCapabilities ? await handle.promptCapabilities() : undefined;
-      const refusal = refusalFor(attachments, caps, this.d.metaExtra().agent ?? 'This agent');
+      const refusal = refusalFor(attachments, caps, this.d.metaExtra(sessionId).agent ?? 'This agent');
       if (refusal) throw new Error(refusal);
     }
     return attachments;
@@ -444,7 +457,7 @@ export class SessionController extends Disposable implements SessionViewControll
     const title = sessionId === this.presenter?.sessionId ? this.presenter.snapshot.session?.title : (await services.supervisor.sessions.get(sessionId))?.title;
     if (title !== untitled) return;
     const renamed = await services.supervisor.sessions.rename(sessionId, titleFrom(text), 'auto');
-    if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra());
+    if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra(sessionId));
   }
 
   /** A failed turn with remedies is reported beyond the view (a notification with the same buttons). */
@@ -462,7 +475,7 @@ export class SessionController extends Disposable implements SessionViewControll
     try {
       const renamed = await adoptAgentTitle(services.supervisor.sessions, sessionId, title);
       if (!renamed) return;
-      if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra());
+      if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra(sessionId));
       this.d.changed();
     } catch (error) {
       this.d.logger.warn(`the agent's title for session ${sessionId} was not stored: ${errorMessage(error)}`);

@@ -8,7 +8,7 @@ import { describeMcpServer, validateMcpServers } from '../core/acp/mcpSettings';
 import { approvalModeFor, TOOL_KINDS, validateAgent, type ToolKind, type ValidatedSettings } from './settingsValidation';
 
 /** Settings below `vigil.` that decide what runs, where secrets go, or what is allowed: never from an untrusted workspace. */
-export const RESTRICTED_SETTINGS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'approvals.policy', 'approvals.byKind', 'tasks.outputByteLimit', 'mcpServers'] as const;
+export const RESTRICTED_SETTINGS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'approvals.policy', 'approvals.byKind', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'mcpServers'] as const;
 /** Of those, the ones a trusted workspace may set only after the person confirmed the exact value (MCP servers run commands like an agent). */
 export const CONFIRMED_SETTINGS = ['agent', 'model.baseUrl', 'mcpServers'] as const;
 export type ConfirmedSetting = (typeof CONFIRMED_SETTINGS)[number];

@@ -27,7 +27,8 @@ export interface ValidatedSettings {
   agent: AgentSetting;
   model: ModelSettingValues;
   wakeups: { maxPerTurn: number };
-  tasks: { outputByteLimit: number };
+  /** `offerToAgents`: third-party agents get Vigil's MCP task server (background commands with wakeups). */
+  tasks: { outputByteLimit: number; offerToAgents: boolean };
   /** `timeoutSeconds`: an approval nobody answers is rejected after this long (10 s … 24 h). */
   approvals: { policy: ApprovalMode; byKind: Partial<Record<ToolKind, ApprovalMode>>; timeoutSeconds: number };
   /** `vigil.mcpServers`, valid entries only (ACP's shape), offered to every agent. */
@@ -44,7 +45,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
   agent: { kind: 'built-in' },
   model: { provider: 'demo', baseUrl: '', name: '' },
   wakeups: { maxPerTurn: 5 },
-  tasks: { outputByteLimit: 1_048_576 },
+  tasks: { outputByteLimit: 1_048_576, offerToAgents: true },
   approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
   mcpServers: [],
 };
@@ -53,7 +54,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
 export type SettingReader = (key: string) => unknown;
 
 /** Every key `validateSettings` reads. (`model.scriptFile` is gone: the demo script is test-only, via VIGIL_DEMO_SCRIPT.) */
-export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers'] as const;
+export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers'] as const;
 
 export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
   const issues: SettingIssue[] = [];
@@ -66,7 +67,10 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
       name: text(read('model.name'), 'model.name', 200, issue),
     },
     wakeups: { maxPerTurn: integer(read('wakeups.maxPerTurn'), 'wakeups.maxPerTurn', 1, 100, SETTING_DEFAULTS.wakeups.maxPerTurn, issue) },
-    tasks: { outputByteLimit: integer(read('tasks.outputByteLimit'), 'tasks.outputByteLimit', 1024, 67_108_864, SETTING_DEFAULTS.tasks.outputByteLimit, issue) },
+    tasks: {
+      outputByteLimit: integer(read('tasks.outputByteLimit'), 'tasks.outputByteLimit', 1024, 67_108_864, SETTING_DEFAULTS.tasks.outputByteLimit, issue),
+      offerToAgents: boolean(read('tasks.offerToAgents'), 'tasks.offerToAgents', SETTING_DEFAULTS.tasks.offerToAgents, issue),
+    },
     approvals: {
       policy: oneOf(read('approvals.policy'), APPROVAL_MODES, SETTING_DEFAULTS.approvals.policy, 'approvals.policy', issue),
       byKind: byKind(read('approvals.byKind'), issue),
@@ -172,6 +176,13 @@ function integer(value: unknown, key: string, min: number, max: number, fallback
     return fallback;
   }
   return value;
+}
+
+function boolean(value: unknown, key: string, fallback: boolean, issue: (key: string, message: string) => void): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'boolean') return value;
+  issue(key, `vigil.${key} is ${describe(value)}; it must be true or false. Using ${fallback} meanwhile.`);
+  return fallback;
 }
 
 function byKind(value: unknown, issue: (key: string, message: string) => void): Partial<Record<ToolKind, ApprovalMode>> {

@@ -2,13 +2,15 @@
 // registry, agents, wakeups) start right after activation, off its critical path.
 
 import * as vscode from 'vscode';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { Disposable, toDisposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
 import { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
 import type { LaunchSpec } from '../core/acp/agentLaunch';
+import { SessionSecrets } from '../core/mcp/sessionSecrets';
+import { chooseTaskServer } from '../core/mcp/taskServerChoice';
 import { mcpSecrets } from '../core/acp/mcpSettings';
 import { McpSettingsSource } from '../core/acp/mcpSettingsSource';
 import { ApprovalBroker } from '../presentation/approvalBroker';
@@ -57,6 +59,8 @@ export class VigilApp extends Disposable {
   /** When the session view last said a person can see it (its heartbeat; a closed tab stops it). */
   private viewSeenAt = 0;
   private readonly titles = new Map<string, string>();
+  /** The task server's socket name and session secrets: kept while this extension host lives (a restarted service reuses them). */
+  private readonly taskServerIdentity = { name: randomBytes(8).toString('hex'), secrets: SessionSecrets.generate() };
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -85,7 +89,7 @@ export class VigilApp extends Disposable {
         showTaskOutput: (taskId) => this.terminals.show(taskId),
         killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
         openFile: (file, line) => openWorkspaceFile(file, line, logger),
-        metaExtra: () => this.agentLabel(),
+        metaExtra: (sessionId) => this.agentLabel(sessionId),
         folderForNewSession: () => folderForNewSession(windowFolders(), activeFile()),
         windowKey: () => windowFolders()[0] ?? '',
         onTurnFailed: (ended, text) => this.signIn.turnFailed(ended, text),
@@ -137,7 +141,8 @@ export class VigilApp extends Disposable {
     this._register(this.config.onDidChange((change) => {
       if (change.affects('vigil.agent')) this.learnAgentEnv();
       if (change.affects('vigil.mcpServers')) this.learnMcpSecrets();
-      if (change.affects('vigil.agent') || change.affects('vigil.model') || change.affects('vigil.mcpServers')) void this.restartIdleAgents();
+      if (change.affects('vigil.agent') || change.affects('vigil.model') || change.affects('vigil.mcpServers') || change.affects('vigil.tasks.offerToAgents')) void this.restartIdleAgents();
+      if (change.affects('vigil.agent') || change.affects('vigil.tasks.offerToAgents')) this.sessions.refreshMeta();
     }));
     this._register(this.secrets.onDidChange(() => void this.restartIdleAgents()));
     registerCommands(this);
@@ -190,6 +195,12 @@ export class VigilApp extends Disposable {
       lm: new VscodeLanguageModelBridge(),
       elicitations: this.elicitations,
       approvalTimeoutMs: () => this.config.settings.approvals.timeoutSeconds * 1000,
+      taskServer: {
+        identity: this.taskServerIdentity,
+        program: { command: process.execPath, args: [path.join(this.context.extensionPath, 'dist', 'taskServer.js')] },
+        offer: () => this.config.settings.tasks.offerToAgents,
+        onChoice: (sessionId) => this.sessions.refreshMeta(sessionId),
+      },
       // Read at each session open: the effective (trust-resolved, validated) value of vigil.mcpServers then.
       mcpServers: [new McpSettingsSource(() => this.mcpServers(), this.logger, () => this.config.isTrusted())],
       showing: () => (this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined),
@@ -248,16 +259,24 @@ export class VigilApp extends Disposable {
     }
   }
 
-  private agentLabel(): { agent?: string; model?: string; cwd?: string } {
+  private agentLabel(sessionId?: string): { agent?: string; model?: string; cwd?: string; wakeups?: string } {
     // The view resolves markdown file links against the folder; without one, no file link renders.
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const cwd = folder?.scheme === 'file' ? folder.fsPath : undefined;
     const custom = this.config.customAgent();
-    if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' '), cwd };
+    if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' '), cwd, wakeups: this.wakeupsUnavailable(sessionId) };
     const { provider, name } = this.config.settings.model;
     const ignored = this.config.ignoredWorkspaceValue('agent');
     const agent = ignored === 'restricted' ? 'built-in (the workspace’s vigil.agent is ignored in Restricted Mode)' : ignored === 'declined' ? 'built-in (the workspace’s vigil.agent was not confirmed)' : 'built-in';
     return { agent, model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider, cwd };
+  }
+
+  /** Why a third-party agent's background commands cannot wake it (item: the session header says so). */
+  private wakeupsUnavailable(sessionId: string | undefined): string | undefined {
+    // Off is known before any agent starts; the other reasons once the session's agent answered initialize.
+    const off = chooseTaskServer({ offer: this.config.settings.tasks.offerToAgents, builtin: false });
+    if (off.kind === 'none') return off.reason;
+    return sessionId ? this.started?.taskServer?.unavailable(sessionId) : undefined;
   }
 
   /** The status bar's click: the session of an approval nobody sees, if there is one; else the open session. */

@@ -83,7 +83,12 @@ function responseObject(model: string, ids: Ids, status: string, output: unknown
 function responsesOutput(ids: Ids, text: string, tool?: { name: string; args: Record<string, unknown> }): unknown[] {
   const out: unknown[] = [];
   if (text || !tool) out.push({ id: ids.message, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
-  if (tool) out.push({ id: `fc_${ids.call}`, type: 'function_call', status: 'completed', call_id: ids.call, name: tool.name, arguments: JSON.stringify(tool.args) });
+  if (tool) {
+    // `namespace::name` calls a tool of a namespace (Codex groups each MCP server's tools under one).
+    const split = tool.name.indexOf('::');
+    const name = split >= 0 ? { namespace: tool.name.slice(0, split), name: tool.name.slice(split + 2) } : { name: tool.name };
+    out.push({ id: `fc_${ids.call}`, type: 'function_call', status: 'completed', call_id: ids.call, ...name, arguments: JSON.stringify(tool.args) });
+  }
   return out;
 }
 

@@ -20,6 +20,7 @@ describe('settings validation', () => {
       'model.name': 'llama3',
       'wakeups.maxPerTurn': 1,
       'tasks.outputByteLimit': 2048,
+      'tasks.offerToAgents': false,
       'approvals.policy': 'ask',
       'approvals.byKind': { execute: 'ask', read: 'allowAll' },
       'approvals.timeoutSeconds': 30,
@@ -29,6 +30,7 @@ describe('settings validation', () => {
     assert.deepStrictEqual(settings.model, { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', name: 'llama3' });
     assert.strictEqual(settings.wakeups.maxPerTurn, 1);
     assert.strictEqual(settings.tasks.outputByteLimit, 2048);
+    assert.strictEqual(settings.tasks.offerToAgents, false);
     assert.deepStrictEqual(settings.approvals, { policy: 'ask', byKind: { execute: 'ask', read: 'allowAll' }, timeoutSeconds: 30 });
   });
 
@@ -49,6 +51,7 @@ describe('settings validation', () => {
       'model.provider': 'gpt',
       'wakeups.maxPerTurn': 0,
       'tasks.outputByteLimit': 12.5,
+      'tasks.offerToAgents': 'no',
       'approvals.policy': 'yes',
       'model.name': 'x'.repeat(201),
       'approvals.timeoutSeconds': 5,
@@ -58,6 +61,7 @@ describe('settings validation', () => {
     assert.match(byKey['vigil.model.provider'], /must be one of "auto", "vscode-lm", "openai-compatible", "anthropic", "demo". Using "demo"/);
     assert.match(byKey['vigil.wakeups.maxPerTurn'], /whole number from 1 to 100. Using 5/);
     assert.match(byKey['vigil.tasks.outputByteLimit'], /from 1024 to 67108864/);
+    assert.match(byKey['vigil.tasks.offerToAgents'], /must be true or false. Using true/);
     assert.match(byKey['vigil.approvals.timeoutSeconds'], /from 10 to 86400. Using 600/);
     assert.match(byKey['vigil.approvals.policy'], /Using "allowReadOnly"/);
     assert.match(byKey['vigil.model.name'], /201 characters long; at most 200/);

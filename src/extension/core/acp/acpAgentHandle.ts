@@ -6,7 +6,7 @@ import type { ChatMessage } from '../../../agent/providers/types';
 import { promptErrorData } from '../../../agent/vigilProtocol';
 import { errorMessage, isVigilError, VigilError } from '../common/errors';
 import { EventHub, type Unsubscribe } from '../common/events';
-import type { AgentFailure, AgentHandle, PromptOutcome, PromptRequest } from '../ports/agentHandle';
+import type { AgentEvent, AgentFailure, AgentHandle, PromptOutcome, PromptRequest } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
 import type { TerminalHost } from '../ports/terminalHost';
 import { AcpConnection } from './acpConnection';
@@ -21,7 +21,8 @@ import { ElicitationHost, type ElicitationPrompter } from './elicitationHost';
 import { HistoryRecorder } from './historyRecorder';
 import { collectMcpServers, type McpServerSource } from './mcpServerSource';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './hostPorts';
-import { PermissionGate } from './permissionGate';
+import type { ClientOp } from './clientGrants';
+import { PermissionGate, type ClientOpVerdict } from './permissionGate';
 import { refusalFor } from './promptContent';
 import { historyText } from '../../../shared/promptContext';
 import { TerminalBridge } from './terminalBridge';
@@ -58,7 +59,7 @@ interface Live {
 export class AcpAgentHandle implements AgentHandle {
   private live: Live | undefined;
   private starting: Promise<Live> | undefined;
-  private running: { gate: PermissionGate; acpSessionId: string } | undefined;
+  private running: { gate: PermissionGate; acpSessionId: string; describer: ActivityDescriber; onEvent: PromptRequest['onEvent'] } | undefined;
   private readonly gate: PermissionGate;
   private readonly elicitations: ElicitationHost | undefined;
   private readonly exits = new EventHub<{ code: number | null; signal: string | null }>();
@@ -186,7 +187,7 @@ export class AcpAgentHandle implements AgentHandle {
     const refusal = refusalFor(request.attachments ?? [], live.connection.initializeResponse?.agentCapabilities?.promptCapabilities);
     if (refusal) throw failure(new VigilError('INVALID_INPUT', refusal), 'AGENT_FAILED');
     this.history!.user(historyText(request.text, request.attachments));
-    this.running = { gate: this.gate, acpSessionId: live.acpSessionId };
+    this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
     try {
       const response = await live.connection.prompt(
         live.acpSessionId,
@@ -232,6 +233,32 @@ export class AcpAgentHandle implements AgentHandle {
     this.killed.add(live.process);
     await live.process.kill();
     this.drop(live);
+  }
+
+  /**
+   * A command the agent asks Vigil to run outside ACP (Vigil's MCP task server), held to the rules of
+   * `terminal/create`: only during a turn of this session, through the same gate and its approvals.
+   */
+  async authorizeExternal(op: ClientOp, signal: AbortSignal): Promise<ClientOpVerdict> {
+    const running = this.running;
+    if (!running) return { allowed: false, reason: 'No turn of this session is running: Vigil runs commands for the agent only during a turn.' };
+    return running.gate.authorize(
+      this.sessionId,
+      op,
+      { opened: (title) => this.externalActivity((d) => d.approvalOpened(title)), closed: (title, a) => this.externalActivity((d) => d.approvalClosed(title, a)) },
+      signal,
+    );
+  }
+
+  /** Activity of the running turn that reached Vigil outside ACP (e.g. a task started over MCP). */
+  externalActivity(make: (d: ActivityDescriber) => AgentEvent): void {
+    const running = this.running;
+    if (!running) return;
+    try {
+      running.onEvent(make(running.describer));
+    } catch (error) {
+      this.deps.log.error(`activity listener failed: ${errorMessage(error)}`);
+    }
   }
 
   onExit(listener: (info: { code: number | null; signal: string | null }) => void): Unsubscribe {

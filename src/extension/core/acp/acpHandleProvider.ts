@@ -101,6 +101,11 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
     return this.handles.get(sessionId)?.pid;
   }
 
+  /** The running agent of a session (for requests that reach Vigil outside ACP, e.g. its MCP task server). */
+  handleOf(sessionId: string): AcpAgentHandle | undefined {
+    return this.handles.get(sessionId);
+  }
+
   /** Stops a session's agent process (the session went idle or was closed). */
   async release(sessionId: string): Promise<void> {
     await this.creating.get(sessionId)?.catch(() => undefined);

@@ -19,6 +19,8 @@ export interface CreateTerminalRequest {
   /** Vigil's `_meta.vigil.background`: the task outlives the turn and its completion wakes the agent. */
   background?: boolean;
   notify?: NotifyRules;
+  /** Kill the task (its whole tree) this long after it started; survives a window reload. */
+  timeoutMs?: number;
 }
 
 export interface TerminalExitStatus {

@@ -152,6 +152,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
       status: 'running',
       patternMatchedAt: null,
       killRequestedAt: null,
+      ...(request.timeoutMs !== undefined && request.timeoutMs > 0 ? { deadlineAt: this.clock.wallNow() + request.timeoutMs } : {}),
     };
     await fs.writeFile(paths.log, '', { flag: 'a' });
     const run = this.newRun(record);
@@ -322,9 +323,21 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     }
   }
 
+  /** Tasks past their deadline are killed (once: a kill already asked for is left to finish). */
+  private killOverdue(): void {
+    const now = this.clock.wallNow();
+    for (const run of this.runs.values()) {
+      const { deadlineAt, killRequestedAt } = run.record;
+      if (deadlineAt === undefined || now < deadlineAt || killRequestedAt !== null || run.finished) continue;
+      this.logger.info(`task ${run.id} ran past its timeout; killing it`);
+      run.kill().catch((e: unknown) => this.logger.error(`killing overdue task ${run.id}`, e));
+    }
+  }
+
   private schedulePoll(): void {
     if (this.isDisposed) return;
     this.pollTimer = this.clock.setTimer(this.settings.pollIntervalMs, () => {
+      this.killOverdue();
       const checks = [...this.runs.values()].filter((r) => r.needsAttention).map((r) => r.check().catch((e: unknown) => this.logger.error(`task ${r.id}`, e)));
       void Promise.all(checks).finally(() => this.schedulePoll());
     });

@@ -32,6 +32,8 @@ export const taskRecordSchema = z.object({
   /** Set once the notify pattern matched, so a re-attached registry never reports it again. */
   patternMatchedAt: z.number().nullable(),
   killRequestedAt: z.number().nullable(),
+  /** Wall-clock time after which the task is killed (a `timeout_seconds` of Vigil's MCP task server); durable, so a reload keeps it. */
+  deadlineAt: z.number().optional(),
 });
 
 export type TaskRecord = z.infer<typeof taskRecordSchema>;

@@ -1,0 +1,105 @@
+// Vigil's task tools over streamable HTTP, for agents that take only HTTP MCP servers (GitHub Copilot CLI
+// rejects client stdio servers): 127.0.0.1 only, one URL per session, its secret as the bearer token.
+// Stateless: each POST gets a fresh MCP server bound to the authenticated session.
+
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { errorMessage } from '../common/errors';
+import type { Logger } from '../ports/logger';
+import { BRIDGE_MAX_LINE } from '../../../shared/taskBridgeProtocol';
+import { registerTaskTools, TASK_SERVER_NAME, type ToolRegistrar } from '../../../shared/taskTools';
+import type { SessionSecrets } from './sessionSecrets';
+import type { TaskToolService } from './taskToolService';
+
+const PATH_PREFIX = '/mcp/';
+
+export class TaskHttpServer {
+  private constructor(
+    private readonly server: http.Server,
+    readonly port: number,
+  ) {}
+
+  static async listen(o: { secrets: SessionSecrets; service: TaskToolService; logger: Logger }): Promise<TaskHttpServer> {
+    const server = http.createServer((req, res) => {
+      handle(req, res, o).catch((error: unknown) => {
+        o.logger.warn(`task HTTP server: ${errorMessage(error)}`);
+        if (!res.headersSent) reply(res, 500, 'internal error');
+      });
+    });
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 0; // a tool call may wait on the person's approval
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    return new TaskHttpServer(server, (server.address() as AddressInfo).port);
+  }
+
+  urlFor(sessionId: string): string {
+    return `http://127.0.0.1:${this.port}${PATH_PREFIX}${encodeURIComponent(sessionId)}`;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse, o: { secrets: SessionSecrets; service: TaskToolService; logger: Logger }): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (!url.pathname.startsWith(PATH_PREFIX)) return reply(res, 404, 'not found');
+  let sessionId: string;
+  try {
+    sessionId = decodeURIComponent(url.pathname.slice(PATH_PREFIX.length));
+  } catch {
+    return reply(res, 404, 'not found');
+  }
+  // A browser page cannot reach this (no bearer token), and a request a page makes carries an Origin: refuse those too.
+  const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+  if (!token || !o.secrets.verify(sessionId, token) || req.headers.origin !== undefined) {
+    o.logger.warn(`task HTTP server: refused a request${sessionId ? ` for session ${sessionId.slice(0, 100)}` : ''} (wrong or missing token)`);
+    return reply(res, 401, 'unauthorized');
+  }
+  if (req.method !== 'POST') return reply(res, 405, 'only POST is served (stateless server)');
+  const body = await readBody(req);
+  if (body === undefined) return reply(res, 413, 'request too large');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return reply(res, 400, 'the body is not JSON');
+  }
+  const server = new McpServer({ name: TASK_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } });
+  registerTaskTools(server as unknown as ToolRegistrar, (tool, args, signal) => o.service.call(sessionId, tool, args, signal));
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, parsed);
+}
+
+function readBody(req: http.IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BRIDGE_MAX_LINE) {
+        resolve(undefined);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function reply(res: http.ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
+}
