@@ -1,4 +1,6 @@
-// The built-in agent as an ACP agent app: initialize, session/new|load (history from the host), prompt, cancel.
+// The built-in agent as an ACP agent app: initialize, session/new|load (history from the host), prompt, cancel, close.
+// No session/resume: its sessions live only in its process and the host owns their history, so a fresh
+// process gets it in session/new's `_meta` (a resume would be the same request under another name).
 
 import { randomUUID } from 'node:crypto';
 import { agent, RequestError, type AgentApp, type AgentContext, type ContentBlock, type SessionUpdate } from '@agentclientprotocol/sdk';
@@ -40,7 +42,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
   const app = agent({ name: 'vigil-agent' });
   app.onRequest('initialize', () => ({
     protocolVersion: 1,
-    agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
+    agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, sessionCapabilities: { close: {} } },
     agentInfo: { name: 'vigil-agent', title: config.provider === 'demo' && !config.scriptPath ? demoLabel : 'Vigil agent', version: '0.1.0' },
     authMethods: [],
   }));
@@ -60,6 +62,13 @@ export function createAgentApp(config: AgentConfig): AgentApp {
   app.onNotification('session/cancel', ({ params }) => {
     const session = sessions.get(params.sessionId);
     session?.turn?.abort(new Error('cancelled by the client'));
+  });
+  // The host is done with the session (its process is being released): stop its turn and forget it.
+  app.onRequest('session/close', ({ params }) => {
+    const session = sessions.get(params.sessionId);
+    session?.turn?.abort(new Error('the session was closed'));
+    sessions.delete(params.sessionId);
+    return {};
   });
   app.onNotification(vigilMethods.lmChunk, (p: unknown) => lmChunkParams.parse(p), ({ params }) => {
     lmListeners.get(params.streamId)?.(params.event);
