@@ -92,7 +92,10 @@ export class AcpConnection {
   }
 
   async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<void> {
-    await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, _meta: { vigil: { history } } });
+    await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, ...(history.length > 0 ? { _meta: { vigil: { history } } } : {}) });
+    // The replayed updates came before the answer but may still be in their (microtask) handlers: let
+    // them land (and be dropped, no prompt is open) before a prompt opens a sink they would leak into.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   /** Sends `session/prompt`; every update and agent request of this session goes to `sink` until it settles. */
@@ -116,6 +119,21 @@ export class AcpConnection {
 
   close(): void {
     this.connection.close();
+  }
+
+  /** `session/resume`: the agent continues a session it keeps, without replaying it. */
+  async resumeSession(acpSessionId: string, cwd: string, mcpServers: McpServer[]): Promise<void> {
+    await this.connection.agent.request('session/resume', { sessionId: acpSessionId, cwd, mcpServers });
+  }
+
+  /** `session/close`, waited for no longer than `signal` allows (the process is stopped after it either way). */
+  async closeSession(acpSessionId: string, signal: AbortSignal): Promise<void> {
+    await this.connection.agent.request('session/close', { sessionId: acpSessionId }, { cancellationSignal: signal, stopWaitingOnCancel: true });
+  }
+
+  /** `session/delete`: the agent forgets the session for good; bounded like `closeSession`. */
+  async deleteSession(acpSessionId: string, signal: AbortSignal): Promise<void> {
+    await this.connection.agent.request('session/delete', { sessionId: acpSessionId }, { cancellationSignal: signal, stopWaitingOnCancel: true });
   }
 
   private emit(acpSessionId: string, make: (d: ActivityDescriber) => AgentEvent): void {
