@@ -23,6 +23,7 @@ import { CrossWindow } from './core/crosswindow/crossWindow';
 import { LastOpenSessions } from './core/folders/lastOpenSessions';
 import { SessionFolders } from './core/folders/sessionFolders';
 import { SessionStore } from './core/store/sessionStore';
+import { AgentSessionRecords } from './core/store/agentSessionRecords';
 import type { ChatMessage } from '../agent/providers/types';
 
 // The VS Code glue loads this module lazily (its own bundle) and launches agents through these.
@@ -119,6 +120,8 @@ export class VigilServices extends Disposable {
       prompter: { ask: (question, signal) => (late.prompter ?? o.prompter).ask(question, signal) },
       terminals: registry,
       lm: o.lm,
+      // Shared by every window on the root: a reload or a takeover resumes the agent's own session.
+      agentSessions: new AgentSessionRecords(o.storageRoot, tagged(o.logger, 'acp')),
     });
     const supervisor = new TurnSupervisor({
       storageRoot: o.storageRoot,

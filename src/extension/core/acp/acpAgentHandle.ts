@@ -14,7 +14,9 @@ import { ActivityDescriber } from './activityDescriber';
 import type { LaunchSpec } from './agentLaunch';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import { HistoryRecorder } from './historyRecorder';
-import { collectMcpServers, type McpServerSource } from './mcpServerSource';
+import type { McpServerSource } from './mcpServerSource';
+import { launchIdentity, memoryBook, type AgentSessionBinding, type AgentSessionBook } from './agentSessionBinding';
+import { closeAgentSession, deleteAgentSession, openAgentSession } from './agentSessionOpener';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './hostPorts';
 import { PermissionGate } from './permissionGate';
 import { TerminalBridge } from './terminalBridge';
@@ -36,6 +38,10 @@ export interface AcpHandleDeps {
   loadHistory?(): Promise<ChatMessage[]>;
   /** MCP servers offered to the agent whenever a session is opened (none when absent). */
   mcpServers?: readonly McpServerSource[];
+  /** Where the agent's session id is kept for the next process (a reload, another window); in memory when absent. */
+  agentSessions?: AgentSessionBook;
+  /** Bound on `session/close` and `session/delete` when the agent is released (default 2 s). */
+  closeTimeoutMs?: number;
 }
 
 interface Live {
@@ -43,6 +49,8 @@ interface Live {
   connection: AcpConnection;
   acpSessionId: string;
   terminals: TerminalBridge;
+  /** This process's token in the durable binding; undefined when it could not be recorded. */
+  opener?: string;
 }
 
 export class AcpAgentHandle implements AgentHandle {
@@ -54,20 +62,22 @@ export class AcpAgentHandle implements AgentHandle {
   private readonly killed = new WeakSet<AgentProcess>();
   private history: HistoryRecorder | undefined;
   private crashNotice: string | undefined;
-  private previousAcpSessionId: string | undefined;
   private disposed = false;
+  private readonly book: AgentSessionBook;
 
   constructor(
     readonly sessionId: string,
     private readonly deps: AcpHandleDeps,
   ) {
     this.gate = new PermissionGate(deps.policy, deps.prompter, deps.cwd);
+    this.book = deps.agentSessions ?? memoryBook();
   }
 
   async prompt(request: PromptRequest): Promise<PromptOutcome> {
     if (this.running) throw new VigilError('SESSION_BUSY', `a prompt is already running in session ${this.sessionId}`);
     const describer = new ActivityDescriber();
     let live: Live;
+    if (this.live && (await this.continuedElsewhere(this.live))) await this.retire(this.live, 'its session was continued by another agent process');
     const spawning = !this.live;
     try {
       live = await this.ensureStarted();
@@ -146,18 +156,21 @@ export class AcpAgentHandle implements AgentHandle {
 
   private async start(): Promise<Live> {
     const spec = await this.deps.launch();
-    const proc = await AgentProcess.start(spec, this.deps.log, this.deps.cwd);
-    const terminals = new TerminalBridge(this.deps.terminals, this.deps.log);
-    const connection = new AcpConnection(
-      proc,
-      { vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm },
-      () => this.deps.policy.isTrusted(),
-    );
+    const { proc, connection, terminals } = await this.spawn(spec);
     try {
-      await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
       this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
-      const acpSessionId = await this.openSession(connection, spec);
-      const live: Live = { process: proc, connection, acpSessionId, terminals };
+      const opened = await openAgentSession({
+        connection,
+        spec,
+        cwd: this.deps.cwd,
+        vigilSessionId: this.sessionId,
+        book: this.book,
+        history: this.history.snapshot(),
+        mcpServers: this.deps.mcpServers ?? [],
+        log: this.deps.log,
+      });
+      if (opened.notice) this.crashNotice = `${this.crashNotice ?? ''} ${opened.notice}`.trim();
+      const live: Live = { process: proc, connection, acpSessionId: opened.acpSessionId, terminals, opener: opened.opener };
       this.live = live;
       void proc.exited.then((exit) => this.onProcessExit(live, exit));
       return live;
@@ -169,28 +182,79 @@ export class AcpAgentHandle implements AgentHandle {
     }
   }
 
-  /**
-   * The built-in agent gets its history in `_meta` of session/new. A third-party agent that can load
-   * sessions reloads its own earlier session (its replayed updates arrive outside a prompt and are
-   * not re-recorded); one that cannot starts afresh, and the person is told.
-   */
-  private async openSession(connection: AcpConnection, spec: LaunchSpec): Promise<string> {
-    const previous = this.previousAcpSessionId;
-    const mcpServers = await collectMcpServers(this.deps.mcpServers ?? [], this.sessionId, connection.initializeResponse?.agentCapabilities, (error) =>
-      this.deps.log.warn(`an MCP server source failed; the agent starts without its servers: ${errorMessage(error)}`),
+  /** An agent process that answered `initialize`; no session opened yet. */
+  private async spawn(spec: LaunchSpec): Promise<{ proc: AgentProcess; connection: AcpConnection; terminals: TerminalBridge }> {
+    const proc = await AgentProcess.start(spec, this.deps.log, this.deps.cwd);
+    const terminals = new TerminalBridge(this.deps.terminals, this.deps.log);
+    const connection = new AcpConnection(
+      proc,
+      { vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm },
+      () => this.deps.policy.isTrusted(),
     );
-    if (!spec.builtin && previous && connection.initializeResponse?.agentCapabilities?.loadSession) {
-      try {
-        await connection.loadSession(previous, this.deps.cwd, this.history!.snapshot(), mcpServers);
-        return previous;
-      } catch (error) {
-        this.deps.log.warn(`${spec.label} could not reload session ${previous}: ${errorMessage(error)}; starting a new one`);
-      }
+    try {
+      await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
+      return { proc, connection, terminals };
+    } catch (error) {
+      this.killed.add(proc);
+      await proc.kill();
+      connection.close();
+      throw error;
     }
-    const id = await connection.newSession(this.deps.cwd, this.history!.snapshot(), mcpServers);
-    if (!spec.builtin && previous) this.crashNotice = `${this.crashNotice ?? ''} ${spec.label} cannot reload sessions, so it starts without the earlier conversation.`.trim();
-    this.previousAcpSessionId = id;
-    return id;
+  }
+
+  /** Another process opened this session's agent session since ours did: ours holds a stale copy of it. */
+  private async continuedElsewhere(live: Live): Promise<boolean> {
+    if (!live.opener) return false;
+    const binding = await this.book.read(this.sessionId).catch(() => undefined);
+    return binding !== undefined && binding.opener !== live.opener;
+  }
+
+  /** Stops a live process on purpose (not a crash); the next start reloads the history from the transcript. */
+  private async retire(live: Live, reason: string): Promise<void> {
+    this.deps.log.info(`restarting the agent of session ${this.sessionId}: ${reason}`);
+    this.killed.add(live.process);
+    await live.process.kill();
+    this.drop(live);
+    this.history = undefined;
+  }
+
+  /** The agent process is released (idle, window closing, restart): `session/close` (bounded), then the process is stopped. */
+  async release(): Promise<void> {
+    this.disposed = true;
+    const live = this.live ?? (await this.starting?.catch(() => undefined));
+    if (live) await closeAgentSession(live.connection, live.acpSessionId, this.deps.log, this.deps.closeTimeoutMs ?? 2_000);
+    await this.kill('session released');
+  }
+
+  /**
+   * The Vigil session was deleted: its agent session goes too (`session/delete`, else close). With no
+   * live process one is started only for an agent that said it deletes sessions, and only if it is still
+   * the agent that made the id.
+   */
+  async deleteAgentSession(binding: AgentSessionBinding | undefined): Promise<'deleted' | 'closed' | 'none'> {
+    this.disposed = true;
+    const timeout = this.deps.closeTimeoutMs ?? 2_000;
+    try {
+      const live = this.live ?? (await this.starting?.catch(() => undefined));
+      if (live) return await deleteAgentSession(live.connection, binding?.agentSessionId ?? live.acpSessionId, this.deps.log, timeout);
+      if (!binding || binding.launch === 'builtin' || !binding.supports.delete) return 'none';
+      const spec = await this.deps.launch();
+      if (launchIdentity(spec) !== binding.launch) {
+        this.deps.log.info(`the agent session of ${this.sessionId} belongs to an agent no longer configured; it is left to that agent`);
+        return 'none';
+      }
+      const { proc, connection, terminals } = await this.spawn(spec);
+      try {
+        return await deleteAgentSession(connection, binding.agentSessionId, this.deps.log, timeout);
+      } finally {
+        this.killed.add(proc);
+        await proc.kill();
+        connection.close();
+        void terminals.agentGone();
+      }
+    } finally {
+      await this.kill('session deleted');
+    }
   }
 
   private onProcessExit(live: Live, exit: AgentExit): void {
