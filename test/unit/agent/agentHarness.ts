@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { client, ndJsonStream, type ClientConnection, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { client, ndJsonStream, type ClientConnection, type InitializeResponse, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import { FakeTerminalHost } from '../../fakes/fakeTerminalHost';
 import { ensureAgentBundle } from './agentBundle';
 
@@ -19,6 +19,7 @@ export class AgentUnderTest {
   stderr = '';
   permission: PermissionMode = 'allow';
   sessionId = '';
+  initialized: InitializeResponse | undefined;
   private child!: ChildProcess;
   private conn!: ClientConnection;
   private waiters: Array<() => void> = [];
@@ -40,7 +41,7 @@ export class AgentUnderTest {
     a.conn = a.buildClient().connect(
       ndJsonStream(Writable.toWeb(a.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(a.child.stdout!) as unknown as ReadableStream<Uint8Array>),
     );
-    await a.conn.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
+    a.initialized = await a.conn.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
     if (options.load) {
       await a.conn.agent.request('session/load', { sessionId: options.load.sessionId, cwd: workspace, mcpServers: [], _meta: { vigil: { history: options.load.history } } });
       a.sessionId = options.load.sessionId;
@@ -57,6 +58,11 @@ export class AgentUnderTest {
 
   prompt(text: string): Promise<PromptResponse> {
     return this.conn.agent.request('session/prompt', { sessionId: this.sessionId, prompt: [{ type: 'text', text }] });
+  }
+
+  /** Any other request, as a client would send it. */
+  request<M extends 'session/close' | 'session/new'>(method: M, params: Parameters<ClientConnection['agent']['request']>[1]): Promise<unknown> {
+    return this.conn.agent.request(method, params as never);
   }
 
   cancel(): Promise<void> {
