@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { AcpAgentHandle } from '../../../src/extension/core/acp/acpAgentHandle';
 import { AcpAgentHandleProvider } from '../../../src/extension/core/acp/acpHandleProvider';
 import { customLaunch } from '../../../src/extension/core/acp/agentLaunch';
+import { launchIdentity } from '../../../src/extension/core/acp/agentSessionBinding';
 import { systemClock } from '../../../src/extension/core/ports/clock';
 import type { Logger } from '../../../src/extension/core/ports/logger';
 import type { TurnEnded } from '../../../src/extension/core/ports/turns';
@@ -58,6 +59,7 @@ class Window {
         const answered = records.filter((r, i) => r.type === 'userPrompt' && records.slice(i).some((n) => n.type === 'agentUpdate'));
         return answered.map((r) => ({ role: 'user' as const, text: r.type === 'userPrompt' ? r.text : '' }));
       },
+      openTimeoutMs: w.openTimeoutMs,
       mcpServers: [{ serversFor: async () => [{ name: 'tasks', command: '/bin/true', args: [], env: [] }] }],
     });
     win.sup = new TurnSupervisor({
@@ -115,6 +117,7 @@ class World {
   storage = '';
   workspace = '';
   agentState = '';
+  openTimeoutMs: number | undefined;
 
   static async create(): Promise<World> {
     const w = new World();
@@ -249,6 +252,20 @@ describe('agent sessions: resume, load, close and delete in the agent', function
     assert.equal((await c.turn('recall')).reason, 'completed');
     assert.deepEqual((await answers(c)).slice(-1), ['I remember: recall | say two']);
     assert.equal(c.notices().length, 0);
+  });
+
+  it('an agent that never answers the resume: the bound ends the wait, a new session starts, the person is told', async () => {
+    const a = await Window.open(w, ['--resume'], 'A');
+    assert.equal((await a.turn('say one')).reason, 'completed');
+    await a.close();
+    w.openTimeoutMs = 300;
+    const b = await Window.open(w, ['--resume', '--hang-open'], 'B');
+    // Another launch (an extra flag) would not be asked to resume: keep the kept id its own.
+    const bound = await w.binding();
+    await new AgentSessionRecords(w.storage, { trace() {}, debug() {}, info() {}, warn() {}, error() {} }).write(sessionId, { ...bound!, launch: launchIdentity(customLaunch({ command: process.execPath, args: [agentScript, '--state', w.agentState, '--resume', '--hang-open'] })) });
+    assert.equal((await b.turn('recall')).reason, 'completed');
+    assert.deepEqual(await w.methods(), ['initialize', 'session/new', 'initialize', 'session/resume', '$/cancel_request', 'session/new']);
+    assert.match(b.notices().join('\n'), /could not resume its earlier session \(.* did not answer "session\/resume" within 0.3 s\)/);
   });
 
   it('a changed vigil.agent does not resume the other agent\'s id: a new session, and the person is told', async () => {

@@ -42,6 +42,8 @@ export interface AcpHandleDeps {
   agentSessions?: AgentSessionBook;
   /** Bound on `session/close` and `session/delete` when the agent is released (default 2 s). */
   closeTimeoutMs?: number;
+  /** Bound on each of `session/resume`, `load` and `new` (default 60 s). */
+  openTimeoutMs?: number;
 }
 
 interface Live {
@@ -168,6 +170,7 @@ export class AcpAgentHandle implements AgentHandle {
         history: this.history.snapshot(),
         mcpServers: this.deps.mcpServers ?? [],
         log: this.deps.log,
+        timeoutMs: this.deps.openTimeoutMs,
       });
       if (opened.notice) this.crashNotice = `${this.crashNotice ?? ''} ${opened.notice}`.trim();
       const live: Live = { process: proc, connection, acpSessionId: opened.acpSessionId, terminals, opener: opened.opener };

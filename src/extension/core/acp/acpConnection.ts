@@ -86,13 +86,13 @@ export class AcpConnection {
     }
   }
 
-  async newSession(cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<string> {
-    const r = await this.connection.agent.request('session/new', { cwd, mcpServers, _meta: { vigil: { history } } });
+  async newSession(cwd: string, history: ChatMessage[], mcpServers: McpServer[], signal?: AbortSignal): Promise<string> {
+    const r = await this.connection.agent.request('session/new', { cwd, mcpServers, _meta: { vigil: { history } } }, bounded(signal));
     return r.sessionId;
   }
 
-  async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<void> {
-    await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, ...(history.length > 0 ? { _meta: { vigil: { history } } } : {}) });
+  async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[], mcpServers: McpServer[], signal?: AbortSignal): Promise<void> {
+    await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, ...(history.length > 0 ? { _meta: { vigil: { history } } } : {}) }, bounded(signal));
     // The replayed updates came before the answer but may still be in their (microtask) handlers: let
     // them land (and be dropped, no prompt is open) before a prompt opens a sink they would leak into.
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -122,18 +122,18 @@ export class AcpConnection {
   }
 
   /** `session/resume`: the agent continues a session it keeps, without replaying it. */
-  async resumeSession(acpSessionId: string, cwd: string, mcpServers: McpServer[]): Promise<void> {
-    await this.connection.agent.request('session/resume', { sessionId: acpSessionId, cwd, mcpServers });
+  async resumeSession(acpSessionId: string, cwd: string, mcpServers: McpServer[], signal?: AbortSignal): Promise<void> {
+    await this.connection.agent.request('session/resume', { sessionId: acpSessionId, cwd, mcpServers }, bounded(signal));
   }
 
   /** `session/close`, waited for no longer than `signal` allows (the process is stopped after it either way). */
   async closeSession(acpSessionId: string, signal: AbortSignal): Promise<void> {
-    await this.connection.agent.request('session/close', { sessionId: acpSessionId }, { cancellationSignal: signal, stopWaitingOnCancel: true });
+    await this.connection.agent.request('session/close', { sessionId: acpSessionId }, bounded(signal));
   }
 
   /** `session/delete`: the agent forgets the session for good; bounded like `closeSession`. */
   async deleteSession(acpSessionId: string, signal: AbortSignal): Promise<void> {
-    await this.connection.agent.request('session/delete', { sessionId: acpSessionId }, { cancellationSignal: signal, stopWaitingOnCancel: true });
+    await this.connection.agent.request('session/delete', { sessionId: acpSessionId }, bounded(signal));
   }
 
   private emit(acpSessionId: string, make: (d: ActivityDescriber) => AgentEvent): void {
@@ -295,4 +295,9 @@ export class AcpConnection {
       .onRequest(vigilMethods.lmModels, (p: unknown) => p, () => listModels(this.deps.lm))
       .onRequest(vigilMethods.lmChat, (p: unknown) => lmChatParams.parse(p), ({ params, agent, signal }) => streamChat(this.deps.lm, params, agent, signal, log));
   }
+}
+
+/** Request options that stop waiting (and tell the agent, `$/cancel_request`) once `signal` aborts. */
+function bounded(signal: AbortSignal | undefined) {
+  return signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined;
 }

@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../../../agent/providers/types';
-import { errorMessage } from '../common/errors';
+import { errorMessage, VigilError } from '../common/errors';
 import type { Logger } from '../ports/logger';
 import type { AcpConnection } from './acpConnection';
 import { keepableAgentSessionId, launchIdentity, supportsOf, type AgentSessionBinding, type AgentSessionBook } from './agentSessionBinding';
@@ -22,6 +22,8 @@ export interface OpenRequest {
   mcpServers: readonly McpServerSource[];
   log: Logger;
   now?: () => number;
+  /** Bound on each of session/resume, load and new (default 60 s): a start never hangs on one. */
+  timeoutMs?: number;
 }
 
 export interface OpenedSession {
@@ -35,6 +37,10 @@ export interface OpenedSession {
 
 export async function openAgentSession(r: OpenRequest): Promise<OpenedSession> {
   const { connection, spec, cwd, log } = r;
+  const timeoutMs = r.timeoutMs ?? 60_000;
+  /** The agent's error, or that it did not answer in time (the SDK's abort reason says neither clearly). */
+  const explain = (error: unknown, signal: AbortSignal, method: string) =>
+    signal.aborted ? `${spec.label} did not answer "${method}" within ${timeoutMs / 1000} s` : errorMessage(error);
   const capabilities = connection.initializeResponse?.agentCapabilities;
   const supports = supportsOf(capabilities);
   const launch = launchIdentity(spec);
@@ -68,14 +74,16 @@ export async function openAgentSession(r: OpenRequest): Promise<OpenedSession> {
   if (previous) {
     const way = supports.resume ? 'resume' : supports.load ? 'load' : undefined;
     if (way) {
+      const signal = AbortSignal.timeout(timeoutMs);
       try {
-        if (way === 'resume') await connection.resumeSession(previous, cwd, mcpServers);
-        else await connection.loadSession(previous, cwd, [], mcpServers);
+        if (way === 'resume') await connection.resumeSession(previous, cwd, mcpServers, signal);
+        else await connection.loadSession(previous, cwd, [], mcpServers, signal);
         log.info(`${spec.label} ${way === 'resume' ? 'resumed' : 'loaded'} its session ${previous} of ${r.vigilSessionId}`);
         return { acpSessionId: previous, how: way === 'resume' ? 'resumed' : 'loaded', opener: await remember(previous) };
       } catch (error) {
-        log.warn(`${spec.label} could not ${way} session ${previous}: ${errorMessage(error)}; starting a new one`);
-        notice = `${spec.label} could not ${way} its earlier session (${errorMessage(error).slice(0, 200)}), so it starts without the earlier conversation.`;
+        const why = explain(error, signal, `session/${way}`);
+        log.warn(`${spec.label} could not ${way} session ${previous}: ${why}; starting a new one`);
+        notice = `${spec.label} could not ${way} its earlier session (${why.slice(0, 200)}), so it starts without the earlier conversation.`;
       }
     } else {
       notice = `${spec.label} cannot resume or load sessions, so it starts without the earlier conversation.`;
@@ -86,7 +94,10 @@ export async function openAgentSession(r: OpenRequest): Promise<OpenedSession> {
         ? `${spec.label} starts without the earlier conversation: it was held by another agent.`
         : `${spec.label} has no session of its own to resume here, so it starts without the earlier conversation.`;
   }
-  const acpSessionId = await connection.newSession(cwd, spec.builtin ? r.history : [], mcpServers);
+  const signal = AbortSignal.timeout(timeoutMs);
+  const acpSessionId = await connection.newSession(cwd, spec.builtin ? r.history : [], mcpServers, signal).catch((error: unknown) => {
+    throw signal.aborted ? new VigilError('AGENT_TIMEOUT', explain(error, signal, 'session/new'), { cause: error }) : error;
+  });
   return { acpSessionId, how: 'new', opener: await remember(acpSessionId), notice };
 }
 
