@@ -303,6 +303,21 @@ describe('agent sessions: resume, load, close and delete in the agent', function
     assert.equal((await w.calls()).filter((c) => c.method === 'session/close').length, 1, 'no close for an agent that did not advertise it');
   });
 
+  it('a closing window (the provider disposed) asks its agents to close their sessions, then stops them', async () => {
+    const a = await Window.open(w, ['--resume', '--close'], 'A');
+    assert.equal((await a.turn('say one')).reason, 'completed');
+    const handle = (await a.agents.get(sessionId)) as AcpAgentHandle;
+    const pid = handle.pid;
+    const exited = new Promise((resolve) => handle.onExit(resolve));
+    a.agents.dispose();
+    await exited;
+    assert.ok(!isAlive(pid));
+    assert.deepEqual(
+      (await w.calls()).filter((c) => c.method === 'session/close').map((c) => c.pid),
+      [pid],
+    );
+  });
+
   it("deleting the Vigil session deletes the agent's session through the live process", async () => {
     const a = await Window.open(w, ['--resume', '--delete'], 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');

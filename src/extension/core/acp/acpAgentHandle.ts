@@ -222,10 +222,10 @@ export class AcpAgentHandle implements AgentHandle {
   }
 
   /** The agent process is released (idle, window closing, restart): `session/close` (bounded), then the process is stopped. */
-  async release(): Promise<void> {
+  async release(closeTimeoutMs = this.deps.closeTimeoutMs ?? 2_000): Promise<void> {
     this.disposed = true;
     const live = this.live ?? (await this.starting?.catch(() => undefined));
-    if (live) await closeAgentSession(live.connection, live.acpSessionId, this.deps.log, this.deps.closeTimeoutMs ?? 2_000);
+    if (live) await closeAgentSession(live.connection, live.acpSessionId, this.deps.log, closeTimeoutMs);
     await this.kill('session released');
   }
 

@@ -20,6 +20,9 @@ export interface AcpProviderDeps extends Omit<AcpHandleDeps, 'cwd' | 'launch' | 
   loadHistoryFor?(sessionId: string): Promise<ChatMessage[]>;
 }
 
+/** How long an agent may take to close its session when the window closes. */
+const shutdownCloseMs = 500;
+
 export class AcpAgentHandleProvider extends Disposable implements AgentHandleProvider {
   private readonly handles = new Map<string, AcpAgentHandle>();
   /** Handles whose cwd is being resolved: concurrent gets share one, so a session never gets two. */
@@ -32,9 +35,10 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
     this.book = deps.agentSessions ?? memoryBook();
     this._register(
       toDisposable(() => {
-        // The window is closing: each agent is asked to close its session (bounded), never awaited here.
+        // The window is closing: each agent is asked to close its session, briefly (its process is stopped
+        // right after, before the host goes), and nothing here waits for it.
         for (const handle of this.handles.values()) {
-          handle.release().catch((error: unknown) => deps.log.error(`disposing the agent of ${handle.sessionId}: ${errorMessage(error)}`));
+          handle.release(shutdownCloseMs).catch((error: unknown) => deps.log.error(`disposing the agent of ${handle.sessionId}: ${errorMessage(error)}`));
         }
         this.handles.clear();
       }),
