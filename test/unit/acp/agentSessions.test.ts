@@ -5,168 +5,13 @@
 
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AcpAgentHandle } from '../../../src/extension/core/acp/acpAgentHandle';
-import { AcpAgentHandleProvider } from '../../../src/extension/core/acp/acpHandleProvider';
 import { customLaunch } from '../../../src/extension/core/acp/agentLaunch';
 import { launchIdentity } from '../../../src/extension/core/acp/agentSessionBinding';
-import { systemClock } from '../../../src/extension/core/ports/clock';
-import type { Logger } from '../../../src/extension/core/ports/logger';
-import type { TurnEnded } from '../../../src/extension/core/ports/turns';
 import { AgentSessionRecords } from '../../../src/extension/core/store/agentSessionRecords';
-import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
-import { TurnSupervisor } from '../../../src/extension/core/supervisor/turnSupervisor';
 import { isAlive } from './acpHarness';
-
-const agentScript = path.resolve(__dirname, '../../fixtures/agents/fakeResumeAgent.js');
-const sessionId = 's1';
-
-interface Call {
-  pid: number;
-  method: string;
-  sessionId?: string;
-  mcpServers?: unknown[];
-  meta?: unknown;
-}
-
-/** One window: its own provider and supervisor on the shared storage root, like a reloaded or second window. */
-class Window {
-  readonly events: SupervisorEvent[] = [];
-  readonly logs: string[] = [];
-  sup!: TurnSupervisor;
-  agents!: AcpAgentHandleProvider;
-
-  static async open(w: World, flags: string[], windowId: string): Promise<Window> {
-    const win = new Window();
-    const log: Logger = {
-      trace: () => undefined,
-      debug: () => undefined,
-      info: (m) => void win.logs.push(String(m)),
-      warn: (m) => void win.logs.push(String(m)),
-      error: (m) => void win.logs.push(String(m)),
-    };
-    win.agents = new AcpAgentHandleProvider({
-      log,
-      cwdFor: () => w.workspace,
-      launchFor: async () => customLaunch({ command: process.execPath, args: [agentScript, '--state', w.agentState, ...flags] }),
-      policy: { isTrusted: () => true, mode: () => 'allowAll' },
-      prompter: { ask: async () => 'reject' },
-      agentSessions: new AgentSessionRecords(w.storage, log),
-      // As the services do: the transcript's answered prompts (enough to know there was an earlier conversation).
-      loadHistoryFor: async (id) => {
-        const { records } = await win.sup.sessions.readAll(id);
-        const answered = records.filter((r, i) => r.type === 'userPrompt' && records.slice(i).some((n) => n.type === 'agentUpdate'));
-        return answered.map((r) => ({ role: 'user' as const, text: r.type === 'userPrompt' ? r.text : '' }));
-      },
-      openTimeoutMs: w.openTimeoutMs,
-      mcpServers: [{ serversFor: async () => [{ name: 'tasks', command: '/bin/true', args: [], env: [] }] }],
-    });
-    win.sup = new TurnSupervisor({
-      storageRoot: w.storage,
-      clock: systemClock,
-      logger: log,
-      agents: win.agents,
-      settings: () => ({ enabled: true, toolTimeoutMs: 60_000, timeoutMs: 20_000, graceMs: 2_000 }),
-      windowId,
-      leaseTtlMs: 30_000,
-      activityThrottleMs: 0,
-    });
-    win.sup.subscribe((e) => void win.events.push(e));
-    await win.sup.sessions.init();
-    if (!(await win.sup.sessions.get(sessionId))) await win.sup.sessions.create('resume test', sessionId);
-    w.windows.push(win);
-    return win;
-  }
-
-  async turn(text: string): Promise<TurnEnded> {
-    const r = await this.sup.startTurn(sessionId, text, { source: 'user' });
-    if (r.kind !== 'started') throw new Error(`turn not started: ${JSON.stringify(r)}`);
-    return r.ended;
-  }
-
-  /** The agent's answer text in the last turn, as the supervisor saw it. */
-  lastAnswer(): string {
-    const lastStart = this.events.map((e) => e.type).lastIndexOf('turnStarted');
-    return this.events
-      .slice(lastStart)
-      .map((e) => (e.type === 'activity' ? e.description : ''))
-      .filter((d) => d !== '')
-      .join('\n');
-  }
-
-  notices(): string[] {
-    return this.events.flatMap((e) => (e.type === 'activity' && /without the earlier conversation|could not (resume|load)/.test(e.description) ? [e.description] : []));
-  }
-
-  async pid(): Promise<number | undefined> {
-    return ((await this.agents.get(sessionId)) as AcpAgentHandle).pid;
-  }
-
-  /** Closes the window the way a reload does: the agent is released (closing its session), then everything is disposed. */
-  async close(): Promise<void> {
-    await this.agents.release(sessionId);
-    this.sup.dispose();
-    this.agents.dispose();
-  }
-}
-
-class World {
-  windows: Window[] = [];
-  root = '';
-  storage = '';
-  workspace = '';
-  agentState = '';
-  openTimeoutMs: number | undefined;
-
-  static async create(): Promise<World> {
-    const w = new World();
-    w.root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-resume-'));
-    w.storage = path.join(w.root, 'storage');
-    w.workspace = path.join(w.root, 'ws');
-    w.agentState = path.join(w.root, 'agent');
-    await fs.mkdir(w.workspace);
-    await fs.mkdir(w.agentState);
-    return w;
-  }
-
-  async calls(): Promise<Call[]> {
-    const text = await fs.readFile(path.join(this.agentState, 'calls.jsonl'), 'utf8').catch(() => '');
-    return text
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as Call);
-  }
-
-  async methods(): Promise<string[]> {
-    return (await this.calls()).map((c) => c.method).filter((m) => m !== 'session/prompt' && m !== 'session/cancel');
-  }
-
-  async agentSessionIds(): Promise<string[]> {
-    const names = await fs.readdir(path.join(this.agentState, 'sessions')).catch(() => [] as string[]);
-    return names.map((n) => decodeURIComponent(n.replace(/\.json$/, '')));
-  }
-
-  async binding() {
-    return new AgentSessionRecords(this.storage, { trace() {}, debug() {}, info() {}, warn() {}, error() {} }).read(sessionId);
-  }
-
-  async dispose(): Promise<void> {
-    for (const win of this.windows) {
-      win.sup.dispose();
-      const handle = (await win.agents.get(sessionId).catch(() => undefined)) as AcpAgentHandle | undefined;
-      await handle?.kill('test over');
-      win.agents.dispose();
-    }
-    await fs.rm(this.root, { recursive: true, force: true });
-  }
-}
-
-/** The text the agent answered with in the last turn (its message chunks, not Vigil's notices). */
-async function answers(win: Window): Promise<string[]> {
-  const { records } = await win.sup.sessions.readAll(sessionId);
-  return records.flatMap((r) => (r.type === 'agentUpdate' && r.update.sessionUpdate === 'agent_message_chunk' ? [String((r.update.content as { text?: string }).text)] : []));
-}
+import { answers, fakeLaunch, fakeResumeAgent, sessionId, Window, World } from './agentSessionWorld';
 
 describe('agent sessions: resume, load, close and delete in the agent', function () {
   this.timeout(60_000);
@@ -180,7 +25,7 @@ describe('agent sessions: resume, load, close and delete in the agent', function
   });
 
   it('a restart after a crash resumes the same agent session: no new session, no replay, the agent remembers', async () => {
-    const win = await Window.open(w, ['--resume', '--close'], 'A');
+    const win = await Window.open(w, fakeLaunch(w, ['--resume', '--close']), 'A');
     assert.equal((await win.turn('say one')).reason, 'completed');
     const firstPid = await win.pid();
     assert.equal((await win.turn('crash')).reason, 'failed');
@@ -201,12 +46,12 @@ describe('agent sessions: resume, load, close and delete in the agent', function
   });
 
   it('a reload (a new provider on the same storage) resumes the session the agent kept; the old process closed it', async () => {
-    const a = await Window.open(w, ['--resume', '--close'], 'A');
+    const a = await Window.open(w, fakeLaunch(w, ['--resume', '--close']), 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');
     const bound = await w.binding();
     assert.ok(bound, 'the agent session id is kept durably');
     await a.close();
-    const b = await Window.open(w, ['--resume', '--close'], 'B');
+    const b = await Window.open(w, fakeLaunch(w, ['--resume', '--close']), 'B');
     assert.equal((await b.turn('recall')).reason, 'completed');
     assert.deepEqual(await w.methods(), ['initialize', 'session/new', 'session/close', 'initialize', 'session/resume']);
     const calls = await w.calls();
@@ -218,10 +63,10 @@ describe('agent sessions: resume, load, close and delete in the agent', function
   for (const late of [false, true]) {
     it(`load: the agent's replay${late ? ' (even one sent after its answer)' : ''} is not written into the transcript nor shown again`, async () => {
       const flags = ['--load', ...(late ? ['--replay-late'] : [])];
-      const a = await Window.open(w, flags, 'A');
+      const a = await Window.open(w, fakeLaunch(w, flags), 'A');
       assert.equal((await a.turn('say alpha')).reason, 'completed');
       await a.close();
-      const b = await Window.open(w, flags, 'B');
+      const b = await Window.open(w, fakeLaunch(w, flags), 'B');
       assert.equal((await b.turn('say beta')).reason, 'completed');
       assert.deepEqual(await w.methods(), ['initialize', 'session/new', 'initialize', 'session/load']);
       const { records } = await b.sup.sessions.readAll(sessionId);
@@ -234,11 +79,11 @@ describe('agent sessions: resume, load, close and delete in the agent', function
   }
 
   it('an agent that no longer knows the id: falls back to a new session, says so once, and keeps the new id', async () => {
-    const a = await Window.open(w, ['--resume'], 'A');
+    const a = await Window.open(w, fakeLaunch(w, ['--resume']), 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');
     await a.close();
     await fs.rm(path.join(w.agentState, 'sessions'), { recursive: true });
-    const b = await Window.open(w, ['--resume'], 'B');
+    const b = await Window.open(w, fakeLaunch(w, ['--resume']), 'B');
     assert.equal((await b.turn('recall')).reason, 'completed');
     assert.deepEqual((await answers(b)).slice(-1), ['I remember: nothing']);
     assert.equal(b.notices().length, 1, b.notices().join('\n'));
@@ -248,38 +93,38 @@ describe('agent sessions: resume, load, close and delete in the agent', function
     const bound = await w.binding();
     assert.ok(bound && (await w.agentSessionIds()).includes(bound.agentSessionId), 'the new id is the one kept');
     await b.close();
-    const c = await Window.open(w, ['--resume'], 'C');
+    const c = await Window.open(w, fakeLaunch(w, ['--resume']), 'C');
     assert.equal((await c.turn('recall')).reason, 'completed');
     assert.deepEqual((await answers(c)).slice(-1), ['I remember: recall | say two']);
     assert.equal(c.notices().length, 0);
   });
 
   it('an agent that never answers the resume: the bound ends the wait, a new session starts, the person is told', async () => {
-    const a = await Window.open(w, ['--resume'], 'A');
+    const a = await Window.open(w, fakeLaunch(w, ['--resume']), 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');
     await a.close();
     w.openTimeoutMs = 300;
-    const b = await Window.open(w, ['--resume', '--hang-open'], 'B');
+    const b = await Window.open(w, fakeLaunch(w, ['--resume', '--hang-open']), 'B');
     // Another launch (an extra flag) would not be asked to resume: keep the kept id its own.
     const bound = await w.binding();
-    await new AgentSessionRecords(w.storage, { trace() {}, debug() {}, info() {}, warn() {}, error() {} }).write(sessionId, { ...bound!, launch: launchIdentity(customLaunch({ command: process.execPath, args: [agentScript, '--state', w.agentState, '--resume', '--hang-open'] })) });
+    await new AgentSessionRecords(w.storage, { trace() {}, debug() {}, info() {}, warn() {}, error() {} }).write(sessionId, { ...bound!, launch: launchIdentity(customLaunch({ command: process.execPath, args: [fakeResumeAgent, '--state', w.agentState, '--resume', '--hang-open'] })) });
     assert.equal((await b.turn('recall')).reason, 'completed');
     assert.deepEqual(await w.methods(), ['initialize', 'session/new', 'initialize', 'session/resume', '$/cancel_request', 'session/new']);
     assert.match(b.notices().join('\n'), /could not resume its earlier session \(.* did not answer "session\/resume" within 0.3 s\)/);
   });
 
   it('a changed vigil.agent does not resume the other agent\'s id: a new session, and the person is told', async () => {
-    const a = await Window.open(w, ['--resume'], 'A');
+    const a = await Window.open(w, fakeLaunch(w, ['--resume']), 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');
     await a.close();
-    const b = await Window.open(w, ['--resume', '--close'], 'B');
+    const b = await Window.open(w, fakeLaunch(w, ['--resume', '--close']), 'B');
     assert.equal((await b.turn('recall')).reason, 'completed');
     assert.deepEqual(await w.methods(), ['initialize', 'session/new', 'initialize', 'session/new']);
     assert.match(b.notices().join('\n'), /starts without the earlier conversation: it was held by another agent/);
   });
 
   it('an agent that can neither resume nor load: a new session each start, and the person is told', async () => {
-    const a = await Window.open(w, [], 'A');
+    const a = await Window.open(w, fakeLaunch(w, []), 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');
     assert.equal((await a.turn('crash')).reason, 'failed');
     assert.equal((await a.turn('recall')).reason, 'completed');
@@ -288,7 +133,7 @@ describe('agent sessions: resume, load, close and delete in the agent', function
   });
 
   it('releasing the agent closes its session before the process is stopped; an agent without close is just stopped', async () => {
-    const a = await Window.open(w, ['--resume', '--close'], 'A');
+    const a = await Window.open(w, fakeLaunch(w, ['--resume', '--close']), 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');
     const pid = await a.pid();
     await a.agents.release(sessionId);
@@ -297,14 +142,14 @@ describe('agent sessions: resume, load, close and delete in the agent', function
     assert.equal(close?.pid, pid);
     assert.equal(close?.sessionId, (await w.binding())?.agentSessionId);
 
-    const b = await Window.open(w, ['--resume'], 'B');
+    const b = await Window.open(w, fakeLaunch(w, ['--resume']), 'B');
     assert.equal((await b.turn('say two')).reason, 'completed');
     await b.agents.release(sessionId);
     assert.equal((await w.calls()).filter((c) => c.method === 'session/close').length, 1, 'no close for an agent that did not advertise it');
   });
 
   it('a closing window (the provider disposed) asks its agents to close their sessions, then stops them', async () => {
-    const a = await Window.open(w, ['--resume', '--close'], 'A');
+    const a = await Window.open(w, fakeLaunch(w, ['--resume', '--close']), 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');
     const handle = (await a.agents.get(sessionId)) as AcpAgentHandle;
     const pid = handle.pid;
@@ -319,7 +164,7 @@ describe('agent sessions: resume, load, close and delete in the agent', function
   });
 
   it("deleting the Vigil session deletes the agent's session through the live process", async () => {
-    const a = await Window.open(w, ['--resume', '--delete'], 'A');
+    const a = await Window.open(w, fakeLaunch(w, ['--resume', '--delete']), 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');
     const pid = await a.pid();
     const bound = await w.binding();
@@ -333,10 +178,10 @@ describe('agent sessions: resume, load, close and delete in the agent', function
   });
 
   it('deleting after a reload starts the agent only to delete, and only when it said it deletes sessions', async () => {
-    const a = await Window.open(w, ['--resume', '--delete'], 'A');
+    const a = await Window.open(w, fakeLaunch(w, ['--resume', '--delete']), 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');
     await a.close();
-    const b = await Window.open(w, ['--resume', '--delete'], 'B');
+    const b = await Window.open(w, fakeLaunch(w, ['--resume', '--delete']), 'B');
     await b.sup.sessions.delete(sessionId);
     await b.agents.forget(sessionId);
     assert.deepEqual(await w.methods(), ['initialize', 'session/new', 'initialize', 'session/delete'], 'no session was opened for the delete');
@@ -350,11 +195,11 @@ describe('agent sessions: resume, load, close and delete in the agent', function
   ] as const) {
     it(`deleting after a reload spawns nothing for ${what}`, async () => {
       const flagsFirst = what === 'an agent without delete' ? ['--resume'] : ['--resume', '--delete'];
-      const a = await Window.open(w, flagsFirst, 'A');
+      const a = await Window.open(w, fakeLaunch(w, flagsFirst), 'A');
       assert.equal((await a.turn('say one')).reason, 'completed');
       await a.close();
       const before = (await w.calls()).length;
-      const b = await Window.open(w, [...flagsLater], 'B');
+      const b = await Window.open(w, fakeLaunch(w, [...flagsLater]), 'B');
       await b.sup.sessions.delete(sessionId);
       await b.agents.forget(sessionId);
       assert.equal((await w.calls()).length, before, 'no agent process was started');
@@ -363,8 +208,8 @@ describe('agent sessions: resume, load, close and delete in the agent', function
   }
 
   it('two windows in turn: each continues the agent session the other advanced, none talks to a stale copy', async () => {
-    const a = await Window.open(w, ['--resume', '--close'], 'A');
-    const b = await Window.open(w, ['--resume', '--close'], 'B');
+    const a = await Window.open(w, fakeLaunch(w, ['--resume', '--close']), 'A');
+    const b = await Window.open(w, fakeLaunch(w, ['--resume', '--close']), 'B');
     for (let round = 0; round < 3; round += 1) {
       assert.equal((await a.turn(`say a${round}`)).reason, 'completed');
       assert.equal((await b.turn(`say b${round}`)).reason, 'completed');
@@ -382,7 +227,7 @@ describe('agent sessions: resume, load, close and delete in the agent', function
       await fs.writeFile(path.join(w.storage, 'agent-sessions', `${sessionId}.json`), content);
       assert.equal(await w.binding(), undefined);
     }
-    const a = await Window.open(w, ['--resume'], 'A');
+    const a = await Window.open(w, fakeLaunch(w, ['--resume']), 'A');
     assert.equal((await a.turn('say one')).reason, 'completed');
     assert.deepEqual(await w.methods(), ['initialize', 'session/new']);
     assert.ok(await w.binding(), 'replaced by a good record');
