@@ -39,7 +39,7 @@ export class Window {
     const win = new Window();
     const log: Logger = {
       trace: () => undefined,
-      debug: () => undefined,
+      debug: (m) => void (process.env.VIGIL_TEST_DEBUG && win.logs.push(String(m))),
       info: (m) => void win.logs.push(String(m)),
       warn: (m) => void win.logs.push(String(m)),
       error: (m) => void win.logs.push(String(m)),

@@ -3,6 +3,7 @@
 // else `session/new` (the built-in agent gets the history in `_meta`). Also closes and deletes it.
 
 import { randomUUID } from 'node:crypto';
+import { RequestError } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../agent/providers/types';
 import { errorMessage, VigilError } from '../common/errors';
 import type { Logger } from '../ports/logger';
@@ -40,7 +41,7 @@ export async function openAgentSession(r: OpenRequest): Promise<OpenedSession> {
   const timeoutMs = r.timeoutMs ?? 60_000;
   /** The agent's error, or that it did not answer in time (the SDK's abort reason says neither clearly). */
   const explain = (error: unknown, signal: AbortSignal, method: string) =>
-    signal.aborted ? `${spec.label} did not answer "${method}" within ${timeoutMs / 1000} s` : errorMessage(error);
+    signal.aborted ? `${spec.label} did not answer "${method}" within ${timeoutMs / 1000} s` : withDetails(error);
   const capabilities = connection.initializeResponse?.agentCapabilities;
   const supports = supportsOf(capabilities);
   const launch = launchIdentity(spec);
@@ -127,4 +128,10 @@ export async function deleteAgentSession(connection: AcpConnection, acpSessionId
     log.warn(`deleting the agent's session ${acpSessionId} failed: ${errorMessage(error)}`);
   }
   return 'none';
+}
+
+/** The agent's error message with its `data.details` when it gives some ("Internal error" alone says nothing). */
+function withDetails(error: unknown): string {
+  const details = error instanceof RequestError ? (error.data as { details?: unknown } | undefined)?.details : undefined;
+  return typeof details === 'string' && details.trim() ? `${errorMessage(error)}: ${details.trim().slice(0, 300)}` : errorMessage(error);
 }
