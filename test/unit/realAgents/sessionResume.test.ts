@@ -5,19 +5,10 @@
 import * as assert from 'node:assert/strict';
 import { customLaunch } from '../../../src/extension/core/acp/agentLaunch';
 import { ModelEndpoint } from '../../fakes/modelEndpoints/modelEndpoint';
-import { text, type RecordedRequest } from '../../fakes/modelEndpoints/script';
+import { text, userMessages } from '../../fakes/modelEndpoints/script';
 import { realAgentRecipe, type RealAgentName, type RealAgentRecipe, testApiKey } from '../../harness/realAgents';
 import { answers, Window, World } from '../acp/agentSessionWorld';
 import { realAgentBounds } from './realAgentTurn';
-
-/** The text of each user message a model request carries (Anthropic Messages, OpenAI Responses and Chat, Gemini). */
-export function userMessages(r: RecordedRequest): string[] {
-  const body = (r.body ?? {}) as { messages?: unknown[]; input?: unknown[]; contents?: unknown[] };
-  const flatten = (c: unknown): string =>
-    typeof c === 'string' ? c : Array.isArray(c) ? c.map(flatten).join('\n') : c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string' ? (c as { text: string }).text : '';
-  const items = r.api === 'responses' ? (body.input ?? []) : r.api === 'gemini' ? (body.contents ?? []) : (body.messages ?? []);
-  return items.flatMap((m) => ((m as { role?: string }).role === 'user' ? [flatten((m as { content?: unknown; parts?: unknown }).content ?? (m as { parts?: unknown }).parts)] : []));
-}
 
 const first = 'Remember the word pelican.';
 const firstAnswer = 'Noted: the word is pelican.';
