@@ -239,7 +239,8 @@ export class AcpAgentHandle implements AgentHandle {
     const timeout = this.deps.closeTimeoutMs ?? 2_000;
     try {
       const live = this.live ?? (await this.starting?.catch(() => undefined));
-      if (live) return await deleteAgentSession(live.connection, binding?.agentSessionId ?? live.acpSessionId, this.deps.log, timeout);
+      // The live process's own session: a binding another window wrote may name another agent's id.
+      if (live) return await deleteAgentSession(live.connection, live.acpSessionId, this.deps.log, timeout);
       if (!binding || binding.launch === 'builtin' || !binding.supports.delete) return 'none';
       const spec = await this.deps.launch();
       if (launchIdentity(spec) !== binding.launch) {
