@@ -25,8 +25,8 @@ describe('built-in agent: session/close', function () {
     const script = path.join(scriptDir, 'script.json');
     await fs.writeFile(script, JSON.stringify({ responses: [{ chunks: ['stuck '], hangAfterChunks: 1 }] }));
     agent = await AgentUnderTest.start({ provider: 'demo', scriptPath: script });
-    assert.ok(agent.initialized?.agentCapabilities?.sessionCapabilities?.close, 'close is advertised');
-    assert.ok(!agent.initialized?.agentCapabilities?.sessionCapabilities?.resume, 'resume is not: the host owns the history');
+    assert.ok(agent.initializeResponse?.agentCapabilities?.sessionCapabilities?.close, 'close is advertised');
+    assert.ok(!agent.initializeResponse?.agentCapabilities?.sessionCapabilities?.resume, 'resume is not: the host owns the history');
     const pending = agent.prompt('hang now');
     await agent.waitForUpdate((u) => u.sessionUpdate === 'agent_message_chunk', 'the chunk before the hang');
     assert.deepEqual(await agent.request('session/close', { sessionId: agent.sessionId }), {});

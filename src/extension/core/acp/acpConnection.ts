@@ -1,9 +1,10 @@
 // One ACP client connection to one agent process: the client-side handlers (fs, terminals,
 // permissions, `_vigil/…`), `initialize` with a bounded wait, sessions, prompts and cancel.
 
-import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse } from '@agentclientprotocol/sdk';
+import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../agent/providers/types';
 import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../agent/vigilProtocol';
+import { clientFeatures, type VigilExtensions } from '../../../shared/vigilExtensions';
 import { errorMessage, VigilError } from '../common/errors';
 import type { AgentEvent } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
@@ -32,7 +33,14 @@ export interface ConnectionDeps {
   gate: PermissionGate;
   terminals: TerminalBridge;
   lm?: LanguageModelBridge;
+  /** Every `session/update`, in a prompt or not: the agent's options, commands, usage and title live here (agentSessionState.ts). */
+  onSessionUpdate?(acpSessionId: string, update: SessionUpdate): void;
+  /** The answer of `session/new` / `load` / `resume`: the agent's initial options and modes. */
+  onSessionOpened?(acpSessionId: string, response: unknown): void;
 }
+
+/** Bound on the agent's answer to a change of one of its options. */
+const setOptionTimeoutMs = 30_000;
 
 const permissionDenied = -32001;
 
@@ -73,7 +81,7 @@ export class AcpConnection {
       const response = await Promise.race([
         this.connection.agent.request('initialize', {
           protocolVersion: 1,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { configOptions: { boolean: {} } }, _meta: { vigil: this.vigilExtensions() } },
           clientInfo: { name: 'vigil', title: 'Vigil', version: '0.1.0' },
         }),
         timeout,
@@ -86,16 +94,57 @@ export class AcpConnection {
     }
   }
 
+  /** The `_vigil/*` methods this client serves (handlers in buildApp): an agent must not call any other. */
+  private vigilExtensions(): VigilExtensions {
+    const methods: string[] = [vigilMethods.fsList, vigilMethods.fsSearch];
+    if (this.deps.lm) methods.push(vigilMethods.lmModels, vigilMethods.lmChat);
+    return { methods, features: [clientFeatures.backgroundTerminals] };
+  }
+
   async newSession(cwd: string, history: ChatMessage[], mcpServers: McpServer[], signal?: AbortSignal): Promise<string> {
-    const r = await this.connection.agent.request('session/new', { cwd, mcpServers, _meta: { vigil: { history } } }, bounded(signal));
+    const r = await this.connection.agent.request('session/new', { cwd, mcpServers, _meta: { vigil: { history } } }, stopAfter(signal));
+    this.opened(r.sessionId, r);
     return r.sessionId;
   }
 
   async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[], mcpServers: McpServer[], signal?: AbortSignal): Promise<void> {
-    await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, ...(history.length > 0 ? { _meta: { vigil: { history } } } : {}) }, bounded(signal));
+    const r = await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, ...(history.length > 0 ? { _meta: { vigil: { history } } } : {}) }, stopAfter(signal));
     // The replayed updates came before the answer but may still be in their (microtask) handlers: let
     // them land (and be dropped, no prompt is open) before a prompt opens a sink they would leak into.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    this.opened(acpSessionId, r);
+  }
+
+  /** `session/set_config_option`; resolves with the agent's full option set. Bounded: an agent that never answers is an error. */
+  async setConfigOption(acpSessionId: string, configId: string, value: string | boolean): Promise<unknown> {
+    const agent = this.connection.agent;
+    const request =
+      typeof value === 'boolean'
+        ? agent.request('session/set_config_option', { sessionId: acpSessionId, configId, type: 'boolean', value })
+        : agent.request('session/set_config_option', { sessionId: acpSessionId, configId, value });
+    const r = await this.bounded(request, 'session/set_config_option');
+    return r.configOptions;
+  }
+
+  /** `session/set_mode` (legacy modes), bounded like the above. */
+  async setMode(acpSessionId: string, modeId: string): Promise<void> {
+    await this.bounded(this.connection.agent.request('session/set_mode', { sessionId: acpSessionId, modeId }), 'session/set_mode');
+  }
+
+  private async bounded<T>(request: Promise<T>, method: string): Promise<T> {
+    const signal = AbortSignal.timeout(setOptionTimeoutMs);
+    const timedOut = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(new VigilError('AGENT_TIMEOUT', `the agent did not answer "${method}" within ${setOptionTimeoutMs / 1000} s`)), { once: true }),
+    );
+    return Promise.race([request, timedOut]);
+  }
+
+  private opened(acpSessionId: string, response: unknown): void {
+    try {
+      this.deps.onSessionOpened?.(acpSessionId, response);
+    } catch (error) {
+      this.deps.log.error(`session state listener failed: ${errorMessage(error)}`);
+    }
   }
 
   /** Sends `session/prompt`; every update and agent request of this session goes to `sink` until it settles. */
@@ -123,17 +172,18 @@ export class AcpConnection {
 
   /** `session/resume`: the agent continues a session it keeps, without replaying it. */
   async resumeSession(acpSessionId: string, cwd: string, mcpServers: McpServer[], signal?: AbortSignal): Promise<void> {
-    await this.connection.agent.request('session/resume', { sessionId: acpSessionId, cwd, mcpServers }, bounded(signal));
+    const r = await this.connection.agent.request('session/resume', { sessionId: acpSessionId, cwd, mcpServers }, stopAfter(signal));
+    this.opened(acpSessionId, r);
   }
 
   /** `session/close`, waited for no longer than `signal` allows (the process is stopped after it either way). */
   async closeSession(acpSessionId: string, signal: AbortSignal): Promise<void> {
-    await this.connection.agent.request('session/close', { sessionId: acpSessionId }, bounded(signal));
+    await this.connection.agent.request('session/close', { sessionId: acpSessionId }, stopAfter(signal));
   }
 
   /** `session/delete`: the agent forgets the session for good; bounded like `closeSession`. */
   async deleteSession(acpSessionId: string, signal: AbortSignal): Promise<void> {
-    await this.connection.agent.request('session/delete', { sessionId: acpSessionId }, bounded(signal));
+    await this.connection.agent.request('session/delete', { sessionId: acpSessionId }, stopAfter(signal));
   }
 
   private emit(acpSessionId: string, make: (d: ActivityDescriber) => AgentEvent): void {
@@ -186,6 +236,11 @@ export class AcpConnection {
 
     return client({ name: 'vigil' })
       .onNotification('session/update', ({ params }) => {
+        try {
+          this.deps.onSessionUpdate?.(params.sessionId, params.update);
+        } catch (error) {
+          log.error(`session state listener failed: ${errorMessage(error)}`);
+        }
         this.emit(params.sessionId, (d) => d.fromUpdate(params.update));
       })
       .onRequest('session/request_permission', async ({ params, signal }) => {
@@ -298,6 +353,6 @@ export class AcpConnection {
 }
 
 /** Request options that stop waiting (and tell the agent, `$/cancel_request`) once `signal` aborts. */
-function bounded(signal: AbortSignal | undefined) {
+function stopAfter(signal: AbortSignal | undefined) {
   return signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined;
 }
