@@ -39,6 +39,10 @@ export interface ConnectionDeps {
   onSessionOpened?(acpSessionId: string, response: unknown): void;
 }
 
+/** A request no agent implements, sent after a load only for its answer's place in the stream. */
+const replayBarrierMethod = '_vigil/replay_barrier';
+const replayBarrierMs = 1_000;
+
 /** Bound on the agent's answer to a change of one of its options. */
 const setOptionTimeoutMs = 30_000;
 
@@ -109,8 +113,10 @@ export class AcpConnection {
 
   async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[], mcpServers: McpServer[], signal?: AbortSignal): Promise<void> {
     const r = await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, ...(history.length > 0 ? { _meta: { vigil: { history } } } : {}) }, stopAfter(signal));
-    // The replayed updates came before the answer but may still be in their (microtask) handlers: let
-    // them land (and be dropped, no prompt is open) before a prompt opens a sink they would leak into.
+    // Replayed updates must land (and be dropped: no prompt is open) before a prompt opens a sink they
+    // would leak into. Some agents write part of the replay just after their answer, so one more round
+    // trip (any answer will do, "Method not found" included) passes what they wrote before it, bounded.
+    await this.connection.agent.request(replayBarrierMethod, {}, stopAfter(AbortSignal.timeout(replayBarrierMs))).catch(() => undefined);
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.opened(acpSessionId, r);
   }
