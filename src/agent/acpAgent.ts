@@ -1,4 +1,6 @@
-// The built-in agent as an ACP agent app: initialize, session/new|load (history from the host), prompt, cancel.
+// The built-in agent as an ACP agent app: initialize, session/new|load (history from the host), prompt, cancel, close.
+// No session/resume: its sessions live only in its process and the host owns their history, so a fresh
+// process gets it in session/new's `_meta` (a resume would be the same request under another name).
 
 import { randomUUID } from 'node:crypto';
 import { agent, RequestError, type AgentApp, type AgentContext, type SessionUpdate } from '@agentclientprotocol/sdk';
@@ -61,6 +63,8 @@ export function createAgentApp(config: AgentConfig): AgentApp {
         promptCapabilities: { image: providerTakesImages(config.provider), audio: false, embeddedContext: true },
         // Stdio servers are always taken (ACP); HTTP ones too: the agent is an MCP client of both (mcp/).
         mcpCapabilities: { http: true, sse: true },
+        // No resume: a session lives only in this process and the host owns its history (see the header).
+        sessionCapabilities: { close: {} },
       },
       agentInfo: { name: 'vigil-agent', title: config.provider === 'demo' && !config.scriptPath ? demoLabel : 'Vigil agent', version: '0.1.0' },
       authMethods: [],
@@ -83,6 +87,14 @@ export function createAgentApp(config: AgentConfig): AgentApp {
   app.onNotification('session/cancel', ({ params }) => {
     const session = sessions.get(params.sessionId);
     session?.turn?.abort(new Error('cancelled by the client'));
+  });
+  // The host is done with the session (its process is being released): stop its turn, its MCP servers, and forget it.
+  app.onRequest('session/close', async ({ params }) => {
+    const session = sessions.get(params.sessionId);
+    session?.turn?.abort(new Error('the session was closed'));
+    sessions.delete(params.sessionId);
+    await session?.mcp?.dispose();
+    return {};
   });
   app.onNotification(vigilMethods.lmChunk, (p: unknown) => lmChunkParams.parse(p), ({ params }) => {
     lmListeners.get(params.streamId)?.(params.event);

@@ -26,6 +26,7 @@ import { CrossWindow } from './core/crosswindow/crossWindow';
 import { LastOpenSessions } from './core/folders/lastOpenSessions';
 import { SessionFolders } from './core/folders/sessionFolders';
 import { SessionStore } from './core/store/sessionStore';
+import { AgentSessionRecords } from './core/store/agentSessionRecords';
 import type { ChatMessage } from '../agent/providers/types';
 import type { SessionSecrets } from './core/mcp/sessionSecrets';
 import { VigilTaskServer } from './core/mcp/vigilTaskServer';
@@ -56,6 +57,8 @@ export interface ServiceOptions {
   elicitations?: ElicitationPrompter;
   lm?: LanguageModelBridge;
   leaseTtlMs?: number;
+  /** Least time between two `activity` events of a turn (default 250 ms); tests that read every event set 0. */
+  activityThrottleMs?: number;
   /** Every secret Vigil knows; the services add the secrets of each agent launch. Default: a fresh one. */
   redactor?: Redactor;
   /** `vigil.approvals.timeoutSeconds` in ms: an unanswered approval is rejected after it (default 600 s). */
@@ -167,6 +170,8 @@ export class VigilServices extends Disposable {
       lm: o.lm,
       mcpServers: [...(taskServer ? [taskServer] : []), ...(o.mcpServers ?? [])],
       elicitations: o.elicitations,
+      // Shared by every window on the root: a reload or a takeover resumes the agent's own session.
+      agentSessions: new AgentSessionRecords(o.storageRoot, tagged(o.logger, 'acp')),
     });
     lateAgents.agents = agents;
     const supervisor = new TurnSupervisor({
@@ -177,6 +182,7 @@ export class VigilServices extends Disposable {
       settings: o.liveness,
       windowId: o.windowId,
       leaseTtlMs: o.leaseTtlMs,
+      activityThrottleMs: o.activityThrottleMs,
       redactor,
     });
     late.supervisor = supervisor;

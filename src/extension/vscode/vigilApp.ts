@@ -134,7 +134,7 @@ export class VigilApp extends Disposable {
       redact: (text) => redactor.redact(text),
     });
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger, agentModel: () => this.agentOptions.selectAgentModel() });
-    this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
+    this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.forget(id)));
     // Which sessions are this window's depends on its folders: re-sort the list when they change.
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.tree.refresh()));
     // A new agent, model or key applies from the next agent process: stop the idle ones now.

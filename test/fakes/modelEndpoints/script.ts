@@ -71,6 +71,15 @@ export function toolResults(r: RecordedRequest): string[] {
   return out;
 }
 
+/** The text of each user message a model request carries (Anthropic Messages, OpenAI Responses and Chat, Gemini). */
+export function userMessages(r: RecordedRequest): string[] {
+  const body = (r.body ?? {}) as { messages?: unknown[]; input?: unknown[]; contents?: unknown[] };
+  const flatten = (c: unknown): string =>
+    typeof c === 'string' ? c : Array.isArray(c) ? c.map(flatten).join('\n') : c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string' ? (c as { text: string }).text : '';
+  const items = r.api === 'responses' ? (body.input ?? []) : r.api === 'gemini' ? (body.contents ?? []) : (body.messages ?? []);
+  return items.flatMap((m) => ((m as { role?: string }).role === 'user' ? [flatten((m as { content?: unknown; parts?: unknown }).content ?? (m as { parts?: unknown }).parts)] : []));
+}
+
 function asArray(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }

@@ -72,6 +72,11 @@ export class AgentUnderTest {
     return this.conn.agent.request('session/prompt', { sessionId: this.sessionId, prompt: [{ type: 'text', text }] });
   }
 
+  /** Any other request, as a client would send it. */
+  request<M extends 'session/close' | 'session/new'>(method: M, params: Parameters<ClientConnection['agent']['request']>[1]): Promise<unknown> {
+    return this.conn.agent.request(method, params as never);
+  }
+
   cancel(): Promise<void> {
     return this.conn.agent.notify('session/cancel', { sessionId: this.sessionId });
   }

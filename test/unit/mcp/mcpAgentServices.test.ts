@@ -55,6 +55,8 @@ describe('VigilServices with an agent that uses the MCP task server', function (
     services = await VigilServices.start({
       storageRoot: path.join(root, 'storage'),
       windowId: 'window-1',
+      // Every activity event is read below; the view's throttle would drop those that come close together.
+      activityThrottleMs: 0,
       logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
       windowFolders: () => [workspace],
       folderlessCwd: () => workspace,

@@ -19,7 +19,9 @@ import { agentFailure, authFailure, exitFailure } from './agentStartFailure';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import { ElicitationHost, type ElicitationPrompter } from './elicitationHost';
 import { HistoryRecorder } from './historyRecorder';
-import { collectMcpServers, type McpServerSource } from './mcpServerSource';
+import type { McpServerSource } from './mcpServerSource';
+import { launchIdentity, memoryBook, type AgentSessionBinding, type AgentSessionBook } from './agentSessionBinding';
+import { closeAgentSession, deleteAgentSession, openAgentSession } from './agentSessionOpener';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './hostPorts';
 import type { ClientOp } from './clientGrants';
 import { PermissionGate, type ClientOpVerdict } from './permissionGate';
@@ -46,6 +48,12 @@ export interface AcpHandleDeps {
   mcpServers?: readonly McpServerSource[];
   /** Puts the agent's elicitations (forms, URLs) to the person; without it none are advertised. */
   elicitations?: ElicitationPrompter;
+  /** Where the agent's session id is kept for the next process (a reload, another window); in memory when absent. */
+  agentSessions?: AgentSessionBook;
+  /** Bound on `session/close` and `session/delete` when the agent is released (default 2 s). */
+  closeTimeoutMs?: number;
+  /** Bound on each of `session/resume`, `load` and `new` (default 60 s). */
+  openTimeoutMs?: number;
 }
 
 interface Live {
@@ -53,6 +61,8 @@ interface Live {
   connection: AcpConnection;
   acpSessionId: string;
   terminals: TerminalBridge;
+  /** This process's token in the durable binding; undefined when it could not be recorded. */
+  opener?: string;
   label: string;
 }
 
@@ -66,7 +76,6 @@ export class AcpAgentHandle implements AgentHandle {
   private readonly killed = new WeakSet<AgentProcess>();
   private history: HistoryRecorder | undefined;
   private crashNotice: string | undefined;
-  private previousAcpSessionId: string | undefined;
   private disposed = false;
   /** What the agent's last `initialize` said about signing in, and who the agent was. */
   private auth: (Omit<AgentAuthInfo, 'identity' | 'builtin'> & { spec: LaunchSpec }) | undefined;
@@ -74,6 +83,7 @@ export class AcpAgentHandle implements AgentHandle {
   private authOnStart: string | undefined;
   /** The process of the start in flight, so a cancelled sign-in can stop it mid-`authenticate`. */
   private startingProcess: AgentProcess | undefined;
+  private readonly book: AgentSessionBook;
   /** The agent's options, commands, usage and title for this session, across its processes. */
   readonly agentState: AgentSessionState;
   /** Values the person chose, re-applied when a fresh agent session starts with other ones. */
@@ -86,6 +96,7 @@ export class AcpAgentHandle implements AgentHandle {
     private readonly deps: AcpHandleDeps,
   ) {
     this.gate = new PermissionGate(deps.policy, deps.prompter, deps.cwd);
+    this.book = deps.agentSessions ?? memoryBook();
     this.agentState = new AgentSessionState((error) => deps.log.error(`agent state listener failed: ${errorMessage(error)}`));
     this.elicitations = deps.elicitations ? new ElicitationHost(sessionId, deps.elicitations, deps.log) : undefined;
   }
@@ -170,6 +181,7 @@ export class AcpAgentHandle implements AgentHandle {
     if (this.running) throw new VigilError('SESSION_BUSY', `a prompt is already running in session ${this.sessionId}`);
     const describer = new ActivityDescriber();
     let live: Live;
+    if (this.live && (await this.continuedElsewhere(this.live))) await this.retire(this.live, 'its session was continued by another agent process');
     const spawning = !this.live;
     try {
       live = await this.ensureStarted();
@@ -292,11 +304,21 @@ export class AcpAgentHandle implements AgentHandle {
       await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
       await this.authenticateAtStart(connection, spec, signIn);
       this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
-      const previous = this.previousAcpSessionId;
-      const acpSessionId = await this.openSession(connection, spec);
-      const live: Live = { process: proc, connection, acpSessionId, terminals, label: spec.label };
-      // A reloaded agent session keeps its own options; a fresh one gets the person's choices back.
-      if (acpSessionId !== previous) await this.reapplyChoices(live);
+      const opened = await openAgentSession({
+        connection,
+        spec,
+        cwd: this.deps.cwd,
+        vigilSessionId: this.sessionId,
+        book: this.book,
+        history: this.history.snapshot(),
+        mcpServers: this.deps.mcpServers ?? [],
+        log: this.deps.log,
+        timeoutMs: this.deps.openTimeoutMs,
+      });
+      if (opened.notice) this.crashNotice = `${this.crashNotice ?? ''} ${opened.notice}`.trim();
+      const live: Live = { process: proc, connection, acpSessionId: opened.acpSessionId, terminals, opener: opened.opener, label: spec.label };
+      // A resumed or loaded agent session keeps its own options; a fresh one gets the person's choices back.
+      if (opened.how === 'new') await this.reapplyChoices(live);
       this.live = live;
       void proc.exited.then((exit) => this.onProcessExit(live, exit));
       return live;
@@ -466,28 +488,63 @@ export class AcpAgentHandle implements AgentHandle {
     }
   }
 
+  /** Another process opened this session's agent session since ours did: ours holds a stale copy of it. */
+  private async continuedElsewhere(live: Live): Promise<boolean> {
+    if (!live.opener) return false;
+    const binding = await this.book.read(this.sessionId).catch(() => undefined);
+    return binding !== undefined && binding.opener !== live.opener;
+  }
+
+  /** Stops a live process on purpose (not a crash); the next start reloads the history from the transcript. */
+  private async retire(live: Live, reason: string): Promise<void> {
+    this.deps.log.info(`restarting the agent of session ${this.sessionId}: ${reason}`);
+    this.killed.add(live.process);
+    await live.process.kill();
+    this.drop(live);
+    this.history = undefined;
+  }
+
+  /** The agent process is released (idle, window closing, restart): `session/close` (bounded), then the process is stopped. */
+  async release(closeTimeoutMs = this.deps.closeTimeoutMs ?? 2_000): Promise<void> {
+    this.disposed = true;
+    const live = this.live ?? (await this.starting?.catch(() => undefined));
+    if (live) await closeAgentSession(live.connection, live.acpSessionId, this.deps.log, closeTimeoutMs);
+    await this.kill('session released');
+  }
+
   /**
-   * The built-in agent gets its history in `_meta` of session/new. A third-party agent that can load
-   * sessions reloads its own earlier session (its replayed updates arrive outside a prompt and are
-   * not re-recorded); one that cannot starts afresh, and the person is told.
+   * The Vigil session was deleted: its agent session goes too (`session/delete`, else close). With no
+   * live process one is started only for an agent that said it deletes sessions, and only if it is still
+   * the agent that made the id.
    */
-  private async openSession(connection: AcpConnection, spec: LaunchSpec): Promise<string> {
-    const previous = this.previousAcpSessionId;
-    const mcpServers = await collectMcpServers(this.deps.mcpServers ?? [], this.sessionId, connection.initializeResponse?.agentCapabilities, (error) =>
-      this.deps.log.warn(`an MCP server source failed; the agent starts without its servers: ${errorMessage(error)}`),
-    );
-    if (!spec.builtin && previous && connection.initializeResponse?.agentCapabilities?.loadSession) {
-      try {
-        await connection.loadSession(previous, this.deps.cwd, this.history!.snapshot(), mcpServers);
-        return previous;
-      } catch (error) {
-        this.deps.log.warn(`${spec.label} could not reload session ${previous}: ${errorMessage(error)}; starting a new one`);
+  async deleteAgentSession(binding: AgentSessionBinding | undefined): Promise<'deleted' | 'closed' | 'none'> {
+    this.disposed = true;
+    const timeout = this.deps.closeTimeoutMs ?? 2_000;
+    try {
+      const live = this.live ?? (await this.starting?.catch(() => undefined));
+      // The live process's own session: a binding another window wrote may name another agent's id.
+      if (live) return await deleteAgentSession(live.connection, live.acpSessionId, this.deps.log, timeout);
+      if (!binding || binding.launch === 'builtin' || !binding.supports.delete) return 'none';
+      const spec = await this.deps.launch();
+      if (launchIdentity(spec) !== binding.launch) {
+        this.deps.log.info(`the agent session of ${this.sessionId} belongs to an agent no longer configured; it is left to that agent`);
+        return 'none';
       }
+      const { proc, connection, terminals } = await this.spawn(spec, false);
+      try {
+        await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
+        // Some agents (Codex) take session requests only after the stored sign-in method.
+        await this.authenticateAtStart(connection, spec, undefined);
+        return await deleteAgentSession(connection, binding.agentSessionId, this.deps.log, timeout);
+      } finally {
+        this.killed.add(proc);
+        await proc.kill();
+        connection.close();
+        void terminals.agentGone();
+      }
+    } finally {
+      await this.kill('session deleted');
     }
-    const id = await connection.newSession(this.deps.cwd, this.history!.snapshot(), mcpServers);
-    if (!spec.builtin && previous) this.crashNotice = `${this.crashNotice ?? ''} ${spec.label} cannot reload sessions, so it starts without the earlier conversation.`.trim();
-    this.previousAcpSessionId = id;
-    return id;
   }
 
   private onProcessExit(live: Live, exit: AgentExit): void {

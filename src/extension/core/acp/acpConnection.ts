@@ -38,11 +38,15 @@ export interface ConnectionDeps {
   lm?: LanguageModelBridge;
   /** Every `session/update`, in a prompt or not: the agent's options, commands, usage and title live here (agentSessionState.ts). */
   onSessionUpdate?(acpSessionId: string, update: SessionUpdate): void;
-  /** The answer of `session/new` / `session/load`: the agent's initial options and modes. */
+  /** The answer of `session/new` / `load` / `resume`: the agent's initial options and modes. */
   onSessionOpened?(acpSessionId: string, response: unknown): void;
   /** Answers the agent's elicitations; without it the client does not advertise them. */
   elicitations?: ElicitationHost;
 }
+
+/** A request no agent implements, sent after a load only for its answer's place in the stream. */
+const replayBarrierMethod = '_vigil/replay_barrier';
+const replayBarrierMs = 1_000;
 
 /** Bound on the agent's answer to a change of one of its options. */
 const setOptionTimeoutMs = 30_000;
@@ -115,14 +119,19 @@ export class AcpConnection {
     return { methods, features: [clientFeatures.backgroundTerminals] };
   }
 
-  async newSession(cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<string> {
-    const r = await this.connection.agent.request('session/new', { cwd, mcpServers, _meta: { vigil: { history } } });
+  async newSession(cwd: string, history: ChatMessage[], mcpServers: McpServer[], signal?: AbortSignal): Promise<string> {
+    const r = await this.connection.agent.request('session/new', { cwd, mcpServers, _meta: { vigil: { history } } }, stopAfter(signal));
     this.opened(r.sessionId, r);
     return r.sessionId;
   }
 
-  async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<void> {
-    const r = await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, _meta: { vigil: { history } } });
+  async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[], mcpServers: McpServer[], signal?: AbortSignal): Promise<void> {
+    const r = await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, ...(history.length > 0 ? { _meta: { vigil: { history } } } : {}) }, stopAfter(signal));
+    // Replayed updates must land (and be dropped: no prompt is open) before a prompt opens a sink they
+    // would leak into. Some agents write part of the replay just after their answer, so one more round
+    // trip (any answer will do, "Method not found" included) passes what they wrote before it, bounded.
+    await this.connection.agent.request(replayBarrierMethod, {}, stopAfter(AbortSignal.timeout(replayBarrierMs))).catch(() => undefined);
+    await new Promise<void>((resolve) => setImmediate(resolve));
     this.opened(acpSessionId, r);
   }
 
@@ -191,6 +200,22 @@ export class AcpConnection {
 
   close(): void {
     this.connection.close();
+  }
+
+  /** `session/resume`: the agent continues a session it keeps, without replaying it. */
+  async resumeSession(acpSessionId: string, cwd: string, mcpServers: McpServer[], signal?: AbortSignal): Promise<void> {
+    const r = await this.connection.agent.request('session/resume', { sessionId: acpSessionId, cwd, mcpServers }, stopAfter(signal));
+    this.opened(acpSessionId, r);
+  }
+
+  /** `session/close`, waited for no longer than `signal` allows (the process is stopped after it either way). */
+  async closeSession(acpSessionId: string, signal: AbortSignal): Promise<void> {
+    await this.connection.agent.request('session/close', { sessionId: acpSessionId }, stopAfter(signal));
+  }
+
+  /** `session/delete`: the agent forgets the session for good; bounded like `closeSession`. */
+  async deleteSession(acpSessionId: string, signal: AbortSignal): Promise<void> {
+    await this.connection.agent.request('session/delete', { sessionId: acpSessionId }, stopAfter(signal));
   }
 
   private emit(acpSessionId: string, make: (d: ActivityDescriber) => AgentEvent): void {
@@ -370,4 +395,9 @@ export class AcpConnection {
       .onRequest(vigilMethods.lmModels, (p: unknown) => p, () => listModels(this.deps.lm))
       .onRequest(vigilMethods.lmChat, (p: unknown) => lmChatParams.parse(p), ({ params, agent, signal }) => streamChat(this.deps.lm, params, agent, signal, log));
   }
+}
+
+/** Request options that stop waiting (and tell the agent, `$/cancel_request`) once `signal` aborts. */
+function stopAfter(signal: AbortSignal | undefined) {
+  return signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined;
 }

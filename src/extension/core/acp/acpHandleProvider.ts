@@ -1,12 +1,15 @@
 // The supervisor's AgentHandleProvider over ACP: one agent process per active session, created lazily.
 
 import type { ChatMessage } from '../../../agent/providers/types';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { Disposable, toDisposable } from '../common/disposable';
 import { errorMessage } from '../common/errors';
 import type { AgentHandle, AgentHandleProvider } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
 import { AcpAgentHandle, type AcpHandleDeps } from './acpAgentHandle';
 import type { LaunchSpec } from './agentLaunch';
+import { memoryBook, type AgentSessionBook } from './agentSessionBinding';
 import { SingleFlight } from '../common/singleFlight';
 import { EventHub, type Unsubscribe } from '../common/events';
 import { emptyAgentState, type AgentStateView } from '../../../shared/agentState';
@@ -23,18 +26,26 @@ export interface AcpProviderDeps extends Omit<AcpHandleDeps, 'cwd' | 'launch' | 
   loadHistoryFor?(sessionId: string): Promise<ChatMessage[]>;
 }
 
+/** How long an agent may take to close its session when the window closes. */
+const shutdownCloseMs = 500;
+
 export class AcpAgentHandleProvider extends Disposable implements AgentHandleProvider {
   private readonly handles = new Map<string, AcpAgentHandle>();
   /** Handles whose cwd is being resolved: concurrent gets share one, so a session never gets two. */
   private readonly creating = new SingleFlight<string, AcpAgentHandle>();
+  /** The agent sessions of Vigil's sessions: durable when the deps give a store, else for this provider's life. */
+  private readonly book: AgentSessionBook;
   private readonly agentStates = new EventHub<AgentStateEvent>();
 
   constructor(private readonly deps: AcpProviderDeps) {
     super();
+    this.book = deps.agentSessions ?? memoryBook();
     this._register(
       toDisposable(() => {
+        // The window is closing: each agent is asked to close its session, briefly (its process is stopped
+        // right after, before the host goes), and nothing here waits for it.
         for (const handle of this.handles.values()) {
-          handle.dispose().catch((error: unknown) => deps.log.error(`disposing the agent of ${handle.sessionId}: ${errorMessage(error)}`));
+          handle.release(shutdownCloseMs).catch((error: unknown) => deps.log.error(`disposing the agent of ${handle.sessionId}: ${errorMessage(error)}`));
         }
         this.handles.clear();
       }),
@@ -52,6 +63,7 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
     const cwd = await cwdFor(sessionId);
     const handle = new AcpAgentHandle(sessionId, {
       ...rest,
+      agentSessions: this.book,
       cwd,
       launch: () => launchFor(sessionId),
       loadHistory: loadHistoryFor ? () => loadHistoryFor(sessionId) : undefined,
@@ -106,13 +118,46 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
     return this.handles.get(sessionId);
   }
 
-  /** Stops a session's agent process (the session went idle or was closed). */
+  /** Stops a session's agent process (the session went idle or was closed), closing its agent session first. */
   async release(sessionId: string): Promise<void> {
     await this.creating.get(sessionId)?.catch(() => undefined);
     const handle = this.handles.get(sessionId);
     this.handles.delete(sessionId);
-    await handle?.dispose();
-    // What the stopped agent offered no longer holds; the next one says its own.
+    await handle?.release();
+    this.clearAgentState(sessionId, handle);
+  }
+
+  /**
+   * The Vigil session was deleted: its agent's session is deleted too (with the live process, or one
+   * started only for that when the agent said it deletes sessions), and the binding is dropped.
+   */
+  async forget(sessionId: string): Promise<void> {
+    await this.creating.get(sessionId)?.catch(() => undefined);
+    const binding = await this.book.read(sessionId).catch((error: unknown) => void this.deps.log.warn(`the agent session of ${sessionId} could not be read: ${errorMessage(error)}`));
+    let handle = this.handles.get(sessionId);
+    this.handles.delete(sessionId);
+    if (!handle && binding && binding.supports.delete && (await isFolder(binding.cwd))) {
+      // The session's folder record is gone with the session: the agent runs where its session was opened.
+      const { cwdFor: _cwd, launchFor, loadHistoryFor: _history, ...rest } = this.deps;
+      handle = new AcpAgentHandle(sessionId, { ...rest, agentSessions: this.book, cwd: binding.cwd, launch: () => launchFor(sessionId) });
+    }
+    try {
+      const done = handle ? await handle.deleteAgentSession(binding) : 'none';
+      this.deps.log.info(`the agent session of deleted session ${sessionId}: ${done === 'none' ? 'nothing to delete in the agent' : done}`);
+    } catch (error) {
+      this.deps.log.warn(`the agent session of deleted session ${sessionId} could not be deleted: ${errorMessage(error)}`);
+    } finally {
+      this.clearAgentState(sessionId, handle);
+      await this.book.remove(sessionId).catch((error: unknown) => this.deps.log.warn(`the agent session record of ${sessionId} could not be removed: ${errorMessage(error)}`));
+    }
+  }
+
+  /** What a stopped agent offered no longer holds; the next one says its own. */
+  private clearAgentState(sessionId: string, handle: AcpAgentHandle | undefined): void {
     if (handle) this.agentStates.emit({ kind: 'state', sessionId, state: emptyAgentState() }, (error) => this.deps.log.error(`agent state listener failed: ${errorMessage(error)}`));
   }
+}
+
+async function isFolder(p: string): Promise<boolean> {
+  return path.isAbsolute(p) && (await fs.stat(p).then((st) => st.isDirectory(), () => false));
 }
