@@ -6,7 +6,7 @@ import type { ChatMessage } from '../../../agent/providers/types';
 import { promptErrorData } from '../../../agent/vigilProtocol';
 import { errorMessage, VigilError } from '../common/errors';
 import { EventHub, type Unsubscribe } from '../common/events';
-import type { AgentFailure, AgentHandle, PromptOutcome, PromptRequest } from '../ports/agentHandle';
+import type { AgentFailure, AgentHandle, LeftoverReport, PromptOutcome, PromptRequest } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
 import type { TerminalHost } from '../ports/terminalHost';
 import { AcpConnection } from './acpConnection';
@@ -19,6 +19,8 @@ import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './
 import { PermissionGate } from './permissionGate';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
+import { TurnLeftovers } from '../supervisor/turnLeftovers';
+import type { AgentMarker } from '../supervisor/turnProcesses';
 
 export interface AcpHandleDeps {
   log: Logger;
@@ -43,6 +45,7 @@ interface Live {
   connection: AcpConnection;
   acpSessionId: string;
   terminals: TerminalBridge;
+  marker: AgentMarker;
 }
 
 export class AcpAgentHandle implements AgentHandle {
@@ -56,12 +59,14 @@ export class AcpAgentHandle implements AgentHandle {
   private crashNotice: string | undefined;
   private previousAcpSessionId: string | undefined;
   private disposed = false;
+  private readonly leftovers: TurnLeftovers;
 
   constructor(
     readonly sessionId: string,
     private readonly deps: AcpHandleDeps,
   ) {
     this.gate = new PermissionGate(deps.policy, deps.prompter, deps.cwd);
+    this.leftovers = new TurnLeftovers({ log: deps.log, spared: () => deps.terminals?.ownedProcessIds?.() ?? [] });
   }
 
   async prompt(request: PromptRequest): Promise<PromptOutcome> {
@@ -82,11 +87,13 @@ export class AcpAgentHandle implements AgentHandle {
     }
     this.history!.user(request.text);
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId };
+    await this.leftovers.begin(request.turnId, live.process.pid, live.marker);
     try {
       const response = await live.connection.prompt(live.acpSessionId, request.text, {
         describer,
         onEvent: (event) => {
           if (event.update) this.history!.update(event.update as never);
+          this.leftovers.observe(event.update);
           request.onEvent(event);
         },
       });
@@ -96,7 +103,12 @@ export class AcpAgentHandle implements AgentHandle {
     } finally {
       this.running = undefined;
       this.gate.endTurn();
+      this.leftovers.endPrompt();
     }
+  }
+
+  stopLeftovers(turnId: string, graceMs: number): Promise<LeftoverReport | undefined> {
+    return this.leftovers.stop(turnId, graceMs);
   }
 
   async cancel(): Promise<void> {
@@ -132,6 +144,7 @@ export class AcpAgentHandle implements AgentHandle {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.leftovers.dispose();
     await this.kill('session disposed');
   }
 
@@ -146,7 +159,9 @@ export class AcpAgentHandle implements AgentHandle {
 
   private async start(): Promise<Live> {
     const spec = await this.deps.launch();
-    const proc = await AgentProcess.start(spec, this.deps.log, this.deps.cwd);
+    // Tags the agent's tree, so what it starts and then daemonizes is still found after a stopped turn.
+    const marker = TurnLeftovers.marker();
+    const proc = await AgentProcess.start({ ...spec, env: { ...spec.env, [marker.name]: marker.value } }, this.deps.log, this.deps.cwd);
     const terminals = new TerminalBridge(this.deps.terminals, this.deps.log);
     const connection = new AcpConnection(
       proc,
@@ -157,7 +172,7 @@ export class AcpAgentHandle implements AgentHandle {
       await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
       this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
       const acpSessionId = await this.openSession(connection, spec);
-      const live: Live = { process: proc, connection, acpSessionId, terminals };
+      const live: Live = { process: proc, connection, acpSessionId, terminals, marker };
       this.live = live;
       void proc.exited.then((exit) => this.onProcessExit(live, exit));
       return live;

@@ -14,6 +14,7 @@ import { AbortProtocol } from './abortProtocol';
 import type { ActivityClock } from './activityClock';
 import { CommitBarriers, type PendingBarrier } from './commitBarriers';
 import { ToolCallTracker } from './toolCalls';
+import { reportLeftovers } from './leftoverReport';
 import { Watchdog } from './watchdog';
 import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnPhase, TurnSnapshot } from './supervisorEvents';
 
@@ -312,6 +313,11 @@ export class TurnRun {
     this.watchdog.cancel();
     this.abort.dispose();
     const records: RecordInput[] = [];
+    // Stop means stop: what the agent started in a stopped turn and left running is stopped too, and said so.
+    if (reason === 'cancelled' || reason === 'aborted' || reason === 'interrupted') {
+      const stopped = await reportLeftovers(this.handle, d);
+      if (stopped) records.push({ type: 'notice', turnId: d.turnId, level: 'info', text: stopped });
+    }
     if (reason !== 'completed') {
       for (const toolCallId of this.tools.openIds()) {
         records.push({ type: 'syntheticToolResult', turnId: d.turnId, toolCallId, status: 'cancelled', text: 'cancelled: the turn ended before the tool produced a result' });
