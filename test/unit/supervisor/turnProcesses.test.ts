@@ -88,12 +88,15 @@ describe('a turn’s leftover processes', () => {
   (process.platform === 'linux' ? it : it.skip)('catches a daemon that cleared its environment through a sample taken while it was still in the agent’s tree (real processes)', async function () {
     this.timeout(30_000);
     // An "agent": starts a middle shell in its own session that backgrounds `env -i sleep` (no marker) and
-    // waits for its stdin; the agent reports both pids, then ends the middle when told.
+    // waits for its stdin; the agent reports both pids, then ends the middle when told. Line 1: start; line 2: end.
     const agentSource = `
       const { spawn } = require('node:child_process');
-      const middle = spawn('sh', ['-c', 'env -i sleep 604 >/dev/null 2>&1 & echo $!; read x'], { detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
-      middle.stdout.once('data', (d) => console.log(JSON.stringify({ middle: middle.pid, daemon: Number(String(d).trim()) })));
-      process.stdin.once('data', () => middle.stdin.end());
+      let middle;
+      require('node:readline').createInterface({ input: process.stdin }).on('line', () => {
+        if (middle) return middle.stdin.end();
+        middle = spawn('sh', ['-c', 'env -i sleep 604 >/dev/null 2>&1 & echo $!; read x'], { detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
+        middle.stdout.once('data', (d) => console.log(JSON.stringify({ middle: middle.pid, daemon: Number(String(d).trim()) })));
+      });
       setInterval(() => {}, 1e9);`;
     const agent = spawn(process.execPath, ['-e', agentSource], { env: { ...process.env, MARK: 'v' }, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
     const pids: number[] = [agent.pid!];

@@ -2,7 +2,7 @@
 // and start time (a recycled pid never passes for the process seen before). Linux reads /proc; elsewhere `ps`.
 
 import { execFile } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync } from 'node:fs';
 
 export interface ProcessInfo {
   pid: number;
@@ -52,14 +52,14 @@ export async function readSubtree(root: number): Promise<ProcessTable | undefine
     const pid = queue.shift() as number;
     let tids: string[];
     try {
-      tids = await fs.readdir(`/proc/${pid}/task`);
+      tids = readdirSync(`/proc/${pid}/task`);
     } catch {
       continue;
     }
     for (const tid of tids) {
       let children: string;
       try {
-        children = await fs.readFile(`/proc/${pid}/task/${tid}/children`, 'utf8');
+        children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1');
       } catch (error) {
         // A kernel without CONFIG_PROC_CHILDREN: the caller reads the whole table instead.
         if ((error as NodeJS.ErrnoException).code === 'ENOENT' && pid === root && tid === String(root)) return undefined;
@@ -68,7 +68,7 @@ export async function readSubtree(root: number): Promise<ProcessTable | undefine
       for (const word of children.split(' ')) {
         const child = Number(word);
         if (!word || !Number.isInteger(child) || table.has(child)) continue;
-        const info = await statOf(child);
+        const info = statSync(child);
         if (!info) continue;
         table.set(child, info);
         queue.push(child);
@@ -107,22 +107,35 @@ export async function environHas(pid: number, name: string, value: string): Prom
 /** The current identity of `pid`, read fresh (undefined when it is gone). */
 export async function statOf(pid: number): Promise<ProcessInfo | undefined> {
   if (process.platform !== 'linux') return (await readPs()).get(pid);
+  return statSync(pid);
+}
+
+/**
+ * /proc files live in memory: a synchronous read costs microseconds, while each promise read waits for the
+ * thread pool (measured 2.9 ms vs 22 ms for 113 processes on a loaded host). Read in slices with a yield
+ * between them, so the extension host never blocks for more than one slice.
+ */
+async function readProc(): Promise<ProcessTable> {
+  const table: ProcessTable = new Map();
+  const entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  for (let i = 0; i < entries.length; i += PROC_SLICE) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const e of entries.slice(i, i + PROC_SLICE)) {
+      const info = statSync(Number(e));
+      if (info) table.set(info.pid, info);
+    }
+  }
+  return table;
+}
+
+const PROC_SLICE = 64;
+
+function statSync(pid: number): ProcessInfo | undefined {
   try {
-    return parseStat(await fs.readFile(`/proc/${pid}/stat`, 'utf8'));
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
   } catch {
     return undefined;
   }
-}
-
-async function readProc(): Promise<ProcessTable> {
-  const table: ProcessTable = new Map();
-  const entries = (await fs.readdir('/proc')).filter((e) => /^\d+$/.test(e));
-  // Bounded parallelism: a few dozen open files at a time, never one per process.
-  for (let i = 0; i < entries.length; i += 32) {
-    const infos = await Promise.all(entries.slice(i, i + 32).map((e) => statOf(Number(e))));
-    for (const info of infos) if (info) table.set(info.pid, info);
-  }
-  return table;
 }
 
 async function readPs(): Promise<ProcessTable> {

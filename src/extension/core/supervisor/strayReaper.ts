@@ -73,7 +73,9 @@ const secretAssignment = /^([\w.-]*(?:token|secret|password|passwd|api[-_]?key|a
 
 /** One line, bounded; values of secret-looking flags and assignments and bearer/basic credentials masked. */
 export function maskCommand(command: string): string {
-  const words = command.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().split(/\s+/);
+  // Control characters (an agent's hostile command line could carry escapes) become spaces.
+  const printable = [...command].map((c) => (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f ? ' ' : c)).join('');
+  const words = printable.trim().split(/\s+/);
   const out: string[] = [];
   for (let i = 0; i < words.length; i += 1) {
     const w = words[i];

@@ -42,7 +42,8 @@ export class TurnLeftovers {
     if (agentPid === undefined || process.platform === 'win32') return;
     try {
       const watch = await TurnProcessWatch.begin({ agentPid, marker, reads: this.deps.reads });
-      watch.sampleEvery(this.deps.sampleIntervalMs ?? SAMPLE_INTERVAL_MS);
+      // Periodic samples only where they are cheap (/proc); elsewhere each would spawn `ps`: tool call events only.
+      if (process.platform === 'linux') watch.sampleEvery(this.deps.sampleIntervalMs ?? SAMPLE_INTERVAL_MS);
       this.turn = { turnId, watch };
     } catch (error) {
       this.deps.log.warn(`could not read the process table at turn start; processes left by a stopped turn will not be stopped: ${errorMessage(error)}`);
