@@ -44,7 +44,9 @@ describe('Stop means stop (real workbench)', function () {
     const before = await runProcesses(session.server, strays);
     assert.strictEqual(before.length, 3, `sleep 600, the SIGTERM-ignoring child and the daemonized sleep 601 run: ${JSON.stringify(before)}`);
     const [helper] = await runProcesses(session.server, /^sleep 900\s*$/);
-    const [task] = await runProcesses(session.server, /sleep 603/);
+    // The task's command runs under the registry's wrapper once the wrapper started it.
+    await waitUntil(async () => (await runProcesses(session.server, /^sleep 603\s*$/)).length === 1, 'the background task to run');
+    const [task] = await runProcesses(session.server, /^sleep 603\s*$/);
     assert.ok(helper && task, 'the helper and the background task run');
 
     await view.locator('#stop').click();
@@ -55,8 +57,8 @@ describe('Stop means stop (real workbench)', function () {
     await waitUntil(async () => (await runProcesses(session.server, strays)).length === 0, 'no stray to be left', (graceSeconds + 30) * 1000);
     assert.deepStrictEqual(await runProcesses(session.server, /^sleep 600\s*$/), [], 'no sleep 600 is left');
     assert.deepStrictEqual(await runProcesses(session.server, /^sleep 900\s*$/), [helper], 'the helper from before the turn still runs');
-    assert.deepStrictEqual(await runProcesses(session.server, /sleep 603/), [task], 'the background task still runs');
-    await waitUntil(() => /ignored SIGTERM for \d+ s and were killed/.test(vigilLog(session.server)), 'the log to name the one killed after the grace');
+    assert.deepStrictEqual(await runProcesses(session.server, /^sleep 603\s*$/), [task], 'the background task still runs');
+    await waitUntil(() => /1 process ignored SIGTERM for \d+ s and was killed/.test(vigilLog(session.server)), 'the log to name the one killed after the grace');
     await session.workbench.screenshot('e2e-stop-leftovers');
     session.workbench.assertStayedOnMachine();
   });

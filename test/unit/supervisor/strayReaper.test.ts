@@ -7,7 +7,7 @@ import * as readline from 'node:readline';
 import { systemClock } from '../../../src/extension/core/ports/clock';
 import { isAlive } from '../../../src/extension/core/common/processTree';
 import { statOf, type ProcessInfo } from '../../../src/extension/core/supervisor/processTable';
-import { describeStopped, maskCommand, stopLeftovers, type Leftover } from '../../../src/extension/core/supervisor/strayReaper';
+import { describeKilled, describeStopped, maskCommand, stopLeftovers, type Leftover } from '../../../src/extension/core/supervisor/strayReaper';
 import { waitFor } from './harness';
 
 const linux = process.platform === 'linux';
@@ -61,6 +61,8 @@ describe('stopping a turn’s leftovers', () => {
     const many = Array.from({ length: 40 }, (_, i) => leftover(`job ${i}`, 100 + i));
     const line = describeStopped(many);
     assert.match(line, /^Stopped 40 processes the agent left running: job 0, job 1, job 2, job 3, job 4 and 35 more$/);
+    assert.equal(describeKilled([leftover('node a', 1)], 10_000), '1 process ignored SIGTERM for 10 s and was killed: node a');
+    assert.equal(describeKilled([leftover('node a', 1), leftover('node b', 2)], 2_500), '2 processes ignored SIGTERM for 2.5 s and were killed: node a, node b');
   });
 
   it('masks secret-looking arguments and bounds each command', () => {

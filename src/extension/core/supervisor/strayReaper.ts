@@ -68,6 +68,15 @@ export function describeStopped(stopped: readonly Leftover[]): string {
   return `Stopped ${n} process${n === 1 ? '' : 'es'} the agent left running: ${shown}${more}`;
 }
 
+/** "1 process ignored SIGTERM for 10 s and was killed: node server.js" */
+export function describeKilled(killed: readonly Leftover[], graceMs: number): string {
+  const n = killed.length;
+  const commands = [...new Set(killed.map((l) => l.command))];
+  const more = commands.length > listedCommands ? ` and ${commands.length - listedCommands} more` : '';
+  const what = n === 1 ? '1 process ignored SIGTERM' : `${n} processes ignored SIGTERM`;
+  return `${what} for ${graceMs / 1000} s and ${n === 1 ? 'was' : 'were'} killed: ${commands.slice(0, listedCommands).join(', ')}${more}`;
+}
+
 const secretFlag = /^(--?[\w-]*(?:token|secret|password|passwd|api[-_]?key|auth|credential)[\w-]*)(=.*)?$/i;
 const secretAssignment = /^([\w.-]*(?:token|secret|password|passwd|api[-_]?key|auth|credential)[\w.-]*)=.+$/i;
 

@@ -6,7 +6,7 @@ import { errorMessage } from '../common/errors';
 import { systemClock, type Clock } from '../ports/clock';
 import type { LeftoverReport } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
-import { describeStopped, stopLeftovers, type ReaperDeps } from './strayReaper';
+import { describeKilled, describeStopped, stopLeftovers, type ReaperDeps } from './strayReaper';
 import { TurnProcessWatch, type AgentMarker, type TurnProcessReads } from './turnProcesses';
 
 /** Set on each agent process (no KEY/SECRET/TOKEN in its name: agents pass such variables on less often). */
@@ -74,7 +74,7 @@ export class TurnLeftovers {
     const summary = describeStopped(outcome.stopped);
     this.deps.log.info(`${summary} (pids ${outcome.stopped.map((l) => l.info.pid).join(', ')}; SIGTERM, SIGKILL after ${graceMs / 1000} s)`);
     const killed = outcome.killed.then(
-      (left) => (left.length > 0 ? `${left.length} of them ignored SIGTERM for ${graceMs / 1000} s and were killed: ${left.map((l) => l.command).slice(0, 5).join(', ')}` : undefined),
+      (left) => (left.length > 0 ? describeKilled(left, graceMs) : undefined),
       (error: unknown) => `Stopping them failed: ${errorMessage(error)}`,
     );
     return { summary, pids: outcome.stopped.map((l) => l.info.pid), killed };
