@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine for Vigil: Debian packages (Chromium, ripgrep, Kerberos headers),
-# npm packages, and code-server in .vscode-test/. Safe to run again: it skips what is there.
+# npm packages, code-server and the real ACP agents in .vscode-test/. Safe to run again: it skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,4 +19,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 bash scripts/installCodeServer.sh >/dev/null
+# The real ACP agents the real-agent tests run offline (pinned in scripts/agents/).
+node scripts/installAgents.mjs
 echo "setup: ready"

@@ -1,0 +1,18 @@
+// A turn with the real Gemini ACP agent, offline against the local model endpoint, under the real ACP client.
+
+import { realAgentBounds, type RealAgentRun, startRealAgent, turnWithToolCall } from './realAgentTurn';
+
+describe('real agent: gemini', function () {
+  this.timeout(realAgentBounds.testMs);
+  let run: RealAgentRun | undefined;
+
+  afterEach(async () => {
+    await run?.dispose();
+    run = undefined;
+  });
+
+  it('runs a turn in which the model calls its shell tool and then answers', async () => {
+    run = await startRealAgent('gemini');
+    await turnWithToolCall(run, 'shell');
+  });
+});
