@@ -9,6 +9,9 @@ import { repoRoot } from '../harness/codeServer';
 import { openE2eSession, type E2eSession } from '../harness/e2eSession';
 import { runProcesses, vigilLog } from '../harness/runFiles';
 import { SessionView, uiTimeout } from '../harness/sessionView';
+import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
+import { hang, toolCall } from '../fakes/modelEndpoints/script';
+import { realAgentRecipe, testApiKey, type RealAgentRecipe } from '../harness/realAgents';
 
 const strayAgent = path.join(repoRoot, 'out', 'test', 'fixtures', 'agents', 'fakeStrayAgent.js');
 const graceSeconds = 2;
@@ -61,6 +64,42 @@ describe('Stop means stop (real workbench)', function () {
     await waitUntil(() => /1 process ignored SIGTERM for \d+ s and was killed/.test(vigilLog(session.server)), 'the log to name the one killed after the grace');
     await session.workbench.screenshot('e2e-stop-leftovers');
     session.workbench.assertStayedOnMachine();
+  });
+});
+
+describe('Stop means stop with real Codex ACP, offline (real workbench)', function () {
+  let session: E2eSession | undefined;
+  let endpoint: ModelEndpoint | undefined;
+  let recipe: RealAgentRecipe | undefined;
+  let view: SessionView;
+
+  before(async function () {
+    endpoint = await ModelEndpoint.start({ apiKey: testApiKey });
+    recipe = await realAgentRecipe('codex', { origin: endpoint.origin });
+    session = await openE2eSession({ name: 'stop-codex', settings: { 'vigil.agent': recipe.agent, 'vigil.approvals.policy': 'allowAll', 'vigil.turnLiveness.graceSeconds': graceSeconds } });
+    view = new SessionView(session.workbench);
+    await session.workbench.runCommand('Vigil: New Session');
+    await view.waitPainted();
+  });
+
+  after(async function () {
+    await session?.close();
+    await endpoint?.close();
+    await recipe?.dispose();
+  });
+
+  it('a cancelled turn whose agent started `sleep 600` (in a session of its own) leaves no sleep behind, and says so', async () => {
+    const sleeps = () => runProcesses(session!.server, /^sleep 600\s*$/);
+    const call = recipe!.tools.shell('setsid -f sleep 600 </dev/null >/dev/null 2>&1');
+    endpoint!.script(toolCall(call.name, call.args), hang(), hang());
+    await view.send('Wait ten minutes.');
+    await waitUntil(async () => (await sleeps()).length === 1, 'Codex to start sleep 600', 180_000);
+    await view.locator('#stop').click();
+    await view.locator('.entry.notice', { hasText: 'Stopped 1 process the agent left running: sleep 600' }).waitFor({ timeout: uiTimeout });
+    await view.waitPhase('aborted');
+    await waitUntil(async () => (await sleeps()).length === 0, 'no sleep 600 to be left');
+    await session!.workbench.screenshot('e2e-stop-leftovers-codex');
+    session!.workbench.assertStayedOnMachine();
   });
 });
 
