@@ -8,17 +8,20 @@ import type { AgentConfig } from './config';
 import type { HostChannel } from './hostChannel';
 import { IdleMemory } from './idleMemory';
 import { log } from './log';
+import { McpHub } from './mcp/mcpHub';
 import { createProvider } from './providers/createProvider';
 import { demoLabel } from './providers/demoProvider';
 import { ProviderError } from './providers/providerError';
 import type { ChatMessage, ModelProvider } from './providers/types';
 import { AgentSession } from './session';
 import { lmChunkParams, sessionMeta, vigilMethods, type LmChunkParams } from './vigilProtocol';
+import { agentFeatures, offers, readVigilExtensions, type VigilExtensions } from '../shared/vigilExtensions';
 
-const systemPrompt = (cwd: string) =>
+const systemPrompt = (cwd: string, mcpProblems: readonly string[] = []) =>
   `You are Vigil's built-in coding agent working in the workspace folder ${cwd}. Use the tools to read, search, edit and run. ` +
   'For long commands (builds, test suites, servers) use run_command with background=true, then end your turn saying you will continue; ' +
-  'a message starting with "[IMPORTANT: Background task" brings you the result. Be concise.';
+  'a message starting with "[IMPORTANT: Background task" brings you the result. Be concise.' +
+  (mcpProblems.length > 0 ? `\nUnavailable in this session (tell the person if they ask for them): ${mcpProblems.join('; ')}.` : '');
 
 /** JSON-RPC error code for a provider failure; `data.vigil.code` says which. */
 export const providerErrorCode = -32050;
@@ -28,6 +31,14 @@ export function createAgentApp(config: AgentConfig): AgentApp {
   const lmListeners = new Map<string, (event: LmChunkParams['event']) => void>();
   let provider: Promise<ModelProvider> | undefined;
   const idleMemory = new IdleMemory();
+  /** What the client advertised in `initialize`: `_vigil/*` methods are called only when listed here. */
+  let clientExtensions: VigilExtensions = { methods: [], features: [] };
+  const mcpOptions = { connectTimeoutMs: config.mcpConnectTimeoutMs, callTimeoutMs: config.mcpCallTimeoutMs };
+  const openSession = (session: AgentSession) => {
+    const previous = sessions.get(session.id);
+    if (previous) void previous.mcp?.dispose();
+    sessions.set(session.id, session);
+  };
 
   const hostFor = (client: AgentContext): HostChannel => ({
     request: (method, params, signal) => client.request(method, params, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined),
@@ -35,23 +46,34 @@ export function createAgentApp(config: AgentConfig): AgentApp {
       lmListeners.set(streamId, listener);
       return () => lmListeners.delete(streamId);
     },
+    serves: (method) => offers(clientExtensions, method),
   });
 
   const app = agent({ name: 'vigil-agent' });
-  app.onRequest('initialize', () => ({
-    protocolVersion: 1,
-    agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true } },
-    agentInfo: { name: 'vigil-agent', title: config.provider === 'demo' && !config.scriptPath ? demoLabel : 'Vigil agent', version: '0.1.0' },
-    authMethods: [],
-  }));
+  app.onRequest('initialize', ({ params }) => {
+    clientExtensions = readVigilExtensions(params.clientCapabilities?._meta);
+    const advertised: VigilExtensions = { methods: [vigilMethods.lmChunk], features: Object.values(agentFeatures) };
+    return {
+      protocolVersion: 1,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        // Stdio servers are always taken (ACP); HTTP ones too: the agent is an MCP client of both (mcp/).
+        mcpCapabilities: { http: true, sse: true },
+      },
+      agentInfo: { name: 'vigil-agent', title: config.provider === 'demo' && !config.scriptPath ? demoLabel : 'Vigil agent', version: '0.1.0' },
+      authMethods: [],
+      _meta: { vigil: advertised },
+    };
+  });
   app.onRequest('session/new', ({ params }) => {
     const id = randomUUID();
-    sessions.set(id, new AgentSession(id, params.cwd, historyFromMeta(params._meta)));
+    openSession(new AgentSession(id, params.cwd, historyFromMeta(params._meta), new McpHub(params.mcpServers, params.cwd, mcpOptions)));
     return { sessionId: id };
   });
   app.onRequest('session/load', async ({ params, client }) => {
-    const session = new AgentSession(params.sessionId, params.cwd, historyFromMeta(params._meta));
-    sessions.set(session.id, session);
+    const session = new AgentSession(params.sessionId, params.cwd, historyFromMeta(params._meta), new McpHub(params.mcpServers, params.cwd, mcpOptions));
+    openSession(session);
     for (const update of replay(session.history)) {
       await client.notify('session/update', { sessionId: session.id, update });
     }
@@ -79,9 +101,12 @@ export function createAgentApp(config: AgentConfig): AgentApp {
         provider = undefined; // a later prompt retries (e.g. after the person fixed the setting)
         throw error;
       });
+      // The session's MCP servers start with its first prompt (in parallel, bounded), not with the agent.
+      const extraTools = session.mcp.isEmpty ? undefined : await session.mcp.prepare();
       const stopReason = await runAgentLoop({
         provider: model,
-        system: systemPrompt(session.cwd),
+        system: systemPrompt(session.cwd, session.mcp.problems),
+        extraTools,
         history: session.history,
         maxSteps: config.maxSteps,
         timeouts: { firstTokenMs: config.firstTokenTimeoutMs, idleMs: config.idleTimeoutMs, turnMs: config.turnTimeoutMs },
@@ -90,6 +115,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
           sessionId: session.id,
           cwd: session.cwd,
           client: clientPortFor(client, session.id),
+          hostServes: (name) => offers(clientExtensions, name),
           signal: turn.signal,
           commandTimeoutMs: config.commandTimeoutMs,
           allowedAlways: session.allowedAlways,

@@ -4,6 +4,7 @@ import type { SessionUpdate, StopReason, ToolCallContent } from '@agentclientpro
 import { withTimeouts } from './providers/timeouts';
 import type { ChatMessage, ModelProvider, ToolCallRequest } from './providers/types';
 import { runTool } from './tools/runTool';
+import type { ExtraTools } from './tools/extraTools';
 import type { ToolContext } from './tools/toolContext';
 import { log } from './log';
 import { toolKinds, toolSpecs, isToolName } from './tools/toolSpecs';
@@ -16,11 +17,13 @@ export interface LoopOptions {
   maxSteps: number;
   timeouts: { firstTokenMs: number; idleMs: number; turnMs: number };
   emit(update: SessionUpdate): Promise<void>;
+  /** Tools beyond the built-in ones (the session's MCP servers'). */
+  extraTools?: ExtraTools;
 }
 
 /** Runs until the model stops; throws the abort reason on cancel and provider errors as they are. History is updated as it goes. */
 export async function runAgentLoop(o: LoopOptions): Promise<StopReason> {
-  const tools = toolSpecs();
+  const tools = [...toolSpecs(), ...(o.extraTools?.specs ?? [])];
   const turnDeadline = Date.now() + o.timeouts.turnMs;
   for (let step = 0; step < o.maxSteps; step += 1) {
     const callAbort = new AbortController();
@@ -70,14 +73,17 @@ export async function runAgentLoop(o: LoopOptions): Promise<StopReason> {
 }
 
 async function runOneCall(o: LoopOptions, call: ToolCallRequest): Promise<void> {
+  const extra = !isToolName(call.name) && o.extraTools?.owns(call.name) ? o.extraTools : undefined;
   const kind = isToolName(call.name) ? toolKinds[call.name] : 'other';
   const rawInput = safeParse(call.arguments);
-  const title = describeCall(call.name, rawInput);
+  const title = extra ? extra.describe(call.name).title : describeCall(call.name, rawInput);
   await o.emit({ sessionUpdate: 'tool_call', toolCallId: call.id, title, kind, status: 'pending', rawInput });
   await o.emit({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: 'in_progress' });
   let recorded = false;
   try {
-    const result = await raceAbort(runTool(o.tool, call.name, call.arguments, { toolCallId: call.id, title, kind, rawInput }), o.tool.signal);
+    const toolCall = { toolCallId: call.id, title, kind, rawInput };
+    const run = extra ? extra.run(o.tool, call.name, call.arguments, toolCall) : runTool(o.tool, call.name, call.arguments, toolCall);
+    const result = await raceAbort(run, o.tool.signal);
     const content: ToolCallContent[] = [{ type: 'content', content: { type: 'text', text: result.text } }];
     if (result.terminalId) content.unshift({ type: 'terminal', terminalId: result.terminalId });
     o.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.ok ? result.text : `Error: ${result.text}` });

@@ -34,6 +34,10 @@ const configSchema = z.object({
   /** A foreground command is killed after this long. */
   commandTimeoutMs: z.number().positive().default(120_000),
   maxTokens: z.number().int().positive().default(4096),
+  /** An MCP server must connect and list its tools within this long, or it is left out (and named to the model). */
+  mcpConnectTimeoutMs: z.number().positive().default(15_000),
+  /** An MCP tool call that takes longer is abandoned with a tool error. */
+  mcpCallTimeoutMs: z.number().positive().default(120_000),
   /** How long the demo's background "build" runs. */
   demoBuildSeconds: z.number().nonnegative().default(3),
 });

@@ -1,11 +1,11 @@
 // One session of the built-in agent: its history (given by the host, which owns the transcript) and its running turn.
 
-import type { ToolKind } from '@agentclientprotocol/sdk';
+import { McpHub } from './mcp/mcpHub';
 import type { ChatMessage } from './providers/types';
 
 export class AgentSession {
   readonly history: ChatMessage[];
-  readonly allowedAlways = new Set<ToolKind>();
+  readonly allowedAlways = new Set<string>();
   /** The running turn's abort controller; at most one turn per session. */
   turn: AbortController | undefined;
 
@@ -13,6 +13,8 @@ export class AgentSession {
     readonly id: string,
     readonly cwd: string,
     history: ChatMessage[] = [],
+    /** The MCP servers the client gave this session (connected at the first prompt). */
+    readonly mcp: McpHub = new McpHub([], cwd, { connectTimeoutMs: 1, callTimeoutMs: 1 }),
   ) {
     this.history = [...history];
   }

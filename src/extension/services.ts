@@ -2,6 +2,7 @@
 // outbox → task registry → ACP agents → turn supervisor → wakeup coordinator.
 // vscode-free, so plain-Node tests can run the whole stack.
 
+import type { McpServerSource } from './core/acp/mcpServerSource';
 import { Disposable } from './core/common/disposable';
 import { errorMessage } from './core/common/errors';
 import type { Clock } from './core/ports/clock';
@@ -55,6 +56,8 @@ export interface ServiceOptions {
   approvalTimeoutMs?(): number;
   /** The session this window's view shows a person right now, if any (for "nobody can see this approval"). */
   showing?(): string | undefined;
+  /** MCP servers offered to every agent when a session is opened. */
+  mcpServers?: readonly McpServerSource[];
 }
 
 /** How much of a long transcript a fresh agent process is given as history. */
@@ -119,6 +122,7 @@ export class VigilServices extends Disposable {
       prompter: { ask: (question, signal) => (late.prompter ?? o.prompter).ask(question, signal) },
       terminals: registry,
       lm: o.lm,
+      mcpServers: o.mcpServers,
     });
     const supervisor = new TurnSupervisor({
       storageRoot: o.storageRoot,

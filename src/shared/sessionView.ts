@@ -1,6 +1,8 @@
 // The session view model: plain serializable data the extension host fills and the webview renders.
 // Shapes follow ACP where ACP has one (tool calls, plans); everything else is Vigil's own.
 
+import type { AgentStateView } from './agentState';
+
 export type TurnPhase = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'awaitingApproval';
 
 export interface SessionMetaView {
@@ -116,6 +118,8 @@ export interface SessionSnapshot {
   notices: NoticeView[];
   tasks: TaskView[];
   approvals: ApprovalView[];
+  /** The agent's options, commands and usage (absent until the agent said any). */
+  agent?: AgentStateView;
 }
 
 export type ToolCallPatch = Partial<Omit<ToolCallView, 'toolCallId'>>;
@@ -132,7 +136,8 @@ export type HostEvent =
   | { type: 'taskChanged'; task: TaskView }
   | { type: 'approvalRequested'; approval: ApprovalView }
   | { type: 'approvalResolved'; requestId: string }
-  | { type: 'sessionMetaChanged'; session: SessionMetaView };
+  | { type: 'sessionMetaChanged'; session: SessionMetaView }
+  | { type: 'agentStateChanged'; agent: AgentStateView };
 
 export function emptySnapshot(): SessionSnapshot {
   return { session: null, entries: [], turn: { phase: 'idle', silenceSeconds: 0 }, notices: [], tasks: [], approvals: [] };

@@ -67,6 +67,8 @@ export function applyHostEvent(state: SessionSnapshot, event: HostEvent): Sessio
       return { ...state, approvals: state.approvals.filter((a) => a.requestId !== event.requestId) };
     case 'sessionMetaChanged':
       return { ...state, session: event.session };
+    case 'agentStateChanged':
+      return { ...state, agent: event.agent };
     default:
       return assertNever(event);
   }

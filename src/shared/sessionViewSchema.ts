@@ -2,6 +2,7 @@
 // Typed against sessionView.ts: a drift between the two is a compile error.
 
 import * as z from 'zod';
+import { agentStateSchema } from './agentStateSchema';
 import type {
   ApprovalView, EntryView, HostEvent, NoticeView, PlanItemView, SessionMetaView, SessionSnapshot,
   TaskView, ToolCallPatch, ToolCallView, ToolContentView, TurnStatusView,
@@ -114,6 +115,7 @@ export const snapshotSchema: z.ZodType<SessionSnapshot> = z.strictObject({
   notices: z.array(noticeSchema).max(100),
   tasks: z.array(task).max(10_000),
   approvals: z.array(approval).max(1_000),
+  agent: agentStateSchema.optional(),
 });
 
 export const hostEventSchema: z.ZodType<HostEvent> = z.discriminatedUnion('type', [
@@ -128,4 +130,5 @@ export const hostEventSchema: z.ZodType<HostEvent> = z.discriminatedUnion('type'
   z.strictObject({ type: z.literal('approvalRequested'), approval }),
   z.strictObject({ type: z.literal('approvalResolved'), requestId: id }),
   z.strictObject({ type: z.literal('sessionMetaChanged'), session: sessionMeta }),
+  z.strictObject({ type: z.literal('agentStateChanged'), agent: agentStateSchema }),
 ]);

@@ -23,6 +23,8 @@ export type WebviewMessage =
   | { type: 'openSession'; id: RequestId; sessionId?: string }
   /** A workspace-file link in model markdown was clicked; the host opens it only inside the workspace. */
   | { type: 'openFile'; id: RequestId; path: string; line?: number }
+  /** A header control of the agent's options: pick a value of `configId`, or (without it) see all options. */
+  | { type: 'agentOption'; id: RequestId; sessionId?: string; configId?: string }
   | { type: 'ping'; id: RequestId }
   /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */
   | { type: 'history'; id: RequestId; snapshotSeq: number }
@@ -69,6 +71,7 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('killTask'), id: requestId, taskId: refId }),
   z.strictObject({ type: z.literal('openSession'), id: requestId, sessionId }),
   z.strictObject({ type: z.literal('openFile'), id: requestId, path: z.string().min(1).max(webviewLimits.pathChars), line: z.number().int().min(1).max(10_000_000).optional() }),
+  z.strictObject({ type: z.literal('agentOption'), id: requestId, sessionId, configId: z.string().min(1).max(256).optional() }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
   z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),
   z.strictObject({ type: z.literal('error'), id: requestId, message: z.string().max(webviewLimits.errorChars) }),

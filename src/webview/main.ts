@@ -16,6 +16,9 @@
 //   #approvals .approval[data-request-id]  .allow-once .allow-always .reject
 //   .task-strip .task[data-task-id]     .task-status .task-elapsed .task-exit .show-output .kill
 //   #prompt-input (a native textarea), #send, #stop  (vscode-button: click the element itself)
+//   #agent-options .agent-option[data-config-id][data-category] (.agent-option-value), .agent-options-all,
+//   .agent-option-pending, #agent-usage   the agent's model/mode/options and context usage in the header
+//   #command-list[role=listbox] .command-option[data-command] (.active)  the `/` completions; #command-hint
 
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import './elapsedClock';

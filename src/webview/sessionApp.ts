@@ -9,7 +9,9 @@ import { emptySnapshot, type HostEvent, type SessionSnapshot } from '../shared/s
 import { applyHostEvent, findEntry, isTurnLive } from '../shared/sessionViewReducer';
 import type { HostMessage } from '../shared/webviewProtocol';
 import { approvalsView } from './approvalsView';
+import { CommandCompletions } from './commandCompletions';
 import { composer } from './composer';
+import { headerOptions } from './headerOptions';
 import { renderEntry } from './entryTemplates';
 import type { HostBridge, Intent, ViewState } from './hostBridge';
 import { noticesView } from './noticesView';
@@ -39,6 +41,7 @@ export class SessionApp {
   /** Keeps an entry at the same place on screen across a change of the rendered slice. */
   private anchor: { id: string; offset: number } | undefined;
   private readonly pendingPrompts = new Map<string, string>();
+  private readonly completions = new CommandCompletions();
   private readonly actions: ViewActions;
   private lastScrollTop = 0;
   /** The older entries a tail snapshot omitted: asked for after its first paint; events wait meanwhile. */
@@ -217,9 +220,10 @@ export class SessionApp {
       <header id="session-header">
         <span class="codicon codicon-hubot"></span>
         <span id="session-title">${s.session ? s.session.title : 'No session'}</span>
-        ${s.session?.model ? html`<span class="session-model">${s.session.model}</span>` : nothing}
+        ${s.session?.model && !s.agent?.options.some((o) => o.category === 'model') ? html`<span class="session-model">${s.session.model}</span>` : nothing}
         <vscode-button id="open-session" secondary icon="folder-opened" title="Open session…"
           @click=${() => this.post({ type: 'openSession' })}>Open…</vscode-button>
+        ${headerOptions(s.agent, (configId) => this.post({ type: 'agentOption', sessionId: s.session?.id, configId }))}
       </header>
       <div id="transcript" role="log" aria-label="Transcript" @scroll=${() => this.onScroll()}>
         ${s.session === null && s.entries.length === 0
@@ -252,11 +256,14 @@ export class SessionApp {
           const wasEmpty = this.draft.trim() === '';
           this.draft = text;
           this.saveSoon();
-          // Only Send's enabled state depends on the draft.
-          if (wasEmpty !== (text.trim() === '')) this.scheduleRender();
+          // Only Send's enabled state depends on the draft (and a command's input hint, on a `/` draft).
+          if (wasEmpty !== (text.trim() === '') || text.startsWith('/')) this.scheduleRender();
         },
         onSend: () => this.send(),
         onStop: () => this.stop(),
+        commands: s.agent?.commands,
+        completions: this.completions,
+        onCompletionsChanged: () => this.scheduleRender(),
       })}`;
   }
 
@@ -265,6 +272,7 @@ export class SessionApp {
   }
 
   private afterRender(): void {
+    if (this.completions.open) this.root.querySelector('.command-option.active')?.scrollIntoView({ block: 'nearest' });
     const t = this.transcript();
     if (!t) return;
     const entries = t.querySelector('#entries');

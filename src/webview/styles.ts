@@ -105,4 +105,32 @@ export const sessionStyles = css`
   #prompt-input:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
   #prompt-input::placeholder { color: var(--vscode-input-placeholderForeground); }
   .composer-buttons { display: flex; gap: 6px; justify-content: flex-end; }
+  #session-header { flex-wrap: wrap; }
+  #agent-options { flex: 1 1 100%; display: flex; flex-wrap: wrap; align-items: center; gap: 4px; min-width: 0; font-size: 0.9em; }
+  .agent-option {
+    display: inline-flex; align-items: center; gap: 3px; max-width: 14em; padding: 1px 6px; cursor: pointer;
+    color: var(--vscode-foreground); background: var(--vscode-badge-background, transparent);
+    border: 1px solid var(--vscode-widget-border, transparent); border-radius: 3px; font: inherit;
+  }
+  .agent-option:hover { background: var(--vscode-toolbar-hoverBackground); }
+  .agent-option:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+  .agent-option-value { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .agent-option-pending { color: var(--vscode-descriptionForeground); }
+  .agent-usage { margin-left: auto; color: var(--vscode-descriptionForeground); white-space: nowrap; }
+  .agent-usage.near-full { color: var(--vscode-editorWarning-foreground); }
+  #command-list {
+    list-style: none; margin: 0; padding: 2px 0; max-height: 12em; overflow-y: auto;
+    background: var(--vscode-editorSuggestWidget-background, var(--vscode-editorWidget-background));
+    border: 1px solid var(--vscode-editorSuggestWidget-border, var(--vscode-widget-border, transparent)); border-radius: 3px;
+  }
+  .command-option { display: flex; gap: 8px; align-items: baseline; padding: 2px 8px; cursor: pointer; }
+  .command-option.active {
+    color: var(--vscode-editorSuggestWidget-selectedForeground, var(--vscode-list-activeSelectionForeground));
+    background: var(--vscode-editorSuggestWidget-selectedBackground, var(--vscode-list-activeSelectionBackground));
+  }
+  .command-name { font-family: var(--vscode-editor-font-family); font-weight: 600; white-space: nowrap; }
+  .command-description { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; color: var(--vscode-descriptionForeground); }
+  .command-option.active .command-description { color: inherit; }
+  .command-input-hint { font-style: italic; color: var(--vscode-descriptionForeground); white-space: nowrap; }
+  .command-hint-line { font-size: 0.9em; color: var(--vscode-descriptionForeground); }
 `;

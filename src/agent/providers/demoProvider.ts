@@ -55,6 +55,10 @@ export class DemoProvider implements ModelProvider {
         toolCall: { name: 'list_files', arguments: JSON.stringify({ path: '.' }) },
       };
     }
+    // A failed tool's result is `Error: …` (agentLoop): it is reported, never read as a listing or a file.
+    if (lastTool.content.startsWith('Error:')) {
+      return { text: `The ${lastTool.name} tool failed: ${lastTool.content.slice('Error:'.length).trim().slice(0, 300)}\n\nThe demo stops here. (${demoLabel}.)` };
+    }
     switch (lastTool.name) {
       case 'list_files': {
         const file = pickFile(lastTool.content);
@@ -67,6 +71,10 @@ export class DemoProvider implements ModelProvider {
         return { text: `It has ${lines.length} lines and starts with: “${first}”.\n\nNow a short build in the background.\n\n`, toolCall: this.buildCall() };
       }
       case 'run_command': {
+        if (!lastTool.content.startsWith('Started background task')) {
+          const last = lastTool.content.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? '(no output)';
+          return { text: `The build ran in the foreground (this client has no background tasks) and ended with “${last}”. The demo is complete. (${demoLabel}.)` };
+        }
         const id = /task (\S+?)[.\s]/.exec(lastTool.content)?.[1] ?? '(unknown)';
         return { text: `The build runs in the background as task ${id}. I'm ending my turn now and will continue when it finishes — Vigil will wake me with its result.` };
       }

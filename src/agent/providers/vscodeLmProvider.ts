@@ -19,6 +19,13 @@ export class VscodeLmProvider implements ModelProvider {
 
   /** Asks the host which models exist; an empty list is a clear error, not a silent fallback. */
   static async available(host: HostChannel): Promise<LmModelsResult['models']> {
+    if (!host.serves(vigilMethods.lmModels) || !host.serves(vigilMethods.lmChat)) {
+      throw new ProviderError(
+        'PROVIDER_UNAVAILABLE',
+        'This ACP client does not offer VS Code language models (only Vigil does). Choose another provider in vigil.model.provider.',
+        'vigil.model.provider',
+      );
+    }
     const result = await host.request<LmModelsResult>(vigilMethods.lmModels, {});
     return result.models;
   }

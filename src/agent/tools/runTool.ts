@@ -4,6 +4,9 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { vigilMethods, type FsListResult, type FsSearchResult } from '../vigilProtocol';
 import { log } from '../log';
+import { clientFeatures } from '../../shared/vigilExtensions';
+import { defaultListEntries, defaultSearchResults } from '../../shared/workspaceLimits';
+import { listLocal, searchLocal } from './localWorkspace';
 import { ensurePermission } from './permission';
 import { ToolError, type ToolContext, type ToolResult } from './toolContext';
 import { isToolName, toolArgs, toolKinds, type ToolName } from './toolSpecs';
@@ -60,12 +63,18 @@ async function execute(ctx: ToolContext, name: ToolName, args: unknown): Promise
     }
     case 'list_files': {
       const a = args as { path: string };
-      const r = await ctx.client.hostRequest<FsListResult>(vigilMethods.fsList, { sessionId: ctx.sessionId, path: abs(a.path), maxEntries: 500 }, ctx.signal);
+      // Vigil's host lists (and asks about paths outside); a plain ACP client does not serve `_vigil/fs/list`.
+      const r = ctx.hostServes(vigilMethods.fsList)
+        ? await ctx.client.hostRequest<FsListResult>(vigilMethods.fsList, { sessionId: ctx.sessionId, path: abs(a.path), maxEntries: defaultListEntries }, ctx.signal)
+        : await listLocal(ctx.cwd, abs(a.path), defaultListEntries);
       return { ok: true, text: r.entries.join('\n') + (r.truncated ? '\n(list truncated)' : '') || '(empty folder)' };
     }
     case 'search_text': {
       const a = args as { query: string; path?: string };
-      const r = await ctx.client.hostRequest<FsSearchResult>(vigilMethods.fsSearch, { sessionId: ctx.sessionId, query: a.query, path: a.path ? abs(a.path) : ctx.cwd, maxResults: 200 }, ctx.signal);
+      const where = a.path ? abs(a.path) : ctx.cwd;
+      const r = ctx.hostServes(vigilMethods.fsSearch)
+        ? await ctx.client.hostRequest<FsSearchResult>(vigilMethods.fsSearch, { sessionId: ctx.sessionId, query: a.query, path: where, maxResults: defaultSearchResults }, ctx.signal)
+        : await searchLocal(ctx.cwd, a.query, where, defaultSearchResults);
       if (r.matches.length === 0) return { ok: true, text: `No matches for "${a.query}".` };
       return { ok: true, text: clip(r.matches.map((m) => `${m.path}:${m.line}: ${m.text}`).join('\n') + (r.truncated ? '\n(results truncated)' : '')) };
     }
@@ -79,7 +88,12 @@ async function execute(ctx: ToolContext, name: ToolName, args: unknown): Promise
   }
 }
 
-async function runCommand(ctx: ToolContext, a: { command: string; background?: boolean; notify_pattern?: string; timeout_seconds?: number }): Promise<ToolResult> {
+async function runCommand(ctx: ToolContext, requested: { command: string; background?: boolean; notify_pattern?: string; timeout_seconds?: number }): Promise<ToolResult> {
+  // Only Vigil's client keeps a command after the turn and wakes us: elsewhere a "background" command would be
+  // orphaned with no result ever coming, so it runs in the foreground instead, and the model is told.
+  const foregroundOnly = requested.background === true && !ctx.hostServes(clientFeatures.backgroundTerminals);
+  const a = foregroundOnly ? { ...requested, background: false } : requested;
+  const note = foregroundOnly ? '(This ACP client has no background tasks, so the command ran in the foreground.)\n' : '';
   // A command without args is a command line: Vigil's registry runs it through the person's shell.
   const terminal = await ctx.client.createTerminal({ command: a.command, cwd: ctx.cwd, background: a.background, notifyPattern: a.notify_pattern }, ctx.signal);
   if (a.background) {
@@ -105,7 +119,7 @@ async function runCommand(ctx: ToolContext, a: { command: string; background?: b
     return {
       ok: !timedOut && exit.exitCode === 0,
       terminalId: terminal.id,
-      text: clip(`(${status})\n${out.truncated ? '(output truncated at the start)\n' : ''}${out.output}`),
+      text: clip(`${note}(${status})\n${out.truncated ? '(output truncated at the start)\n' : ''}${out.output}`),
     };
   } finally {
     clearTimeout(timer);

@@ -1,6 +1,6 @@
 // What a tool needs from the ACP client (the extension host owns files and terminals), as a small port for tests.
 
-import type { PermissionOption, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
+import type { PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
 
 export interface TerminalPort {
   id: string;
@@ -25,8 +25,10 @@ export interface ToolContext {
   client: ClientPort;
   signal: AbortSignal;
   commandTimeoutMs: number;
-  /** Tool kinds the person allowed "always" in this session. */
-  allowedAlways: Set<ToolKind>;
+  /** Whether the client advertised this `_vigil/…` method or feature; without it a tool does the work itself or does without. */
+  hostServes(name: string): boolean;
+  /** Tool kinds (and MCP tool names) the person allowed "always" in this session. */
+  allowedAlways: Set<string>;
   /** Sends a `plan` update (the update_plan tool). */
   publishPlan(entries: Array<{ content: string; status: 'pending' | 'in_progress' | 'completed' }>): Promise<void>;
 }

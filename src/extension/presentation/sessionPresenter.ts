@@ -2,6 +2,7 @@
 // approvals into a snapshot, and hands each change on as a host event.
 
 import { applyHostEvent } from '../../shared/sessionViewReducer';
+import type { AgentStateView } from '../../shared/agentState';
 import { emptySnapshot, type ApprovalView, type HostEvent, type NoticeView, type SessionMetaView, type SessionSnapshot, type TaskView } from '../../shared/sessionView';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
@@ -33,6 +34,8 @@ export interface PresenterSeed {
   live: TurnSnapshot | undefined;
   tasks: readonly TaskSnapshot[];
   approvals: readonly ApprovalView[];
+  /** What the session's agent said about itself so far in this window (options, commands, usage). */
+  agent?: AgentStateView;
 }
 
 export class SessionPresenter {
@@ -54,6 +57,7 @@ export class SessionPresenter {
     state = applyHostEvent(state, { type: 'turnStatusChanged', turn, ...(notice ? { notice } : {}) });
     for (const task of seed.tasks) state = applyHostEvent(state, { type: 'taskChanged', task: taskView(task) });
     for (const approval of seed.approvals) state = applyHostEvent(state, { type: 'approvalRequested', approval });
+    if (seed.agent) state = applyHostEvent(state, { type: 'agentStateChanged', agent: seed.agent });
     this.state = state;
   }
 
@@ -100,6 +104,11 @@ export class SessionPresenter {
 
   meta(meta: SessionMeta, extra: Partial<SessionMetaView> = {}): void {
     this.emit({ type: 'sessionMetaChanged', session: metaView(meta, extra) });
+  }
+
+  /** The agent's options, commands or usage changed. */
+  agentState(agent: AgentStateView): void {
+    this.emit({ type: 'agentStateChanged', agent });
   }
 
   /** A pinned notice that is not about a turn (e.g. "this session belongs to another folder"). */

@@ -53,6 +53,8 @@ export function registerCommands(app: VigilApp): void {
     'vigil.showLog': () => app.logChannel.show(),
     'vigil.selectAgent': () => app.models.selectAgent(),
     'vigil.selectModel': () => app.models.selectModel(),
+    'vigil.selectAgentMode': (arg) => app.agentOptions.selectMode(sessionIdOf(arg)),
+    'vigil.agentOptions': (arg) => app.agentOptions.options(optionTarget(arg)),
     'vigil.setApiKey': (arg) => app.models.setApiKey(typeof arg === 'string' ? (arg as never) : undefined),
     'vigil.renameSession': (arg) => app.tree.rename(arg as never),
     'vigil.deleteSession': (arg) => app.tree.delete(arg as never),
@@ -70,6 +72,13 @@ export function registerCommands(app: VigilApp): void {
       }),
     );
   }
+}
+
+/** `{ sessionId?, configId? }` from the session view's header controls; anything else is ignored. */
+function optionTarget(arg: unknown): { sessionId?: string; configId?: string } | undefined {
+  if (arg === null || typeof arg !== 'object') return undefined;
+  const { sessionId, configId } = arg as { sessionId?: unknown; configId?: unknown };
+  return { sessionId: typeof sessionId === 'string' ? sessionId : undefined, configId: typeof configId === 'string' ? configId : undefined };
 }
 
 /** A session id from a command argument: the id itself, or a row of the session list. */

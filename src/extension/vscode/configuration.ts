@@ -106,6 +106,8 @@ export class VigilConfiguration extends Disposable {
    * a declined or unanswered value is replaced by the user's own setting.
    */
   async launchSettings(): Promise<{ agent?: CustomAgentSettings; model: ModelSettings }> {
+    // Asked before the agent starts: its sessions are opened with these servers right after.
+    await this.confirmPending('mcpServers');
     await this.confirmPending('agent');
     const agent = this.customAgent();
     if (agent) return { agent, model: this.modelSettings() };

@@ -20,6 +20,8 @@ export interface ModelCommandDeps {
   /** The validated settings (VigilConfiguration fits). */
   config: { readonly settings: Pick<ValidatedSettings, 'agent' | 'model'> };
   logger: Logger;
+  /** "Select Model…" for a third-party agent with its own model option; false when the built-in agent's settings apply. */
+  agentModel?(): Promise<boolean>;
   /** Default `vscode.lm.selectChatModels()`; injectable for tests. */
   chatModels?(): Thenable<readonly vscode.LanguageModelChat[]>;
 }
@@ -85,8 +87,9 @@ export class ModelCommands {
     }
   }
 
-  /** `vigil.selectModel`: provider, then what that provider needs. */
+  /** `vigil.selectModel`: the third-party agent's own models when it serves turns; else provider, then what that provider needs. */
   async selectModel(): Promise<void> {
+    if (await this.deps.agentModel?.()) return;
     const model = this.deps.config.settings.model;
     const mark = (p: ProviderKind) => (model.provider === p ? ' $(check)' : '');
     const items: Array<Pick1<ProviderKind>> = [

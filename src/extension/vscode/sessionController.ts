@@ -15,6 +15,7 @@ import type { ApprovalBroker } from '../presentation/approvalBroker';
 import { SessionPresenter } from '../presentation/sessionPresenter';
 import { RemoteTurnFeed } from '../presentation/remoteTurnFeed';
 import type { VigilServices } from '../services';
+import { adoptAgentTitle } from '../presentation/agentTitle';
 import type { SessionViewController } from './webview/sessionViewController';
 
 export interface SessionControllerDeps {
@@ -84,6 +85,13 @@ export class SessionController extends Disposable implements SessionViewControll
     this.attached = true;
     const { supervisor, registry } = services;
     this._register(toDisposable(supervisor.subscribe((event) => this.onSupervisorEvent(event))));
+    this._register(toDisposable(services.agents.subscribeAgentState((event) => {
+      if (event.kind === 'state') {
+        if (event.sessionId === this.presenter?.sessionId) this.presenter.agentState(event.state);
+        return;
+      }
+      void this.adoptTitle(services, event.sessionId, event.title);
+    })));
     this._register(
       toDisposable(
         supervisor.sessions.onAppended(({ sessionId, records }) => {
@@ -202,6 +210,7 @@ export class SessionController extends Disposable implements SessionViewControll
         live: supervisor.getSnapshot(sessionId),
         tasks: registry.list({ sessionId }),
         approvals: this.d.broker.openFor(sessionId),
+        agent: services.agents.agentStateOf(sessionId),
       },
       (event) => this.d.post(event),
     );
@@ -358,8 +367,25 @@ export class SessionController extends Disposable implements SessionViewControll
   private async nameIfUntitled(services: VigilServices, sessionId: string, text: string): Promise<void> {
     const title = sessionId === this.presenter?.sessionId ? this.presenter.snapshot.session?.title : (await services.supervisor.sessions.get(sessionId))?.title;
     if (title !== untitled) return;
-    const renamed = await services.supervisor.sessions.rename(sessionId, titleFrom(text));
+    const renamed = await services.supervisor.sessions.rename(sessionId, titleFrom(text), 'auto');
     if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra());
+  }
+
+  /** The agent named the session: adopted unless the person named it (agentTitle.ts). */
+  private async adoptTitle(services: VigilServices, sessionId: string, title: string): Promise<void> {
+    try {
+      const renamed = await adoptAgentTitle(services.supervisor.sessions, sessionId, title);
+      if (!renamed) return;
+      if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra());
+      this.d.changed();
+    } catch (error) {
+      this.d.logger.warn(`the agent's title for session ${sessionId} was not stored: ${errorMessage(error)}`);
+    }
+  }
+
+  /** A header control of the agent's options: the pickers live with the commands (agentOptionPicks.ts). */
+  async onAgentOption(intent: { sessionId?: string; configId?: string }): Promise<void> {
+    await vscode.commands.executeCommand('vigil.agentOptions', { sessionId: intent.sessionId ?? this.presenter?.sessionId, configId: intent.configId });
   }
 
   private onSupervisorEvent(event: SupervisorEvent): void {

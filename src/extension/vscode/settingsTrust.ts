@@ -4,12 +4,13 @@
 
 import { createHash } from 'node:crypto';
 import type { ApprovalMode } from '../core/acp/hostPorts';
+import { describeMcpServer, validateMcpServers } from '../core/acp/mcpSettings';
 import { approvalModeFor, TOOL_KINDS, validateAgent, type ToolKind, type ValidatedSettings } from './settingsValidation';
 
 /** Settings below `vigil.` that decide what runs, where secrets go, or what is allowed: never from an untrusted workspace. */
-export const RESTRICTED_SETTINGS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'approvals.policy', 'approvals.byKind', 'tasks.outputByteLimit'] as const;
-/** Of those, the ones a trusted workspace may set only after the person confirmed the exact value. */
-export const CONFIRMED_SETTINGS = ['agent', 'model.baseUrl'] as const;
+export const RESTRICTED_SETTINGS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'approvals.policy', 'approvals.byKind', 'tasks.outputByteLimit', 'mcpServers'] as const;
+/** Of those, the ones a trusted workspace may set only after the person confirmed the exact value (MCP servers run commands like an agent). */
+export const CONFIRMED_SETTINGS = ['agent', 'model.baseUrl', 'mcpServers'] as const;
 export type ConfirmedSetting = (typeof CONFIRMED_SETTINGS)[number];
 
 /** What `WorkspaceConfiguration.inspect()` reports for one setting (the parts that matter here). */
@@ -55,6 +56,8 @@ export function isHarmless(key: ConfirmedSetting, value: unknown): boolean {
   // What the validator refuses (a string command, `vigil.agent.env` alone, …) falls back to the built-in agent:
   // asking about it would show "command: undefined" for a value that can start nothing.
   if (key === 'agent') return validateAgent(value, () => undefined).kind === 'built-in';
+  // Only valid entries ever reach an agent: a list of nothing usable starts nothing.
+  if (key === 'mcpServers') return validateMcpServers(value).servers.length === 0;
   return typeof value === 'string' && value.trim() === '';
 }
 
@@ -203,6 +206,9 @@ export class ConfirmationLedger {
 
 /** What the person reads in the log and the notification after declining, including how to change it. */
 export function declinedText(key: ConfirmedSetting): string {
+  if (key === 'mcpServers') {
+    return "this workspace's vigil.mcpServers was not confirmed, so only your own MCP servers (none unless you set some) are given to agents in this window. To use the workspace's servers, reload the window and confirm them; to stop being asked, remove vigil.mcpServers from the workspace settings.";
+  }
   return key === 'agent'
     ? "this workspace's vigil.agent was not confirmed, so your own setting (the built-in agent unless you set another) serves this window. To use the workspace's agent, reload the window and confirm it; to stop being asked, remove vigil.agent from the workspace settings."
     : "this workspace's vigil.model.baseUrl was not confirmed, so your own endpoint setting is used in this window. To use the workspace's endpoint, reload the window and confirm it; to stop being asked, remove vigil.model.baseUrl from the workspace settings.";
@@ -230,6 +236,21 @@ export function describeQuestion(question: WorkspaceValueQuestion): { message: s
       accept: 'Run This Agent',
     };
   }
+  if (question.key === 'mcpServers') {
+    const { servers } = validateMcpServers(question.value);
+    return {
+      message: 'Start the MCP servers chosen by this workspace?',
+      detail: [
+        `${where} set vigil.mcpServers to:`,
+        '',
+        ...servers.map(describeMcpServer),
+        '',
+        'Using them means every agent of this window is told to start these programs (with your permissions) or to connect to these addresses, and may send them what it works on. Allow them only if you know what they are.',
+        'Your answer is remembered for this workspace and this exact value; a changed value asks again.',
+      ].join('\n'),
+      accept: 'Use These Servers',
+    };
+  }
   return {
     message: 'Send model requests to the endpoint chosen by this workspace?',
     detail: [
@@ -247,6 +268,7 @@ export function describeQuestion(question: WorkspaceValueQuestion): { message: s
 /** One line for the log. */
 export function summarizeValue(question: WorkspaceValueQuestion): string {
   if (question.key === 'model.baseUrl') return String(question.value);
+  if (question.key === 'mcpServers') return validateMcpServers(question.value).servers.map(describeMcpServer).join('; ');
   const value = question.value as { command?: unknown; args?: unknown };
   return [value.command, ...(Array.isArray(value.args) ? value.args : [])].map(String).join(' ');
 }

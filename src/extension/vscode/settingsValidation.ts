@@ -2,7 +2,9 @@
 // every invalid value falls back to its default with a message naming the setting and the fix. Pure, unit-tested.
 
 import type { ProviderKind } from '../../agent/config';
+import type { McpServer } from '@agentclientprotocol/sdk';
 import type { CustomAgentSettings } from '../core/acp/agentLaunch';
+import { validateMcpServers } from '../core/acp/mcpSettings';
 import type { ApprovalMode } from '../core/acp/hostPorts';
 
 export type AgentSetting = { kind: 'built-in' } | ({ kind: 'custom' } & Required<CustomAgentSettings>);
@@ -28,6 +30,8 @@ export interface ValidatedSettings {
   tasks: { outputByteLimit: number };
   /** `timeoutSeconds`: an approval nobody answers is rejected after this long (10 s … 24 h). */
   approvals: { policy: ApprovalMode; byKind: Partial<Record<ToolKind, ApprovalMode>>; timeoutSeconds: number };
+  /** `vigil.mcpServers`, valid entries only (ACP's shape), offered to every agent. */
+  mcpServers: McpServer[];
 }
 
 export interface SettingIssue {
@@ -42,13 +46,14 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
   wakeups: { maxPerTurn: 5 },
   tasks: { outputByteLimit: 1_048_576 },
   approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
+  mcpServers: [],
 };
 
 /** Reads one setting below `vigil.` (e.g. `model.name`); undefined when unset. */
 export type SettingReader = (key: string) => unknown;
 
 /** Every key `validateSettings` reads. (`model.scriptFile` is gone: the demo script is test-only, via VIGIL_DEMO_SCRIPT.) */
-export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds'] as const;
+export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers'] as const;
 
 export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
   const issues: SettingIssue[] = [];
@@ -67,6 +72,7 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
       byKind: byKind(read('approvals.byKind'), issue),
       timeoutSeconds: integer(read('approvals.timeoutSeconds'), 'approvals.timeoutSeconds', 10, 86_400, SETTING_DEFAULTS.approvals.timeoutSeconds, issue),
     },
+    mcpServers: mcpServers(read('mcpServers'), issue),
   };
   return { settings, issues };
 }
@@ -103,6 +109,16 @@ export function validateAgent(value: unknown, report: (message: string) => void)
     return { kind: 'built-in' };
   }
   return { kind: 'custom', command, args: args as string[], env: env as Record<string, string> };
+}
+
+/** Valid entries are used; the bad ones are named, with the fix, in one message (one issue per key). */
+function mcpServers(value: unknown, issue: (key: string, message: string) => void): McpServer[] {
+  const { servers, issues } = validateMcpServers(value);
+  if (issues.length > 0) {
+    const rest = servers.length === 0 ? 'No MCP server is used meanwhile.' : `The other ${servers.length === 1 ? 'server is' : `${servers.length} servers are`} used.`;
+    issue('mcpServers', `vigil.mcpServers: ${issues.map((i) => `entry ${i.entry} ${i.message}`).join(' ')} ${rest}`);
+  }
+  return servers;
 }
 
 /** '' or an absolute http(s) URL. */

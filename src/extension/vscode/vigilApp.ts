@@ -9,6 +9,8 @@ import { errorMessage } from '../core/common/errors';
 import { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
 import type { LaunchSpec } from '../core/acp/agentLaunch';
+import { mcpSecrets } from '../core/acp/mcpSettings';
+import { McpSettingsSource } from '../core/acp/mcpSettingsSource';
 import { ApprovalBroker } from '../presentation/approvalBroker';
 import type { VigilServices } from '../services';
 import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
@@ -16,6 +18,7 @@ import { VigilConfiguration } from './configuration';
 import { canonicalFolder, folderForNewSession } from '../core/folders/sessionFolder';
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
+import { AgentOptionPicks } from './agentOptionPicks';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
 import { loadServices } from './servicesLoader';
@@ -42,6 +45,7 @@ export class VigilApp extends Disposable {
   readonly terminals: TaskTerminals;
   readonly secrets: SecretStorageSource;
   readonly models: ModelCommands;
+  readonly agentOptions: AgentOptionPicks;
   private servicesPromise: Promise<VigilServices> | undefined;
   private started: VigilServices | undefined;
   private contextTimer: NodeJS.Timeout | undefined;
@@ -59,6 +63,7 @@ export class VigilApp extends Disposable {
     super();
     this.config = this._register(new VigilConfiguration(logger, { trust: new WorkspaceSettingsTrust({ storage: context.workspaceState, logger }) }));
     this.learnAgentEnv();
+    this.learnMcpSecrets();
     this.sessions = this._register(
       new SessionController({
         services: () => this.services(),
@@ -95,14 +100,23 @@ export class VigilApp extends Disposable {
       new TaskTerminals({ tasks: async () => (await this.services()).registry, logger, redactor }),
     );
     this.secrets = this._register(new SecretStorageSource(context.secrets, logger, redactor));
-    this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger });
+    this.agentOptions = new AgentOptionPicks({
+      services: () => this.services(),
+      currentSessionId: () => this.sessions.currentSessionId,
+      turnLive: (id) => (id === this.sessions.currentSessionId ? this.sessions.turnLive : this.started?.supervisor.getSnapshot(id) !== undefined),
+      thirdPartyAgent: () => this.config.customAgent() !== undefined,
+      logger,
+      redact: (text) => redactor.redact(text),
+    });
+    this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger, agentModel: () => this.agentOptions.selectAgentModel() });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.release(id)));
     // Which sessions are this window's depends on its folders: re-sort the list when they change.
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.tree.refresh()));
     // A new agent, model or key applies from the next agent process: stop the idle ones now.
     this._register(this.config.onDidChange((change) => {
       if (change.affects('vigil.agent')) this.learnAgentEnv();
-      if (change.affects('vigil.agent') || change.affects('vigil.model')) void this.restartIdleAgents();
+      if (change.affects('vigil.mcpServers')) this.learnMcpSecrets();
+      if (change.affects('vigil.agent') || change.affects('vigil.model') || change.affects('vigil.mcpServers')) void this.restartIdleAgents();
     }));
     this._register(this.secrets.onDidChange(() => void this.restartIdleAgents()));
     registerCommands(this);
@@ -154,6 +168,8 @@ export class VigilApp extends Disposable {
       }),
       lm: new VscodeLanguageModelBridge(),
       approvalTimeoutMs: () => this.config.settings.approvals.timeoutSeconds * 1000,
+      // Read at each session open: the effective (trust-resolved, validated) value of vigil.mcpServers then.
+      mcpServers: [new McpSettingsSource(() => this.mcpServers(), this.logger, () => this.config.isTrusted())],
       showing: () => (this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined),
     });
     if (this.isDisposed) {
@@ -179,6 +195,18 @@ export class VigilApp extends Disposable {
   /** `vigil.agent` env values may be tokens: secrets as soon as they are configured, before any launch. */
   private learnAgentEnv(): void {
     this.redactor.add(Object.values(this.config.customAgent()?.env ?? {}));
+  }
+
+  /** `vigil.mcpServers` env and header values are tokens: secrets as soon as they are configured. */
+  private learnMcpSecrets(): void {
+    this.redactor.add(mcpSecrets(this.config.settings.mcpServers));
+  }
+
+  /** The servers for the session being opened; a workspace value confirmed just now brings secrets no change event announced. */
+  private mcpServers() {
+    const servers = this.config.settings.mcpServers;
+    this.redactor.add(mcpSecrets(servers));
+    return servers;
   }
 
   /** How the next agent process of a session is started: settings (a workspace's agent or endpoint only once confirmed) and keys as they are now. */

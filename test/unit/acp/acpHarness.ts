@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AcpAgentHandleProvider } from '../../../src/extension/core/acp/acpHandleProvider';
 import { customLaunch, type LaunchSpec } from '../../../src/extension/core/acp/agentLaunch';
+import type { McpServerSource } from '../../../src/extension/core/acp/mcpServerSource';
 import type { ApprovalMode, LanguageModelBridge, PermissionAnswer, PermissionQuestion } from '../../../src/extension/core/acp/hostPorts';
 import { systemClock } from '../../../src/extension/core/ports/clock';
 import type { AgentEvent, AgentHandle } from '../../../src/extension/core/ports/agentHandle';
@@ -46,7 +47,7 @@ export class AcpHarness {
   private root = '';
   private waiters: Array<() => void> = [];
 
-  static async create(o: { lm?: LanguageModelBridge; terminalHost?: (storageRoot: string) => Promise<TerminalHost>; launch?: () => LaunchSpec; settings?: { timeoutMs?: number; graceMs?: number }; initializeTimeoutMs?: number } = {}): Promise<AcpHarness> {
+  static async create(o: { lm?: LanguageModelBridge; terminalHost?: (storageRoot: string) => Promise<TerminalHost>; launch?: () => LaunchSpec; settings?: { timeoutMs?: number; graceMs?: number }; initializeTimeoutMs?: number; mcpServers?: McpServerSource[] } = {}): Promise<AcpHarness> {
     const h = new AcpHarness();
     h.settings = { timeoutMs: o.settings?.timeoutMs ?? 10_000, graceMs: o.settings?.graceMs ?? 1_000 };
     h.root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-acp-'));
@@ -71,6 +72,7 @@ export class AcpHarness {
       terminals: o.terminalHost ? await o.terminalHost(path.join(h.root, 'storage')) : h.terminals,
       lm: o.lm,
       initializeTimeoutMs: o.initializeTimeoutMs ?? 15_000,
+      mcpServers: o.mcpServers,
     });
     h.sup = new TurnSupervisor({
       storageRoot: path.join(h.root, 'storage'),

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { client, ndJsonStream, type ClientConnection, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { client, ndJsonStream, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import { FakeTerminalHost } from '../../fakes/fakeTerminalHost';
 import { ensureAgentBundle } from './agentBundle';
 
@@ -19,13 +19,21 @@ export class AgentUnderTest {
   stderr = '';
   permission: PermissionMode = 'allow';
   sessionId = '';
+  initializeResponse: InitializeResponse | undefined;
   private child!: ChildProcess;
   private conn!: ClientConnection;
   private waiters: Array<() => void> = [];
 
   constructor(readonly workspace: string) {}
 
-  static async start(config: Record<string, unknown>, options: { apiKey?: string; files?: Record<string, string>; load?: { sessionId: string; history: unknown[] } } = {}): Promise<AgentUnderTest> {
+  /**
+   * `vigilMethods`: what the client advertises in `clientCapabilities._meta.vigil` (default: the `_vigil/fs/list` it
+   * serves and background terminals, like Vigil's host); `null` advertises nothing, like a plain ACP client.
+   */
+  static async start(
+    config: Record<string, unknown>,
+    options: { apiKey?: string; files?: Record<string, string>; load?: { sessionId: string; history: unknown[] }; vigilMethods?: string[] | null; mcpServers?: McpServer[] } = {},
+  ): Promise<AgentUnderTest> {
     const bundle = await ensureAgentBundle();
     const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-agent-ws-'));
     for (const [name, content] of Object.entries(options.files ?? {})) {
@@ -40,12 +48,17 @@ export class AgentUnderTest {
     a.conn = a.buildClient().connect(
       ndJsonStream(Writable.toWeb(a.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(a.child.stdout!) as unknown as ReadableStream<Uint8Array>),
     );
-    await a.conn.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
+    const vigil = options.vigilMethods === null ? undefined : { methods: options.vigilMethods ?? ['_vigil/fs/list'], features: ['terminal.background'] };
+    a.initializeResponse = await a.conn.agent.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, ...(vigil ? { _meta: { vigil } } : {}) },
+    });
+    const mcpServers = options.mcpServers ?? [];
     if (options.load) {
-      await a.conn.agent.request('session/load', { sessionId: options.load.sessionId, cwd: workspace, mcpServers: [], _meta: { vigil: { history: options.load.history } } });
+      await a.conn.agent.request('session/load', { sessionId: options.load.sessionId, cwd: workspace, mcpServers, _meta: { vigil: { history: options.load.history } } });
       a.sessionId = options.load.sessionId;
     } else {
-      const s = await a.conn.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+      const s = await a.conn.agent.request('session/new', { cwd: workspace, mcpServers });
       a.sessionId = s.sessionId;
     }
     return a;

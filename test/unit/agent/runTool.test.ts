@@ -26,7 +26,7 @@ function context(files: Record<string, string>, answer: 'allow_once' | 'allow_al
     },
     hostRequest: async () => ({ entries: [], truncated: false }) as never,
   };
-  const ctx: ToolContext = { sessionId: 's', cwd: '/ws', client, signal: new AbortController().signal, commandTimeoutMs: 5_000, allowedAlways: new Set(), publishPlan: async () => undefined };
+  const ctx: ToolContext = { sessionId: 's', cwd: '/ws', client, signal: new AbortController().signal, commandTimeoutMs: 5_000, allowedAlways: new Set(), hostServes: () => true, publishPlan: async () => undefined };
   return { ctx, log, files };
 }
 const call = { toolCallId: 'c1', title: 't' };

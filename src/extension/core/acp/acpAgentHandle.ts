@@ -11,6 +11,8 @@ import type { Logger } from '../ports/logger';
 import type { TerminalHost } from '../ports/terminalHost';
 import { AcpConnection } from './acpConnection';
 import { ActivityDescriber } from './activityDescriber';
+import { AgentSessionState } from './agentSessionState';
+import { describeChoice, optionChange, type OptionValue } from './agentOptionChange';
 import type { LaunchSpec } from './agentLaunch';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import { HistoryRecorder } from './historyRecorder';
@@ -45,6 +47,7 @@ interface Live {
   connection: AcpConnection;
   acpSessionId: string;
   terminals: TerminalBridge;
+  label: string;
   marker: AgentMarker;
 }
 
@@ -60,6 +63,12 @@ export class AcpAgentHandle implements AgentHandle {
   private previousAcpSessionId: string | undefined;
   private disposed = false;
   private readonly leftovers: TurnLeftovers;
+  /** The agent's options, commands, usage and title for this session, across its processes. */
+  readonly agentState: AgentSessionState;
+  /** Values the person chose, re-applied when a fresh agent session starts with other ones. */
+  private readonly chosen = new Map<string, OptionValue>();
+  /** Option changes go to the agent one at a time, in the order the person made them. */
+  private changing: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly sessionId: string,
@@ -67,6 +76,72 @@ export class AcpAgentHandle implements AgentHandle {
   ) {
     this.gate = new PermissionGate(deps.policy, deps.prompter, deps.cwd);
     this.leftovers = new TurnLeftovers({ log: deps.log, spared: () => deps.terminals?.ownedProcessIds?.() ?? [] });
+    this.agentState = new AgentSessionState((error) => deps.log.error(`agent state listener failed: ${errorMessage(error)}`));
+  }
+
+  /** Starts the agent without a prompt, so its options and commands are known (e.g. for a picker). */
+  async prepare(): Promise<void> {
+    try {
+      await this.ensureStarted();
+    } catch (error) {
+      throw failure(error, 'AGENT_FAILED');
+    }
+  }
+
+  /**
+   * Changes one of the agent's options (`session/set_config_option`, or `session/set_mode` for legacy
+   * modes). ACP allows it during a turn; the agent's answer replaces the option set. A refusal is an
+   * error naming the option, the value and the agent's reason.
+   */
+  setOption(configId: string, value: OptionValue): Promise<void> {
+    const run = this.changing.catch(() => undefined).then(() => this.applyOption(configId, value));
+    this.changing = run;
+    return run;
+  }
+
+  private async applyOption(configId: string, value: OptionValue): Promise<void> {
+    const live = await this.ensureStarted().catch((error: unknown) => {
+      throw failure(error, 'AGENT_FAILED');
+    });
+    // Checked against the options of the agent that will receive it (a restart may have changed them).
+    const change = optionChange(this.agentState.option(configId), configId, value);
+    this.agentState.setPending(change.pending);
+    try {
+      if (change.legacyMode) {
+        await live.connection.setMode(live.acpSessionId, value as string);
+        this.agentState.modeSet(value as string);
+      } else {
+        this.agentState.optionsReplaced(await live.connection.setConfigOption(live.acpSessionId, configId, value));
+      }
+      this.chosen.set(configId, value);
+      this.deps.log.info(`${live.label}: ${change.pending}`);
+    } catch (error) {
+      const reason = error instanceof RequestError ? error.message : errorMessage(error);
+      throw new VigilError('AGENT_FAILED', `${live.label} did not change ${change.what}: ${reason}`, { cause: error });
+    } finally {
+      this.agentState.setPending(undefined);
+    }
+  }
+
+  /** After a fresh `session/new`: the person's earlier choices, where the new session differs and still offers them. */
+  private async reapplyChoices(live: Live): Promise<void> {
+    for (const [configId, value] of this.chosen) {
+      const option = this.agentState.option(configId);
+      if (!option || option.current === value) continue;
+      if (option.kind === 'select' && (typeof value !== 'string' || !option.choices.some((c) => c.value === value))) continue;
+      if (option.kind === 'boolean' && typeof value !== 'boolean') continue;
+      try {
+        if (option.legacyMode) {
+          await live.connection.setMode(live.acpSessionId, value as string);
+          this.agentState.modeSet(value as string);
+        } else {
+          this.agentState.optionsReplaced(await live.connection.setConfigOption(live.acpSessionId, configId, value));
+        }
+        this.deps.log.info(`${live.label}: restored ${option.name} → ${describeChoice(option, value)}`);
+      } catch (error) {
+        this.deps.log.warn(`${live.label} did not take back ${option.name} = ${String(value)}: ${errorMessage(error)}`);
+      }
+    }
   }
 
   async prompt(request: PromptRequest): Promise<PromptOutcome> {
@@ -163,16 +238,25 @@ export class AcpAgentHandle implements AgentHandle {
     const marker = TurnLeftovers.marker();
     const proc = await AgentProcess.start({ ...spec, env: { ...spec.env, [marker.name]: marker.value } }, this.deps.log, this.deps.cwd);
     const terminals = new TerminalBridge(this.deps.terminals, this.deps.log);
+    // What the previous process said (options, commands, usage) does not hold for this one.
+    this.agentState.reset();
     const connection = new AcpConnection(
       proc,
-      { vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm },
+      {
+        vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm,
+        onSessionUpdate: (_acpSessionId, update) => void this.agentState.apply(update),
+        onSessionOpened: (_acpSessionId, response) => this.agentState.opened(response),
+      },
       () => this.deps.policy.isTrusted(),
     );
     try {
       await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
       this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
+      const previous = this.previousAcpSessionId;
       const acpSessionId = await this.openSession(connection, spec);
-      const live: Live = { process: proc, connection, acpSessionId, terminals, marker };
+      const live: Live = { process: proc, connection, acpSessionId, terminals, label: spec.label, marker };
+      // A reloaded agent session keeps its own options; a fresh one gets the person's choices back.
+      if (acpSessionId !== previous) await this.reapplyChoices(live);
       this.live = live;
       void proc.exited.then((exit) => this.onProcessExit(live, exit));
       return live;

@@ -1,9 +1,10 @@
 // One ACP client connection to one agent process: the client-side handlers (fs, terminals,
 // permissions, `_vigil/…`), `initialize` with a bounded wait, sessions, prompts and cancel.
 
-import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse } from '@agentclientprotocol/sdk';
+import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../agent/providers/types';
 import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../agent/vigilProtocol';
+import { clientFeatures, type VigilExtensions } from '../../../shared/vigilExtensions';
 import { errorMessage, VigilError } from '../common/errors';
 import type { AgentEvent } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
@@ -32,7 +33,14 @@ export interface ConnectionDeps {
   gate: PermissionGate;
   terminals: TerminalBridge;
   lm?: LanguageModelBridge;
+  /** Every `session/update`, in a prompt or not: the agent's options, commands, usage and title live here (agentSessionState.ts). */
+  onSessionUpdate?(acpSessionId: string, update: SessionUpdate): void;
+  /** The answer of `session/new` / `session/load`: the agent's initial options and modes. */
+  onSessionOpened?(acpSessionId: string, response: unknown): void;
 }
+
+/** Bound on the agent's answer to a change of one of its options. */
+const setOptionTimeoutMs = 30_000;
 
 const permissionDenied = -32001;
 
@@ -73,7 +81,7 @@ export class AcpConnection {
       const response = await Promise.race([
         this.connection.agent.request('initialize', {
           protocolVersion: 1,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { configOptions: { boolean: {} } }, _meta: { vigil: this.vigilExtensions() } },
           clientInfo: { name: 'vigil', title: 'Vigil', version: '0.1.0' },
         }),
         timeout,
@@ -86,13 +94,54 @@ export class AcpConnection {
     }
   }
 
+  /** The `_vigil/*` methods this client serves (handlers in buildApp): an agent must not call any other. */
+  private vigilExtensions(): VigilExtensions {
+    const methods: string[] = [vigilMethods.fsList, vigilMethods.fsSearch];
+    if (this.deps.lm) methods.push(vigilMethods.lmModels, vigilMethods.lmChat);
+    return { methods, features: [clientFeatures.backgroundTerminals] };
+  }
+
   async newSession(cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<string> {
     const r = await this.connection.agent.request('session/new', { cwd, mcpServers, _meta: { vigil: { history } } });
+    this.opened(r.sessionId, r);
     return r.sessionId;
   }
 
   async loadSession(acpSessionId: string, cwd: string, history: ChatMessage[], mcpServers: McpServer[]): Promise<void> {
-    await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, _meta: { vigil: { history } } });
+    const r = await this.connection.agent.request('session/load', { sessionId: acpSessionId, cwd, mcpServers, _meta: { vigil: { history } } });
+    this.opened(acpSessionId, r);
+  }
+
+  /** `session/set_config_option`; resolves with the agent's full option set. Bounded: an agent that never answers is an error. */
+  async setConfigOption(acpSessionId: string, configId: string, value: string | boolean): Promise<unknown> {
+    const agent = this.connection.agent;
+    const request =
+      typeof value === 'boolean'
+        ? agent.request('session/set_config_option', { sessionId: acpSessionId, configId, type: 'boolean', value })
+        : agent.request('session/set_config_option', { sessionId: acpSessionId, configId, value });
+    const r = await this.bounded(request, 'session/set_config_option');
+    return r.configOptions;
+  }
+
+  /** `session/set_mode` (legacy modes), bounded like the above. */
+  async setMode(acpSessionId: string, modeId: string): Promise<void> {
+    await this.bounded(this.connection.agent.request('session/set_mode', { sessionId: acpSessionId, modeId }), 'session/set_mode');
+  }
+
+  private async bounded<T>(request: Promise<T>, method: string): Promise<T> {
+    const signal = AbortSignal.timeout(setOptionTimeoutMs);
+    const timedOut = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(new VigilError('AGENT_TIMEOUT', `the agent did not answer "${method}" within ${setOptionTimeoutMs / 1000} s`)), { once: true }),
+    );
+    return Promise.race([request, timedOut]);
+  }
+
+  private opened(acpSessionId: string, response: unknown): void {
+    try {
+      this.deps.onSessionOpened?.(acpSessionId, response);
+    } catch (error) {
+      this.deps.log.error(`session state listener failed: ${errorMessage(error)}`);
+    }
   }
 
   /** Sends `session/prompt`; every update and agent request of this session goes to `sink` until it settles. */
@@ -168,6 +217,11 @@ export class AcpConnection {
 
     return client({ name: 'vigil' })
       .onNotification('session/update', ({ params }) => {
+        try {
+          this.deps.onSessionUpdate?.(params.sessionId, params.update);
+        } catch (error) {
+          log.error(`session state listener failed: ${errorMessage(error)}`);
+        }
         this.emit(params.sessionId, (d) => d.fromUpdate(params.update));
       })
       .onRequest('session/request_permission', async ({ params, signal }) => {

@@ -2,6 +2,7 @@
 
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { AgentEvent, WaitingOn } from '../ports/agentHandle';
+import { isStateUpdate } from './agentSessionState';
 
 interface OpenTool {
   title: string;
@@ -44,6 +45,9 @@ export class ActivityDescriber {
       case 'plan':
         return { description: 'agent: plan updated', waitingOn: this.afterTool(), update: raw };
       default:
+        // The agent's options, commands, usage and title are state kept apart (agentSessionState.ts), not
+        // conversation: still activity, but not written into the transcript on every turn.
+        if (isStateUpdate(raw)) return { description: `agent: ${update.sessionUpdate}`, waitingOn: this.afterTool() };
         return { description: `agent: ${update.sessionUpdate}`, waitingOn: this.afterTool(), update: raw };
     }
   }

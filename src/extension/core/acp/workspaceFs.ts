@@ -10,17 +10,12 @@ import { notRegularError, openError, openFileVerified, VerifiedDir } from './bou
 import { writeVerified } from './boundaryWrite';
 import { readRange } from './lineRangeReader';
 import { describeLocation, locatePath, type Location } from './workspaceBoundary';
+import { clampCount as clamp, maxListEntries, maxMatchLineChars, maxSearchFileBytes, maxSearchFiles, maxSearchResults, skippedDirs } from '../../../shared/workspaceLimits';
 
 export { isInside as isWithin } from './workspaceBoundary';
 export type { Location } from './workspaceBoundary';
 
-const skippedDirs = new Set(['.git', 'node_modules', '.vscode-test', 'out', 'dist']);
-const maxSearchFileBytes = 1_000_000;
-/** Agent-chosen counts are clamped: an agent asking for a billion entries gets these. */
-export const maxListEntries = 5_000;
-export const maxSearchResults = 1_000;
-/** A search stops (truncated) after this many files, so a huge tree cannot keep the host busy for minutes. */
-export const maxSearchFiles = 20_000;
+export { maxListEntries, maxSearchFiles, maxSearchResults } from '../../../shared/workspaceLimits';
 
 type Access = 'read' | 'write' | 'list' | 'search';
 
@@ -99,7 +94,7 @@ export class WorkspaceFs {
       const lines = text.split('\n');
       for (let i = 0; i < lines.length; i += 1) {
         if (!lines[i].includes(query)) continue;
-        matches.push({ path: relative(where.rootReal, real).split(sep).join('/'), line: i + 1, text: lines[i].trim().slice(0, 300) });
+        matches.push({ path: relative(where.rootReal, real).split(sep).join('/'), line: i + 1, text: lines[i].trim().slice(0, maxMatchLineChars) });
         if (matches.length >= cap) return true;
       }
       return false;
@@ -187,10 +182,6 @@ export class WorkspaceFs {
     if (where.kind === 'missing') throw new VigilError('NOT_FOUND', `Cannot ${action} ${where.abs}: no such file or folder.`);
     if (where.kind !== 'folder') throw new VigilError('INVALID_INPUT', `Cannot ${action} ${where.abs}: it is a ${where.kind}, not a folder.${where.kind === 'file' ? ' Read it instead.' : ''}`);
   }
-}
-
-function clamp(value: number, max: number): number {
-  return Number.isSafeInteger(value) && value > 0 ? Math.min(value, max) : max;
 }
 
 function skip(): undefined {

@@ -28,6 +28,8 @@ export type SessionState = 'idle' | 'interrupted' | 'aborted';
 const sessionMetaSchema = z.object({
   id: z.string(),
   title: z.string(),
+  /** Who named the session last: `person` (a rename) wins over the agent's `session_info_update` titles. Absent: Vigil's own. */
+  titleSource: z.enum(['auto', 'agent', 'person']).optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   state: z.enum(['idle', 'interrupted', 'aborted']),
@@ -42,6 +44,7 @@ const sessionMetaSchema = z.object({
   folder: z.preprocess((value) => (value === undefined || typeof value === 'string' ? value : ''), z.string().optional()),
 });
 export type SessionMeta = z.infer<typeof sessionMetaSchema>;
+export type TitleSource = NonNullable<SessionMeta['titleSource']>;
 
 export class SessionStore {
   private readonly appended = new EventHub<RecordsAppended>();
@@ -123,8 +126,9 @@ export class SessionStore {
     return guard ? guard(write) : write();
   }
 
-  rename(id: string, title: string): Promise<SessionMeta> {
-    return this.update(id, { title });
+  /** `source`: who names it (a person by default; the agent's own title never replaces a person's). */
+  rename(id: string, title: string, source: TitleSource = 'person'): Promise<SessionMeta> {
+    return this.update(id, { title, titleSource: source });
   }
 
   async delete(id: string): Promise<void> {

@@ -133,6 +133,8 @@ export class SessionViewChannel {
         return c.onOpenSession({ sessionId: message.sessionId });
       case 'openFile':
         return c.onOpenFile({ path: message.path, line: message.line });
+      case 'agentOption':
+        return c.onAgentOption?.({ sessionId: message.sessionId, configId: message.configId });
       default:
         return assertNever(message);
     }

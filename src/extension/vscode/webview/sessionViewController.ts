@@ -23,4 +23,6 @@ export interface SessionViewController {
   onOpenFile(intent: { path: string; line?: number }): void | Promise<void>;
   /** Without a session id: let the person pick one (or start a new one). */
   onOpenSession(intent: { sessionId?: string }): void | Promise<void>;
+  /** A header control of the agent's options (agentOptionPicks.ts): one option's values, or all options. */
+  onAgentOption?(intent: { sessionId?: string; configId?: string }): void | Promise<void>;
 }
