@@ -19,8 +19,14 @@ export interface SessionMetaView {
 
 /** ACP `ToolKind`. */
 export type ToolKindView = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other';
-/** ACP `ToolCallStatus`, plus `cancelled` for calls an abort left unfinished. */
-export type ToolStatusView = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+/**
+ * ACP `ToolCallStatus`, plus `cancelled` for calls an abort left unfinished (older transcripts) and `ended`
+ * for calls the agent still showed pending or running when its turn ended: no result came.
+ */
+export type ToolStatusView = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'ended';
+
+/** How a tool call with status `ended` reads, in the card and in the transcript record. */
+export const TOOL_ENDED_TEXT = 'ended without a result';
 
 export type ToolContentView =
   | { type: 'text'; text: string }

@@ -24,7 +24,7 @@ const epochMs = z.number().finite().nonnegative();
 const json = z.unknown();
 
 const toolKind = z.enum(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
-const toolStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
+const toolStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled', 'ended']);
 
 const toolContent: z.ZodType<ToolContentView> = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), text }),

@@ -56,7 +56,7 @@ export const sessionStyles = css`
   .tool-status { font-size: 0.9em; color: var(--vscode-descriptionForeground); display: inline-flex; align-items: center; gap: 3px; }
   .tool-status.status-completed { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
   .tool-status.status-failed { color: var(--vscode-errorForeground); }
-  .tool-status.status-cancelled { color: var(--vscode-disabledForeground); }
+  .tool-status.status-cancelled, .tool-status.status-ended { color: var(--vscode-disabledForeground); }
   .tool-duration { font-size: 0.9em; color: var(--vscode-descriptionForeground); min-width: 3ch; text-align: right; }
   .tool-section { margin-top: 6px; }
   .label { font-size: 0.85em; color: var(--vscode-descriptionForeground); text-transform: uppercase; letter-spacing: 0.03em; }

@@ -1,7 +1,7 @@
 // A tool call as a card: kind icon, title, status, duration; inputs, output and diffs on expand.
 
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../shared/sessionView';
+import { TOOL_ENDED_TEXT, type ToolCallView, type ToolContentView, type ToolKindView, type ToolStatusView } from '../shared/sessionView';
 import { formatJson, truncate } from './format';
 import { diffLines } from './lineDiff';
 import type { ViewActions } from './viewActions';
@@ -12,11 +12,11 @@ const kindIcon: Record<ToolKindView, string> = {
 };
 
 const statusIcon: Record<ToolStatusView, string> = {
-  pending: 'circle-outline', in_progress: 'loading', completed: 'pass', failed: 'error', cancelled: 'circle-slash',
+  pending: 'circle-outline', in_progress: 'loading', completed: 'pass', failed: 'error', cancelled: 'circle-slash', ended: 'circle-slash',
 };
 
 const statusLabel: Record<ToolStatusView, string> = {
-  pending: 'pending', in_progress: 'running', completed: 'done', failed: 'failed', cancelled: 'cancelled',
+  pending: 'pending', in_progress: 'running', completed: 'done', failed: 'failed', cancelled: 'cancelled', ended: TOOL_ENDED_TEXT,
 };
 
 const outputLimit = 20_000;

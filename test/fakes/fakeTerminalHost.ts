@@ -102,6 +102,10 @@ export class FakeTerminalHost implements TerminalHost {
     return () => t.listeners.delete(listener);
   }
 
+  ownedProcessIds(): number[] {
+    return [...this.terms.values()].filter((t) => t.exit === null && t.child.pid !== undefined).map((t) => t.child.pid as number);
+  }
+
   async killAll(): Promise<void> {
     for (const id of this.terms.keys()) await this.kill(id);
   }

@@ -4,9 +4,11 @@
 
 import type { AttachmentSummary } from '../../shared/promptContext';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
+import { ENDED_WITHOUT_RESULT, ToolCallTracker } from '../core/supervisor/toolCalls';
 import type { EntryView, HostEvent, PlanItemView, ToolCallPatch, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../shared/sessionView';
 
 const toolKinds = new Set<ToolKindView>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
+/** What an agent may say (ACP's statuses); `cancelled`/`ended` of a turn's end come from Vigil's own records. */
 const toolStatuses = new Set<ToolStatusView>(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
 const wakeupTaskId = /Background task (\S+?) (?:completed|matched)/g;
 
@@ -16,6 +18,8 @@ export class TranscriptTranslator {
   private seq = 0;
   private streaming: { id: string; kind: 'agent' | 'thought' } | undefined;
   private turnId: string | undefined;
+  /** Tool calls of the current turn that have no final status yet. */
+  private readonly openTools = new ToolCallTracker();
 
   translate(record: TranscriptRecord): HostEvent[] {
     const at = record.at;
@@ -23,23 +27,37 @@ export class TranscriptTranslator {
       case 'userPrompt':
         return [...this.endStream(), { type: 'entryAppended', entry: this.promptEntry(record.text, record.source, at, record.attachments) }];
       case 'agentUpdate':
+        this.openTools.observe(record.update);
         return this.fromUpdate(record.update, at);
       case 'notice':
         return [...this.endStream(), this.noticeEntry(record.level === 'error' ? 'error' : 'info', record.text, at)];
       case 'turnStarted':
         this.turnId = record.turnId;
-        return this.endStream();
+        return [...this.endStream(), ...this.endOpenTools(at)];
       case 'turnEnded':
-        return this.endStream();
+        return [...this.endStream(), ...this.endOpenTools(at)];
       case 'interrupted':
-        return [...this.endStream(), this.noticeEntry('interrupted', record.reason, at)];
+        return [...this.endStream(), ...this.endOpenTools(at), this.noticeEntry('interrupted', record.reason, at)];
       case 'syntheticToolResult':
+        this.openTools.close(record.toolCallId);
+        // `ended` keeps what the call showed so far (its output, its diff); the card's status says the rest.
+        if (record.status === ENDED_WITHOUT_RESULT.status) return [{ type: 'toolCallUpdated', toolCallId: record.toolCallId, patch: { status: 'ended', endedAt: at } }];
         return [{ type: 'toolCallUpdated', toolCallId: record.toolCallId, patch: { status: record.status, content: [{ type: 'text', text: record.text }], endedAt: at } }];
       default: {
         const never: never = record;
         return never;
       }
     }
+  }
+
+  /**
+   * The one place where a turn's end folds its unfinished tool calls: still pending or running when the turn
+   * ended (also a normal end_turn, also in transcripts written before the end recorded them) means no result.
+   */
+  private endOpenTools(at: number): HostEvent[] {
+    const ids = this.openTools.openIds();
+    for (const id of ids) this.openTools.close(id);
+    return ids.map((toolCallId) => ({ type: 'toolCallUpdated', toolCallId, patch: { status: ENDED_WITHOUT_RESULT.status, endedAt: at } }));
   }
 
   private nextId(prefix: string, at: number): string {

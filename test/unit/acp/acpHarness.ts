@@ -130,6 +130,7 @@ export class AcpHarness {
       cancel: (id) => handle.cancel(id),
       kill: (reason) => handle.kill(reason),
       onExit: handle.onExit?.bind(handle),
+      stopLeftovers: handle.stopLeftovers?.bind(handle),
     };
   }
 

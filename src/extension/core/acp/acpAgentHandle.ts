@@ -6,7 +6,7 @@ import type { ChatMessage } from '../../../agent/providers/types';
 import { promptErrorData } from '../../../agent/vigilProtocol';
 import { errorMessage, isVigilError, VigilError } from '../common/errors';
 import { EventHub, type Unsubscribe } from '../common/events';
-import type { AgentEvent, AgentFailure, AgentHandle, PromptOutcome, PromptRequest } from '../ports/agentHandle';
+import type { AgentEvent, AgentFailure, AgentHandle, LeftoverReport, PromptOutcome, PromptRequest } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
 import type { TerminalHost } from '../ports/terminalHost';
 import { AcpConnection } from './acpConnection';
@@ -29,6 +29,8 @@ import { refusalFor } from './promptContent';
 import { historyText } from '../../../shared/promptContext';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
+import { TurnLeftovers } from '../supervisor/turnLeftovers';
+import type { AgentMarker } from '../supervisor/turnProcesses';
 
 export interface AcpHandleDeps {
   log: Logger;
@@ -64,6 +66,7 @@ interface Live {
   /** This process's token in the durable binding; undefined when it could not be recorded. */
   opener?: string;
   label: string;
+  marker: AgentMarker;
 }
 
 export class AcpAgentHandle implements AgentHandle {
@@ -84,6 +87,7 @@ export class AcpAgentHandle implements AgentHandle {
   /** The process of the start in flight, so a cancelled sign-in can stop it mid-`authenticate`. */
   private startingProcess: AgentProcess | undefined;
   private readonly book: AgentSessionBook;
+  private readonly leftovers: TurnLeftovers;
   /** The agent's options, commands, usage and title for this session, across its processes. */
   readonly agentState: AgentSessionState;
   /** Values the person chose, re-applied when a fresh agent session starts with other ones. */
@@ -97,6 +101,7 @@ export class AcpAgentHandle implements AgentHandle {
   ) {
     this.gate = new PermissionGate(deps.policy, deps.prompter, deps.cwd);
     this.book = deps.agentSessions ?? memoryBook();
+    this.leftovers = new TurnLeftovers({ log: deps.log, spared: () => deps.terminals?.ownedProcessIds?.() ?? [] });
     this.agentState = new AgentSessionState((error) => deps.log.error(`agent state listener failed: ${errorMessage(error)}`));
     this.elicitations = deps.elicitations ? new ElicitationHost(sessionId, deps.elicitations, deps.log) : undefined;
   }
@@ -200,6 +205,7 @@ export class AcpAgentHandle implements AgentHandle {
     if (refusal) throw failure(new VigilError('INVALID_INPUT', refusal), 'AGENT_FAILED');
     this.history!.user(historyText(request.text, request.attachments));
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
+    await this.leftovers.begin(request.turnId, live.process.pid, live.marker);
     try {
       const response = await live.connection.prompt(
         live.acpSessionId,
@@ -208,6 +214,7 @@ export class AcpAgentHandle implements AgentHandle {
           describer,
           onEvent: (event) => {
             if (event.update) this.history!.update(event.update as never);
+            this.leftovers.observe(event.update);
             request.onEvent(event);
           },
         },
@@ -219,7 +226,12 @@ export class AcpAgentHandle implements AgentHandle {
     } finally {
       this.running = undefined;
       this.gate.endTurn();
+      this.leftovers.endPrompt();
     }
+  }
+
+  stopLeftovers(turnId: string, graceMs: number): Promise<LeftoverReport | undefined> {
+    return this.leftovers.stop(turnId, graceMs);
   }
 
   async cancel(): Promise<void> {
@@ -283,6 +295,7 @@ export class AcpAgentHandle implements AgentHandle {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.leftovers.dispose();
     await this.kill('session disposed');
   }
 
@@ -297,7 +310,9 @@ export class AcpAgentHandle implements AgentHandle {
 
   private async start(): Promise<Live> {
     const spec = await this.deps.launch();
-    const { proc, connection, terminals } = await this.spawn(spec, true);
+    // Tags the agent's tree, so what it starts and then daemonizes is still found after a stopped turn.
+    const marker = TurnLeftovers.marker();
+    const { proc, connection, terminals } = await this.spawn({ ...spec, env: { ...spec.env, [marker.name]: marker.value } }, true);
     const signIn = this.authOnStart;
     this.startingProcess = proc;
     try {
@@ -316,7 +331,7 @@ export class AcpAgentHandle implements AgentHandle {
         timeoutMs: this.deps.openTimeoutMs,
       });
       if (opened.notice) this.crashNotice = `${this.crashNotice ?? ''} ${opened.notice}`.trim();
-      const live: Live = { process: proc, connection, acpSessionId: opened.acpSessionId, terminals, opener: opened.opener, label: spec.label };
+      const live: Live = { process: proc, connection, acpSessionId: opened.acpSessionId, terminals, opener: opened.opener, label: spec.label, marker };
       // A resumed or loaded agent session keeps its own options; a fresh one gets the person's choices back.
       if (opened.how === 'new') await this.reapplyChoices(live);
       this.live = live;

@@ -57,6 +57,15 @@ export interface AgentFailure {
   remedies?: NoticeAction[];
 }
 
+/** What a stopped turn's agent had left running and was stopped (SIGTERM now, SIGKILL after the grace). */
+export interface LeftoverReport {
+  /** One bounded, masked line: "Stopped 2 processes the agent left running: sleep 600, npm test". */
+  summary: string;
+  pids: number[];
+  /** Settles after the grace: a line about those that needed SIGKILL, if any. */
+  killed: Promise<string | undefined>;
+}
+
 export interface PromptRequest {
   sessionId: string;
   turnId: string;
@@ -80,6 +89,8 @@ export interface AgentHandle {
   kill(reason: string): Promise<void>;
   /** Called when the agent process dies on its own. */
   onExit?(listener: (info: { code: number | null; signal: string | null }) => void): Unsubscribe;
+  /** After a cancelled or aborted turn: stops the processes the agent started during `turnId` and left running. */
+  stopLeftovers?(turnId: string, graceMs: number): Promise<LeftoverReport | undefined>;
 }
 
 export interface AgentHandleProvider {

@@ -42,4 +42,6 @@ export interface TerminalHost {
   release(terminalId: string): Promise<void>;
   /** Output chunks as they arrive (activity for a turn that waits on this command). */
   onOutput(terminalId: string, listener: (chunk: string) => void): Unsubscribe;
+  /** The pids of the running tasks (each leads its own session and group): Vigil's, never an agent's leftovers. */
+  ownedProcessIds?(): number[];
 }

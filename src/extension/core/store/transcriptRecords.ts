@@ -37,7 +37,8 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
     type: z.literal('syntheticToolResult'),
     ...base,
     toolCallId: z.string(),
-    status: z.enum(['failed', 'cancelled']),
+    /** `ended`: the turn ended while the agent still showed the call pending or running. */
+    status: z.enum(['failed', 'cancelled', 'ended']),
     text: z.string(),
   }),
 ]);

@@ -1,8 +1,15 @@
 // Tracks the ACP tool calls of a turn that have not reached a final status (to close them on an abort or crash).
 
+import { TOOL_ENDED_TEXT } from '../../../shared/sessionView';
 import type { TranscriptRecord } from '../store/transcriptRecords';
 
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/**
+ * What a tool call the agent still showed pending or running when its turn ended becomes, whatever the stop
+ * reason (Codex leaves calls "in progress" after a normal end_turn): no result came, and it is not running.
+ */
+export const ENDED_WITHOUT_RESULT = { status: 'ended', text: TOOL_ENDED_TEXT } as const;
 
 export class ToolCallTracker {
   private readonly open = new Map<string, string>();

@@ -14,7 +14,8 @@ import type { LivenessSettings } from '../settings/livenessSettings';
 import { AbortProtocol } from './abortProtocol';
 import type { ActivityClock } from './activityClock';
 import { CommitBarriers, type PendingBarrier } from './commitBarriers';
-import { ToolCallTracker } from './toolCalls';
+import { ENDED_WITHOUT_RESULT, ToolCallTracker } from './toolCalls';
+import { reportLeftovers } from './leftoverReport';
 import { Watchdog } from './watchdog';
 import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnPhase, TurnSnapshot } from './supervisorEvents';
 
@@ -315,10 +316,14 @@ export class TurnRun {
     this.watchdog.cancel();
     this.abort.dispose();
     const records: RecordInput[] = [];
-    if (reason !== 'completed') {
-      for (const toolCallId of this.tools.openIds()) {
-        records.push({ type: 'syntheticToolResult', turnId: d.turnId, toolCallId, status: 'cancelled', text: 'cancelled: the turn ended before the tool produced a result' });
-      }
+    // Stop means stop: what the agent started in a stopped turn and left running is stopped too, and said so.
+    if (reason === 'cancelled' || reason === 'aborted' || reason === 'interrupted') {
+      const stopped = await reportLeftovers(this.handle, d);
+      if (stopped) records.push({ type: 'notice', turnId: d.turnId, level: 'info', text: stopped });
+    }
+    // Whatever the reason, also a normal end: a call the agent left pending or running will never finish now.
+    for (const toolCallId of this.tools.openIds()) {
+      records.push({ type: 'syntheticToolResult', turnId: d.turnId, toolCallId, ...ENDED_WITHOUT_RESULT });
     }
     records.push({ type: 'turnEnded', turnId: d.turnId, reason, message });
     // Bounded: on a hung disk the turn still ends and releases its lease; the record follows if the disk recovers

@@ -239,6 +239,10 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     });
   }
 
+  ownedProcessIds(): number[] {
+    return [...this.runs.values()].filter((r) => !r.finished && r.record.pid !== null).map((r) => r.record.pid as number);
+  }
+
   /** Stops following (timers, watcher, log handles). Background tasks keep running for the next window. */
   async close(): Promise<void> {
     this.dispose();

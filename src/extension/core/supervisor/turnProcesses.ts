@@ -1,0 +1,183 @@
+// Which processes a turn's agent started: the host's processes at turn start, samples of the agent's tree
+// while the turn runs, and at its end the ones started during the turn that still run (also those that
+// left the agent's tree by daemonizing), minus the agent's older helpers and the registry's tasks.
+
+import { listDescendants } from '../common/processTree';
+import { environHas, identityOf, readProcessTable, readSubtree, type ProcessInfo, type ProcessTable } from './processTable';
+
+/** An environment variable set only on one agent process; its descendants inherit it unless they clear it. */
+export interface AgentMarker {
+  name: string;
+  value: string;
+}
+
+export interface TurnProcessReads {
+  table(): Promise<ProcessTable>;
+  subtree(root: number): Promise<ProcessTable | undefined>;
+  environHas(pid: number, name: string, value: string): Promise<boolean>;
+}
+
+const procReads: TurnProcessReads = { table: readProcessTable, subtree: readSubtree, environHas };
+
+export interface TurnProcessOptions {
+  agentPid: number;
+  marker?: AgentMarker;
+  reads?: TurnProcessReads;
+  /** This process (the extension host): never a leftover, nor is anything above it. */
+  selfPid?: number;
+}
+
+export class TurnProcessWatch {
+  private readonly before = new Set<string>();
+  /** The latest start among the processes that existed at turn start: nothing older is new. */
+  private readonly newestBefore: number;
+  private readonly agent: ProcessInfo | undefined;
+  /** New processes seen in the agent's tree during the turn (identity → info), also after they ended. */
+  private readonly seen = new Map<string, ProcessInfo>();
+  private readonly reads: TurnProcessReads;
+  private sampling: Promise<void> | undefined;
+  private sampleAgain = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  private constructor(
+    private readonly o: TurnProcessOptions,
+    table: ProcessTable,
+  ) {
+    this.reads = o.reads ?? procReads;
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const p of table.values()) {
+      this.before.add(identityOf(p));
+      newest = Math.max(newest, p.start);
+    }
+    this.newestBefore = newest;
+    this.agent = table.get(o.agentPid);
+  }
+
+  /** Takes the turn-start snapshot; call it before the agent is sent the prompt. */
+  static async begin(o: TurnProcessOptions): Promise<TurnProcessWatch> {
+    return new TurnProcessWatch(o, await (o.reads ?? procReads).table());
+  }
+
+  /** Samples the agent's tree every `intervalMs` until `stop()` (catches children that later daemonize). */
+  sampleEvery(intervalMs: number): void {
+    const tick = () => {
+      this.timer = undefined;
+      if (this.stopped) return;
+      void this.sample().finally(() => {
+        if (!this.stopped) this.timer = setTimeout(tick, intervalMs).unref();
+      });
+    };
+    this.timer ??= setTimeout(tick, intervalMs).unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Records the agent's new descendants now. Calls during a sample share it and one more after it. */
+  sample(): Promise<void> {
+    if (this.sampling) {
+      this.sampleAgain = true;
+      return this.sampling;
+    }
+    this.sampling = (async () => {
+      do {
+        this.sampleAgain = false;
+        await this.sampleOnce().catch(() => undefined);
+      } while (this.sampleAgain);
+    })().finally(() => {
+      this.sampling = undefined;
+    });
+    return this.sampling;
+  }
+
+  /**
+   * The processes started during the turn that still run: new descendants of the agent, new processes seen
+   * in its tree before, new members of a session or group that the agent or one of those leads, new
+   * processes carrying the agent's marker, and their new descendants. `spared` pids (the registry's tasks)
+   * are left alone with their sessions, groups and descendants.
+   */
+  async leftovers(spared: Iterable<number>): Promise<ProcessInfo[]> {
+    const table = await this.reads.table();
+    const spare = new Set(spared);
+    const excluded = this.excluded(table, spare);
+    const candidates = [...table.values()].filter((p) => this.isNew(p) && !excluded(p));
+    const found = new Map<number, ProcessInfo>();
+    // Sessions and groups are named by the pid of their leader: the agent's and every new process's we know.
+    const family = new Set<number>();
+    if (this.agentAlive(table)) family.add(this.o.agentPid);
+    for (const p of this.seen.values()) family.add(p.pid);
+    const add = (p: ProcessInfo) => {
+      found.set(p.pid, p);
+      family.add(p.pid);
+    };
+    for (const p of this.seen.values()) {
+      const now = table.get(p.pid);
+      if (now && identityOf(now) === identityOf(p) && !excluded(now)) add(now);
+    }
+    const grow = () => {
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (const p of candidates) {
+          if (found.has(p.pid)) continue;
+          const agentChild = p.ppid === this.o.agentPid && family.has(this.o.agentPid);
+          if (agentChild || found.has(p.ppid) || family.has(p.sid) || family.has(p.pgid)) {
+            add(p);
+            changed = true;
+          }
+        }
+      }
+    };
+    grow();
+    const marker = this.o.marker;
+    if (marker) {
+      const rest = candidates.filter((p) => !found.has(p.pid));
+      const marked = await Promise.all(rest.map((p) => this.reads.environHas(p.pid, marker.name, marker.value)));
+      rest.forEach((p, i) => marked[i] && add(p));
+      grow();
+    }
+    return [...found.values()];
+  }
+
+  private async sampleOnce(): Promise<void> {
+    if (!this.agent) return;
+    const pid = this.o.agentPid;
+    const tree = (await this.reads.subtree(pid)) ?? (await descendantsIn(await this.reads.table(), pid));
+    for (const p of tree.values()) if (this.isNew(p)) this.seen.set(identityOf(p), p);
+  }
+
+  private isNew(p: ProcessInfo): boolean {
+    return p.start >= this.newestBefore && !this.before.has(identityOf(p)) && p.state !== 'Z';
+  }
+
+  private agentAlive(table: ProcessTable): boolean {
+    const now = table.get(this.o.agentPid);
+    return !!this.agent && !!now && identityOf(now) === identityOf(this.agent);
+  }
+
+  /** The agent, init, this process and its ancestors, and every spared task with its session, group and tree. */
+  private excluded(table: ProcessTable, spare: Set<number>): (p: ProcessInfo) => boolean {
+    const mine = new Set<number>();
+    for (let pid: number | undefined = this.o.selfPid ?? process.pid; pid !== undefined && pid > 0 && !mine.has(pid); pid = table.get(pid)?.ppid) mine.add(pid);
+    return (p) => {
+      if (p.pid <= 1 || p.pid === this.o.agentPid || mine.has(p.pid)) return true;
+      if (spare.size === 0) return false;
+      if (spare.has(p.sid) || spare.has(p.pgid)) return true;
+      const visited = new Set<number>();
+      for (let q: ProcessInfo | undefined = p; q && !visited.has(q.pid); q = table.get(q.ppid)) {
+        if (spare.has(q.pid)) return true;
+        visited.add(q.pid);
+      }
+      return false;
+    };
+  }
+}
+
+/** The part of `table` under `root`, by the shared parent walk of processTree. */
+async function descendantsIn(table: ProcessTable, root: number): Promise<ProcessTable> {
+  const pids = await listDescendants(root, async () => new Map([...table.values()].map((p) => [p.pid, p.ppid])));
+  return new Map(pids.map((pid) => [pid, table.get(pid) as ProcessInfo]));
+}

@@ -1,0 +1,128 @@
+// Which processes count as a stopped turn's leftovers: new since the turn-start snapshot (by pid and start
+// time, so a recycled pid is new and an old helper is not), found by descent, by samples, by session or
+// group, or by the agent's environment marker; never the registry's tasks, their sessions or their trees.
+
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as readline from 'node:readline';
+import { isAlive } from '../../../src/extension/core/common/processTree';
+import type { ProcessInfo, ProcessTable } from '../../../src/extension/core/supervisor/processTable';
+import { parseStat } from '../../../src/extension/core/supervisor/processTable';
+import { TurnProcessWatch, type TurnProcessReads } from '../../../src/extension/core/supervisor/turnProcesses';
+import { waitFor } from './harness';
+
+const AGENT = 50;
+const SELF = 10;
+
+function p(pid: number, ppid: number, start: number, o: Partial<ProcessInfo> = {}): ProcessInfo {
+  return { pid, ppid, pgid: pid, sid: pid, start, name: `p${pid}`, state: 'S', ...o };
+}
+
+/** A process table the test rewrites between the snapshot and the end; environments by pid. */
+class FakeHost implements TurnProcessReads {
+  rows: ProcessInfo[] = [];
+  marked = new Set<number>();
+  async table(): Promise<ProcessTable> {
+    return new Map(this.rows.map((r) => [r.pid, r]));
+  }
+  async subtree(): Promise<ProcessTable | undefined> {
+    return undefined;
+  }
+  async environHas(pid: number, name: string, value: string): Promise<boolean> {
+    return name === 'MARK' && value === 'v' && this.marked.has(pid);
+  }
+}
+
+const base = [p(1, 0, 1), p(9, 1, 5), p(SELF, 9, 6), p(AGENT, SELF, 20), p(51, AGENT, 21, { pgid: AGENT, sid: AGENT }), p(60, 1, 30)];
+
+describe('a turn’s leftover processes', () => {
+  it('tells them apart by descent, sample, session, group and marker, and spares old helpers, tasks and this process', async () => {
+    const host = new FakeHost();
+    host.rows = [...base];
+    const watch = await TurnProcessWatch.begin({ agentPid: AGENT, marker: { name: 'MARK', value: 'v' }, reads: host, selfPid: SELF });
+    // During the turn: a child in its own session, and a middle process that is sampled and then exits.
+    host.rows = [...base, p(100, AGENT, 40), p(200, 100, 41, { pgid: 200, sid: 200 })];
+    await watch.sample();
+    host.rows = [
+      ...base,
+      p(100, AGENT, 40), // the agent's child in its own session
+      p(101, 100, 42, { pgid: 100, sid: 100 }), // its child
+      p(201, 1, 43, { pgid: 200, sid: 200 }), // the sampled middle (200) is gone; its daemon kept its session
+      p(300, 1, 44), // a registered task (own session), carrying the marker
+      p(301, 300, 45, { pgid: 300, sid: 300 }),
+      p(302, 301, 46), // a task's grandchild in a session of its own
+      p(400, 1, 47), // a daemon that carries the marker only
+      p(401, 400, 48), // and its child that cleared its environment
+      p(500, 1, 49), // someone else's new process
+      p(60, 1, 30), // already there at turn start
+      p(51, AGENT, 21, { pgid: AGENT, sid: AGENT }), // the agent's helper from before the turn
+      p(600, AGENT, 50, { state: 'Z' }), // exited, not reaped: nothing to stop
+    ].filter((r, i, all) => all.findIndex((o) => o.pid === r.pid) === i);
+    host.marked = new Set([300, 301, 302, 400]);
+    const found = (await watch.leftovers([300])).map((r) => r.pid).sort((a, b) => a - b);
+    assert.deepEqual(found, [100, 101, 201, 400, 401]);
+  });
+
+  it('a recycled pid is a new process; a process missing from the snapshot but older than its newest is not', async () => {
+    const host = new FakeHost();
+    host.rows = [...base, p(120, AGENT, 25)];
+    const watch = await TurnProcessWatch.begin({ agentPid: AGENT, reads: host, selfPid: SELF });
+    host.rows = [...base, p(120, AGENT, 90), p(121, AGENT, 29)];
+    assert.deepEqual((await watch.leftovers([])).map((r) => r.pid), [120]);
+  });
+
+  it('when the agent died and its pid was reused, the new owner’s children are not taken for the agent’s', async () => {
+    const host = new FakeHost();
+    host.rows = [...base];
+    const watch = await TurnProcessWatch.begin({ agentPid: AGENT, reads: host, selfPid: SELF });
+    host.rows = [...base.filter((r) => r.pid !== AGENT && r.pid !== 51), p(AGENT, 1, 70), p(130, AGENT, 71, { sid: AGENT, pgid: AGENT })];
+    assert.deepEqual(await watch.leftovers([]), []);
+  });
+
+  it('parses /proc stat lines whose command name holds spaces and parentheses', () => {
+    const line = '4242 (my (weird) name) S 4000 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10 18446744073709551615';
+    assert.deepEqual(parseStat(line), { pid: 4242, ppid: 4000, pgid: 4242, sid: 4242, start: 987654, name: 'my (weird) name', state: 'S' });
+    assert.equal(parseStat('garbage'), undefined);
+  });
+
+  (process.platform === 'linux' ? it : it.skip)('catches a daemon that cleared its environment through a sample taken while it was still in the agent’s tree (real processes)', async function () {
+    this.timeout(30_000);
+    // An "agent": starts a middle shell in its own session that backgrounds `env -i sleep` (no marker) and
+    // waits for its stdin; the agent reports both pids, then ends the middle when told. Line 1: start; line 2: end.
+    const agentSource = `
+      const { spawn } = require('node:child_process');
+      let middle;
+      require('node:readline').createInterface({ input: process.stdin }).on('line', () => {
+        if (middle) return middle.stdin.end();
+        middle = spawn('sh', ['-c', 'env -i sleep 604 >/dev/null 2>&1 & echo $!; read x'], { detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
+        middle.stdout.once('data', (d) => console.log(JSON.stringify({ middle: middle.pid, daemon: Number(String(d).trim()) })));
+      });
+      setInterval(() => {}, 1e9);`;
+    const agent = spawn(process.execPath, ['-e', agentSource], { env: { ...process.env, MARK: 'v' }, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    const pids: number[] = [agent.pid!];
+    try {
+      const sampled = await TurnProcessWatch.begin({ agentPid: agent.pid!, marker: { name: 'MARK', value: 'v' } });
+      const unsampled = await TurnProcessWatch.begin({ agentPid: agent.pid!, marker: { name: 'MARK', value: 'v' } });
+      agent.stdin!.write('start\n');
+      const line = await new Promise<string>((resolve) => readline.createInterface({ input: agent.stdout! }).once('line', resolve));
+      const { middle, daemon } = JSON.parse(line) as { middle: number; daemon: number };
+      pids.push(daemon);
+      await sampled.sample();
+      agent.stdin!.write('end the middle\n');
+      await waitFor(() => !isAlive(middle), 'the middle shell to exit');
+      assert.ok(isAlive(daemon), 'the daemon runs on outside the agent’s tree');
+      assert.ok((await sampled.leftovers([])).some((r) => r.pid === daemon), 'found through the sampled session');
+      assert.ok(!(await unsampled.leftovers([])).some((r) => r.pid === daemon), 'without a sample it is out of reach (the documented limit)');
+      sampled.stop();
+      unsampled.stop();
+    } finally {
+      for (const pid of pids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+    }
+  });
+});
