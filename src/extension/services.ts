@@ -144,6 +144,7 @@ export class VigilServices extends Disposable {
           program: o.taskServer.program,
           offer: o.taskServer.offer,
           onChoice: o.taskServer.onChoice,
+          secretGiven: (secret) => redactor.add([secret]),
           agentOf: (sessionId) => launched.get(sessionId),
           registry: () => registry,
           workspaceRoot: workFolder,

@@ -91,7 +91,7 @@ describe('chat with the demo model (real workbench)', function () {
       const messages: [unknown, string][] = [
         [{ type: 'prompt', id: 'h1', text: 42 }, 'text: .*expected string'],
         [{ type: 'launchMissiles', id: 'h2' }, 'message "launchMissiles": type'],
-        [{ type: 'prompt', id: 'h3', text: `pwned-huge ${'x'.repeat(2_000_000)}` }, 'larger than'],
+        [{ type: 'prompt', id: 'h3', text: `pwned-huge ${'x'.repeat(2_000_000)}` }, 'larger than|Too big'],
         [JSON.parse('{"type":"prompt","id":"h4","text":"pwned via __proto__","__proto__":{"polluted":true}}'), 'forbidden key "__proto__"'],
         [{ type: 'prompt', id: 'h5', text: 'pwned with an extra key', evil: true }, 'Unrecognized key: "evil"'],
         ['pwned as a bare string', 'not an object'],

@@ -37,7 +37,7 @@ describe('vigil.mcpServers (real workbench, workspace trust enabled)', function 
     );
   };
 
-  it('untrusted: the agent gets no server, neither the repository’s nor the person’s, and nothing is asked', async function () {
+  it('untrusted: the agent gets none of the setting’s servers, neither the repository’s nor the person’s, and nothing is asked', async function () {
     const marker = path.join(repoRoot, '.vscode-test', `mcp-untrusted-${process.pid}.marker`);
     session = await openE2eSession({ name: 'mcp-untrusted', workspaceTrust: 'restricted', settings: userSettings, prepareWorkspace: repository(marker) });
     const view = new SessionView(session.workbench);
@@ -48,7 +48,9 @@ describe('vigil.mcpServers (real workbench, workspace trust enabled)', function 
     await answer.waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
     const text = await answer.innerText();
-    assert.match(text, /MCP servers received: none\./);
+    // Vigil's own task server is offered everywhere (its tools refuse in Restricted Mode); its secret is never shown.
+    assert.match(text, /MCP servers received: vigil-tasks\./);
+    assert.doesNotMatch(text, /VIGIL_TASK_SECRET","value":"(?!«redacted»)/);
     assert.doesNotMatch(text, /theirs/);
     assert.strictEqual(await modalDialog(session.workbench.page, question).count(), 0, 'nothing is asked in Restricted Mode');
     assert.ok(!existsSync(marker));
@@ -66,7 +68,8 @@ describe('vigil.mcpServers (real workbench, workspace trust enabled)', function 
     await answer.waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
     const text = await answer.innerText();
-    assert.match(text, /MCP servers received: mine\./);
+    assert.match(text, /MCP servers received: vigil-tasks, mine\./);
+    assert.doesNotMatch(text, /VIGIL_TASK_SECRET","value":"(?!«redacted»)/);
     assert.doesNotMatch(text, /user-mcp-token-123/, 'the env value is a secret: redacted wherever Vigil shows text');
     assert.match(text, /«redacted»/);
     assert.doesNotMatch(vigilLog(session.server), /user-mcp-token-123/);
@@ -92,7 +95,7 @@ describe('vigil.mcpServers (real workbench, workspace trust enabled)', function 
     await answer.waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
     const text = await answer.innerText();
-    assert.match(text, /MCP servers received: theirs\./, 'the workspace value, confirmed, replaces the user’s (the most specific layer wins)');
+    assert.match(text, /MCP servers received: vigil-tasks, theirs\./, 'the workspace value, confirmed, replaces the user’s (the most specific layer wins)');
     assert.doesNotMatch(text, /their-mcp-token-456/, 'a confirmed workspace value’s env is a secret too');
     session.workbench.assertStayedOnMachine();
   });

@@ -25,6 +25,8 @@ export interface TaskServerOptions extends TaskToolDeps {
   agentOf(sessionId: string): { builtin: boolean; command?: string } | undefined;
   /** A session's choice changed (the header may now say wakeups are unavailable). */
   onChoice?(sessionId: string): void;
+  /** Learns each session's secret, so an agent that echoes its MCP configuration cannot show or log it. */
+  secretGiven?(secret: string): void;
   logger: Logger;
 }
 
@@ -56,6 +58,7 @@ export class VigilTaskServer implements McpServerSource {
     const choice = chooseTaskServer({ offer: this.o.offer(), builtin: agent?.builtin ?? false, agentCommand: agent?.command, capabilities });
     this.record(sessionId, choice);
     const secret = this.o.identity.secrets.secretFor(sessionId);
+    this.o.secretGiven?.(secret);
     switch (choice.kind) {
       case 'stdio':
         return [
