@@ -241,7 +241,7 @@ export class SessionApp {
     this.root.dataset.phase = s.turn.phase;
     this.root.dataset.sessionId = s.session?.id ?? '';
     return html`
-      <header id="session-header">
+      <header id="session-header" data-agent=${s.session?.agent ?? ''}>
         <span class="codicon codicon-hubot"></span>
         <span id="session-title">${s.session ? s.session.title : 'No session'}</span>
         ${s.session?.model && !s.agent?.options.some((o) => o.category === 'model') ? html`<span class="session-model">${s.session.model}</span>` : nothing}

@@ -45,6 +45,7 @@ describe('agent session resumed across a window reload (real workbench)', functi
     view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent('fakeResumeAgent');
   });
 
   after(async function () {

@@ -32,6 +32,7 @@ describe('prompt context and elicitations (real workbench)', function () {
     view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent('fakeContextAgent');
   });
 
   after(async function () {

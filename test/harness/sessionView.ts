@@ -38,6 +38,16 @@ export class SessionView {
     return (await this.locator('#app').getAttribute('data-session-id')) ?? '';
   }
 
+  /**
+   * Waits until the view's session names an agent launched from a command line containing `fragment`:
+   * code-server may hand the extension host the user settings a moment after it started, and a message
+   * sent before that would go to the built-in agent.
+   */
+  async waitAgent(fragment: string): Promise<void> {
+    const frame = await this.frame();
+    await frame.waitForFunction((text) => (document.getElementById('session-header')?.dataset.agent ?? '').includes(text), fragment, { timeout: uiTimeout });
+  }
+
   async sessionId(): Promise<string> {
     return (await this.locator('#app').getAttribute('data-session-id', { timeout: uiTimeout })) ?? '';
   }
