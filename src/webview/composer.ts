@@ -59,8 +59,10 @@ export function composer(p: ComposerProps): TemplateResult {
   };
   const c = p.context;
   const onKeydown = (e: KeyboardEvent) => {
+    // Keys that confirm an IME composition belong to the IME: no list pick, no send.
+    if (e.isComposing) return;
     const area = e.target as HTMLTextAreaElement;
-    if (list?.open && !e.isComposing) {
+    if (list?.open) {
       switch (e.key) {
         case 'ArrowDown':
         case 'ArrowUp':
@@ -88,7 +90,7 @@ export function composer(p: ComposerProps): TemplateResult {
       e.stopPropagation();
       return;
     }
-    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       p.onSend();
     }

@@ -20,6 +20,7 @@ describe('agent options, commands, usage and title (real workbench)', function (
     view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent('fakeOptionsAgent');
   });
 
   after(async function () {

@@ -104,6 +104,7 @@ describe('a real agent (Codex ACP) resumes its session across a window reload (r
     view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent(recipe.agent.command);
   });
 
   after(async function () {

@@ -36,6 +36,7 @@ describe('agent start failure and sign-in with the real Codex agent (real workbe
     view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent(agent.command);
   });
 
   after(async function () {

@@ -43,6 +43,7 @@ describe('vigil.mcpServers (real workbench, workspace trust enabled)', function 
     const view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent('mcpEchoAgent');
     await view.send('Which MCP servers do you have?');
     const answer = view.locator('.entry.agent', { hasText: 'MCP servers received:' }).first();
     await answer.waitFor({ timeout: uiTimeout });
@@ -63,6 +64,7 @@ describe('vigil.mcpServers (real workbench, workspace trust enabled)', function 
     const view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent('mcpEchoAgent');
     await view.send('Which MCP servers do you have?');
     const answer = view.locator('.entry.agent', { hasText: 'MCP servers received:' }).first();
     await answer.waitFor({ timeout: uiTimeout });
@@ -83,6 +85,7 @@ describe('vigil.mcpServers (real workbench, workspace trust enabled)', function 
     const view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent('mcpEchoAgent');
     await view.send('Which MCP servers do you have?');
     const dialog = modalDialog(page, question);
     await dialog.waitFor({ timeout: uiTimeout });

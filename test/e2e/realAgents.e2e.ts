@@ -40,6 +40,7 @@ async function openWith(name: RealAgentName, endpoint: ModelEndpoint): Promise<{
     const view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent(recipe.agent.command);
     await view.waitPhase('idle');
     return { session, view, recipe };
   } catch (error) {

@@ -33,6 +33,7 @@ describe('Stop means stop (real workbench)', function () {
     view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent('fakeStrayAgent');
   });
 
   after(async function () {
@@ -80,6 +81,7 @@ describe('Stop means stop with real Codex ACP, offline (real workbench)', functi
     view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent(recipe.agent.command);
   });
 
   after(async function () {

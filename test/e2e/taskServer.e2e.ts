@@ -33,6 +33,7 @@ describe('MCP task server with a real agent (real workbench)', function () {
     view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
+    await view.waitAgent(recipe.agent.command);
   });
 
   after(async function () {

@@ -94,16 +94,14 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
 
   /** Starts the session's agent (if it is not running) so its options and commands are known. */
   async prepareAgent(sessionId: string): Promise<AgentStateView> {
-    await this.get(sessionId);
-    const handle = this.handles.get(sessionId)!;
+    const handle = await this.handle(sessionId);
     await handle.prepare();
     return handle.agentState.snapshot;
   }
 
   /** Changes one option of the session's agent (starting it if needed); see AcpAgentHandle.setOption. */
   async setAgentOption(sessionId: string, configId: string, value: OptionValue): Promise<AgentStateView> {
-    await this.get(sessionId);
-    const handle = this.handles.get(sessionId)!;
+    const handle = await this.handle(sessionId);
     await handle.setOption(configId, value);
     return handle.agentState.snapshot;
   }

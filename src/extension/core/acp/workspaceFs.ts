@@ -15,7 +15,6 @@ import { clampCount as clamp, maxListEntries, maxMatchLineChars, maxSearchFileBy
 export { isInside as isWithin } from './workspaceBoundary';
 export type { Location } from './workspaceBoundary';
 
-export { maxListEntries, maxSearchFiles, maxSearchResults } from '../../../shared/workspaceLimits';
 
 type Access = 'read' | 'write' | 'list' | 'search';
 

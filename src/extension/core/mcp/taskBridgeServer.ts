@@ -47,10 +47,6 @@ export class TaskBridgeServer {
     return this.o.socketPath;
   }
 
-  /** Connections now open (authenticated or not). */
-  get connections(): number {
-    return this.sockets.size;
-  }
 
   async close(): Promise<void> {
     if (this.closed) return;

@@ -89,10 +89,6 @@ export class VigilTaskServer implements McpServerSource {
     return choice?.kind === 'none' ? choice.reason : undefined;
   }
 
-  /** The tools served directly (tests, benches). */
-  get tools(): TaskToolService {
-    return this.service;
-  }
 
   async close(): Promise<void> {
     if (this.closed) return;
