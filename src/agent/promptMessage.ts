@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { isAbsolute, relative } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
+import { base64Bytes, contextLimits, imageMimeTypes } from '../shared/promptContext';
 import type { ChatMessage, ImageInput } from './providers/types';
 
 /** Providers whose SDK carries images in a user message. */
@@ -29,7 +30,10 @@ export function userMessageOf(blocks: readonly ContentBlock[], cwd: string, imag
         else parts.push(`[Attached binary resource ${shownPath(b.resource.uri, cwd)} (not shown to the model)]`);
         break;
       case 'image':
-        if (imagesAccepted) images.push({ mimeType: b.mimeType, data: b.data });
+        // Any ACP client may send images: the same types and bounds as Vigil's composer, or the provider refuses every later turn.
+        if (imagesAccepted && !(imageMimeTypes as readonly string[]).includes(b.mimeType)) parts.push(`[An image of type ${b.mimeType.slice(0, 40)} was attached; only PNG, JPEG, GIF and WebP are taken, so it was left out.]`);
+        else if (imagesAccepted && (images.length >= contextLimits.images || base64Bytes(b.data) > contextLimits.imageBytes)) parts.push('[An image was attached beyond the size or count the agent takes; it was left out.]');
+        else if (imagesAccepted) images.push({ mimeType: b.mimeType, data: b.data });
         else parts.push('[An image was attached, but the configured model provider does not take images here; it was left out.]');
         break;
       default:

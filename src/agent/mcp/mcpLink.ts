@@ -104,8 +104,11 @@ export class McpLink {
     return this.transport instanceof ServerProcessTransport ? this.transport.exitDescription : undefined;
   }
 
+  /** The server's last output for the model: the values of its env and headers (secrets) masked first. */
   private stderr(): string {
-    const tail = this.transport instanceof ServerProcessTransport ? this.transport.recentStderr : '';
+    let tail = this.transport instanceof ServerProcessTransport ? this.transport.recentStderr : '';
+    const secrets = [...('env' in this.server ? this.server.env : []), ...('headers' in this.server ? this.server.headers : [])].map((v) => v.value).filter((v) => v.length >= 4);
+    for (const secret of secrets) tail = tail.split(secret).join('***');
     return tail ? ` (its last output: ${tail.split('\n').slice(-3).join(' | ').slice(0, 400)})` : '';
   }
 }

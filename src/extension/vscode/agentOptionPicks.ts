@@ -58,8 +58,8 @@ export class AgentOptionPicks {
     const picked = await vscode.window.showQuickPick<Item<AgentOptionView>>(
       state.options.map((o) => ({
         label: safeLabel(o.name),
-        description: o.kind === 'boolean' ? (o.current ? '$(check) on' : 'off') : currentChoiceName(o),
-        detail: o.description,
+        description: o.kind === 'boolean' ? (o.current ? '$(check) on' : 'off') : safeLabel(currentChoiceName(o)),
+        detail: o.description === undefined ? undefined : safeLabel(o.description),
         value: o,
       })),
       { title: 'Agent Options', placeHolder: this.placeHolder(sessionId, 'Which option of the agent?'), matchOnDescription: true },
@@ -160,7 +160,7 @@ function choiceItems(option: Select): Array<Item<string>> {
   for (const c of option.choices) {
     if (c.group !== group && c.group) items.push({ label: safeLabel(c.group), kind: vscode.QuickPickItemKind.Separator });
     group = c.group;
-    items.push({ label: `${safeLabel(c.name)}${c.value === option.current ? ' $(check)' : ''}`, description: c.value !== c.name ? c.value : undefined, detail: c.description, value: c.value });
+    items.push({ label: `${safeLabel(c.name)}${c.value === option.current ? ' $(check)' : ''}`, description: c.value !== c.name ? safeLabel(c.value) : undefined, detail: c.description === undefined ? undefined : safeLabel(c.description), value: c.value });
   }
   return items;
 }

@@ -28,7 +28,10 @@ class FakeHost implements TurnProcessReads {
   async subtree(): Promise<ProcessTable | undefined> {
     return undefined;
   }
+  /** Pids carrying Vigil's task-server entry `TASK=s1`. */
+  taskServers = new Set<number>();
   async environHas(pid: number, name: string, value: string): Promise<boolean> {
+    if (name === 'TASK') return value === 's1' && this.taskServers.has(pid);
     return name === 'MARK' && value === 'v' && this.marked.has(pid);
   }
 }
@@ -61,6 +64,16 @@ describe('a turn’s leftover processes', () => {
     host.marked = new Set([300, 301, 302, 400]);
     const found = (await watch.leftovers([300])).map((r) => r.pid).sort((a, b) => a - b);
     assert.deepEqual(found, [100, 101, 201, 400, 401]);
+  });
+
+  it('spares Vigil’s own server for the agent when the agent started it during the turn', async () => {
+    const host = new FakeHost();
+    host.rows = [...base];
+    const watch = await TurnProcessWatch.begin({ agentPid: AGENT, reads: host, selfPid: SELF });
+    host.rows = [...base, p(140, AGENT, 60, { pgid: AGENT, sid: AGENT }), p(141, AGENT, 61, { pgid: AGENT, sid: AGENT })];
+    host.taskServers = new Set([140]);
+    assert.deepEqual((await watch.leftovers([], [{ name: 'TASK', value: 's1' }])).map((r) => r.pid), [141]);
+    assert.deepEqual((await watch.leftovers([])).map((r) => r.pid).sort((a, b) => a - b), [140, 141]);
   });
 
   it('a recycled pid is a new process; a process missing from the snapshot but older than its newest is not', async () => {

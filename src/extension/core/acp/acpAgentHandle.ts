@@ -27,6 +27,7 @@ import type { ClientOp } from './clientGrants';
 import { PermissionGate, type ClientOpVerdict } from './permissionGate';
 import { refusalFor } from './promptContent';
 import { historyText } from '../../../shared/promptContext';
+import { TASK_SESSION_ENV } from '../../../shared/taskBridgeProtocol';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
 import { TurnLeftovers } from '../supervisor/turnLeftovers';
@@ -101,7 +102,12 @@ export class AcpAgentHandle implements AgentHandle {
   ) {
     this.gate = new PermissionGate(deps.policy, deps.prompter, deps.cwd);
     this.book = deps.agentSessions ?? memoryBook();
-    this.leftovers = new TurnLeftovers({ log: deps.log, spared: () => deps.terminals?.ownedProcessIds?.() ?? [] });
+    this.leftovers = new TurnLeftovers({
+      log: deps.log,
+      spared: () => deps.terminals?.ownedProcessIds?.() ?? [],
+      // Vigil's task server for this session, should the agent start it only during a turn.
+      kept: () => [{ name: TASK_SESSION_ENV, value: sessionId }],
+    });
     this.agentState = new AgentSessionState((error) => deps.log.error(`agent state listener failed: ${errorMessage(error)}`));
     this.elicitations = deps.elicitations ? new ElicitationHost(sessionId, deps.elicitations, deps.log) : undefined;
   }
@@ -119,11 +125,14 @@ export class AcpAgentHandle implements AgentHandle {
 
   /** Starts the agent without a prompt, so its options and commands are known (e.g. for a picker). */
   async prepare(): Promise<void> {
-    try {
-      await this.ensureStarted();
-    } catch (error) {
-      throw failure(error, 'AGENT_FAILED');
-    }
+    await this.startExplained();
+  }
+
+  /** Starts the agent if needed; a start failure keeps its explanation and remedies (exit, missing command, sign-in). */
+  private startExplained(): Promise<Live> {
+    return this.ensureStarted().catch((error: unknown) => {
+      throw hasFailure(error) ? error : failure(error, 'AGENT_FAILED');
+    });
   }
 
   /**
@@ -138,9 +147,7 @@ export class AcpAgentHandle implements AgentHandle {
   }
 
   private async applyOption(configId: string, value: OptionValue): Promise<void> {
-    const live = await this.ensureStarted().catch((error: unknown) => {
-      throw failure(error, 'AGENT_FAILED');
-    });
+    const live = await this.startExplained();
     // Checked against the options of the agent that will receive it (a restart may have changed them).
     const change = optionChange(this.agentState.option(configId), configId, value);
     this.agentState.setPending(change.pending);
@@ -185,15 +192,9 @@ export class AcpAgentHandle implements AgentHandle {
   async prompt(request: PromptRequest): Promise<PromptOutcome> {
     if (this.running) throw new VigilError('SESSION_BUSY', `a prompt is already running in session ${this.sessionId}`);
     const describer = new ActivityDescriber();
-    let live: Live;
     if (this.live && (await this.continuedElsewhere(this.live))) await this.retire(this.live, 'its session was continued by another agent process');
     const spawning = !this.live;
-    try {
-      live = await this.ensureStarted();
-    } catch (error) {
-      // Start failures are already explained (exit, missing command, sign-in) with their remedies.
-      throw hasFailure(error) ? error : failure(error, 'AGENT_FAILED');
-    }
+    const live = await this.startExplained();
     // A (re)started agent answered initialize and opened the session: that is progress of this turn.
     if (spawning) request.onEvent({ description: `agent: started (pid ${live.process.pid})`, waitingOn: { kind: 'agent' } });
     if (this.crashNotice) {

@@ -56,8 +56,9 @@ export class AgentSessionState {
   /** The answer to `session/new`, `session/load` or `session/resume`: the initial options and modes. */
   opened(response: unknown): void {
     const r = (response ?? {}) as { configOptions?: unknown; modes?: unknown };
-    this.configOptions = parseConfigOptions(r.configOptions);
-    this.modes = parseModes(r.modes) as typeof this.modes;
+    // An answer without them keeps what updates sent before it (reset() already cleared the last process's).
+    this.configOptions = parseConfigOptions(r.configOptions) ?? this.configOptions;
+    this.modes = (parseModes(r.modes) as typeof this.modes) ?? this.modes;
     this.publish();
   }
 

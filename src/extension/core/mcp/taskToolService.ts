@@ -121,7 +121,8 @@ export class TaskToolService {
   /** A task of this session; another session's task is reported exactly like a missing one. */
   private async owned(sessionId: string, id: string): Promise<TaskSnapshot> {
     const task = await this.deps.registry().get(id);
-    if (!task || task.sessionId !== sessionId) throw new ToolRefusal(`There is no task ${id} in this session. list_background shows this session's tasks.`);
+    // Only background tasks are the tools' (what list_background shows); a foreground terminal is the turn's.
+    if (!task || task.sessionId !== sessionId || !task.background) throw new ToolRefusal(`There is no task ${id} in this session. list_background shows this session's tasks.`);
     return task;
   }
 }

@@ -61,7 +61,6 @@ export interface AgentFailure {
 export interface LeftoverReport {
   /** One bounded, masked line: "Stopped 2 processes the agent left running: sleep 600, npm test". */
   summary: string;
-  pids: number[];
   /** Settles after the grace: a line about those that needed SIGKILL, if any. */
   killed: Promise<string | undefined>;
 }

@@ -153,6 +153,7 @@ async function readPs(): Promise<ProcessTable> {
 
 function run(file: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { maxBuffer: 16 * 1024 * 1024 }, (error, out) => (error ? reject(error) : resolve(out)));
+    // The C locale: BSD ps prints lstart in the locale's format, which the parser must read.
+    execFile(file, args, { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, LC_ALL: 'C' } }, (error, out) => (error ? reject(error) : resolve(out)));
   });
 }

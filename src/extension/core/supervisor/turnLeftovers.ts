@@ -19,6 +19,11 @@ export interface TurnLeftoversDeps {
   log: Logger;
   /** Processes owned by Vigil (the task registry's): never stopped, with their sessions, groups and trees. */
   spared(): Iterable<number>;
+  /**
+   * Environment entries of processes Vigil gave the agent (its MCP task server): never stopped, also when
+   * the agent started them lazily during the turn.
+   */
+  kept?(): AgentMarker[];
   clock?: Clock;
   reads?: TurnProcessReads;
   reaper?: Partial<ReaperDeps>;
@@ -67,7 +72,7 @@ export class TurnLeftovers {
     if (!turn || turn.turnId !== turnId) return undefined;
     this.turn = undefined;
     turn.watch.stop();
-    const procs = await turn.watch.leftovers(this.deps.spared());
+    const procs = await turn.watch.leftovers(this.deps.spared(), this.deps.kept?.() ?? []);
     if (procs.length === 0) return undefined;
     const outcome = await stopLeftovers(procs, { clock: this.deps.clock ?? systemClock, graceMs, ...this.deps.reaper });
     if (outcome.stopped.length === 0) return undefined;
@@ -77,7 +82,7 @@ export class TurnLeftovers {
       (left) => (left.length > 0 ? describeKilled(left, graceMs) : undefined),
       (error: unknown) => `Stopping them failed: ${errorMessage(error)}`,
     );
-    return { summary, pids: outcome.stopped.map((l) => l.info.pid), killed };
+    return { summary, killed };
   }
 
   dispose(): void {

@@ -98,9 +98,10 @@ export class TurnProcessWatch {
    * The processes started during the turn that still run: new descendants of the agent, new processes seen
    * in its tree before, new members of a session or group that the agent or one of those leads, new
    * processes carrying the agent's marker, and their new descendants. `spared` pids (the registry's tasks)
-   * are left alone with their sessions, groups and descendants.
+   * are left alone with their sessions, groups and descendants, and so are processes carrying a `kept`
+   * environment entry (Vigil's own servers for the agent).
    */
-  async leftovers(spared: Iterable<number>): Promise<ProcessInfo[]> {
+  async leftovers(spared: Iterable<number>, kept: readonly AgentMarker[] = []): Promise<ProcessInfo[]> {
     const table = await this.reads.table();
     const spare = new Set(spared);
     const excluded = this.excluded(table, spare);
@@ -139,7 +140,10 @@ export class TurnProcessWatch {
       rest.forEach((p, i) => marked[i] && add(p));
       grow();
     }
-    return [...found.values()];
+    const all = [...found.values()];
+    if (kept.length === 0) return all;
+    const keep = await Promise.all(all.map(async (p) => (await Promise.all(kept.map((k) => this.reads.environHas(p.pid, k.name, k.value)))).some(Boolean)));
+    return all.filter((_, i) => !keep[i]);
   }
 
   private async sampleOnce(): Promise<void> {
