@@ -27,8 +27,9 @@ const processPattern: Record<RealAgentName, RegExp> = {
 /** One workbench per agent: a user-settings edit is not seen by a running code-server here, so vigil.agent is set at start. */
 async function openWith(name: RealAgentName, endpoint: ModelEndpoint): Promise<{ session: E2eSession; view: SessionView; recipe: RealAgentRecipe }> {
   const recipe = await realAgentRecipe(name, { origin: endpoint.origin });
+  let session: E2eSession | undefined;
   try {
-    const session = await openE2eSession({
+    session = await openE2eSession({
       name: `realagents-${name}`,
       settings: {
         'vigil.agent': recipe.agent,
@@ -44,6 +45,7 @@ async function openWith(name: RealAgentName, endpoint: ModelEndpoint): Promise<{
     await view.waitPhase('idle');
     return { session, view, recipe };
   } catch (error) {
+    await session?.close();
     await recipe.dispose();
     throw error;
   }

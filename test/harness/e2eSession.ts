@@ -26,6 +26,19 @@ export interface E2eSession {
 /** The packaged extension; VIGIL_E2E_VSIX may name a copy, so a rebuild of dist/ meanwhile changes nothing under test. */
 export const vsixPath = process.env.VIGIL_E2E_VSIX ?? path.join(repoRoot, 'dist', 'vigil.vsix');
 
+/** Sessions opened and not closed yet: a test file that fails before its own `after` still gets them closed. */
+const openSessions = new Set<E2eSession>();
+
+/**
+ * Closes what a test file left open (a failed `before` that never handed its session to an `after`), so the
+ * workbench, code-server and their agents cannot keep mocha, and the run, alive.
+ */
+export async function closeLeftoverSessions(): Promise<number> {
+  const left = [...openSessions];
+  for (const session of left) await session.close().catch(() => undefined);
+  return left.length;
+}
+
 export async function openE2eSession(options: E2eOptions): Promise<E2eSession> {
   if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run "npm run package" first`);
   const workspace = mkdtempSync(path.join(repoRoot, '.vscode-test', `ws-${options.name}-`));
@@ -49,13 +62,19 @@ export async function openE2eSession(options: E2eOptions): Promise<E2eSession> {
     await server.stop();
     throw error;
   }
-  return {
+  const session: E2eSession = {
     server,
     workbench,
     workspace,
     async close() {
-      await workbench.close();
-      await server.stop();
+      openSessions.delete(session);
+      try {
+        await workbench.close();
+      } finally {
+        await server.stop();
+      }
     },
   };
+  openSessions.add(session);
+  return session;
 }

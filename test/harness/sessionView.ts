@@ -45,7 +45,13 @@ export class SessionView {
    */
   async waitAgent(fragment: string): Promise<void> {
     const frame = await this.frame();
-    await frame.waitForFunction((text) => (document.getElementById('session-header')?.dataset.agent ?? '').includes(text), fragment, { timeout: uiTimeout });
+    try {
+      await frame.waitForFunction((text) => (document.getElementById('session-header')?.dataset.agent ?? '').includes(text), fragment, { timeout: uiTimeout });
+    } catch (error) {
+      // Say what the view named instead, so a failure here tells settings that never arrived from a header that never updated.
+      const shown = await frame.evaluate(() => document.getElementById('session-header')?.dataset.agent ?? '(no header)').catch(() => '(the view is gone)');
+      throw new Error(`the view never named an agent containing ${JSON.stringify(fragment)}; it names ${JSON.stringify(shown)}: ${String(error)}`);
+    }
   }
 
   async sessionId(): Promise<string> {
