@@ -5,8 +5,8 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isVigilError } from '../../../src/extension/core/common/errors';
-import type { Logger } from '../../../src/extension/core/ports/logger';
 import { OUTPUT_BYTE_LIMIT_MAX } from '../../../src/extension/core/tasks/outputLimit';
+import type { Logger } from '../../../src/extension/core/ports/logger';
 import { taskRecordSchema, type TaskRecord } from '../../../src/extension/core/tasks/taskTypes';
 import { makeFifo, openGate, openRegistry, type OpenedRegistry } from '../../fakes/taskHarness';
 import { tempStorageRoot } from '../../fakes/wakeupHarness';
@@ -19,6 +19,8 @@ function recordingLogger(lines: string[]): Logger {
 describe('agent-chosen task knobs', function () {
   this.timeout(30_000);
   let root: string;
+  /** vigil.tasks.outputByteLimit's default, which the registry uses when it is given none. */
+  const settingDefault = 1024 * 1024;
   const opened: OpenedRegistry[] = [];
 
   beforeEach(async () => {
@@ -40,12 +42,12 @@ describe('agent-chosen task knobs', function () {
     return taskRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'tasks', `${id}.json`), 'utf8')));
   }
 
-  it('outputByteLimit 1e12 is stored as the setting’s maximum, and the log says what was asked', async () => {
+  it('outputByteLimit 1e12 is stored as the setting (an agent cannot raise it), and the log says what was asked', async () => {
     const logs: string[] = [];
     const o = await open(logs);
     const { terminalId } = await o.registry.create({ sessionId: 's', command: 'echo hi', outputByteLimit: 1e12 });
     await o.registry.waitForExit(terminalId);
-    assert.equal((await storedRecord(terminalId)).outputByteLimit, OUTPUT_BYTE_LIMIT_MAX);
+    assert.equal((await storedRecord(terminalId)).outputByteLimit, settingDefault);
     assert.ok(logs.some((l) => l.startsWith('warn') && l.includes(terminalId) && l.includes('outputByteLimit 1000000000000 is outside')), logs.join('\n'));
   });
 

@@ -6,11 +6,13 @@ import * as path from 'node:path';
 import { OUTPUT_BYTE_LIMIT_MAX, OUTPUT_BYTE_LIMIT_MIN, clampOutputByteLimit } from '../../../src/extension/core/tasks/outputLimit';
 
 describe('output byte limit', () => {
-  it('clamps what an agent asks to the setting’s range, and says so', () => {
-    assert.deepEqual(clampOutputByteLimit(1e12, 1_048_576).limit, OUTPUT_BYTE_LIMIT_MAX);
-    assert.match(clampOutputByteLimit(1e12, 1_048_576).note ?? '', /outputByteLimit 1000000000000 is outside 1024–67108864 bytes; using 67108864/);
+  it('keeps what an agent asks inside the setting: less is allowed, more is cut to the setting, and says so', () => {
+    assert.deepEqual(clampOutputByteLimit(1e12, 1_048_576).limit, 1_048_576);
+    assert.match(clampOutputByteLimit(1e12, 1_048_576).note ?? '', /outputByteLimit 1000000000000 is outside 1024–1048576 bytes \(vigil.tasks.outputByteLimit\); using 1048576/);
+    assert.deepEqual(clampOutputByteLimit(8 * 1_048_576, 1_048_576).limit, 1_048_576, 'an agent cannot raise the person’s limit');
+    assert.deepEqual(clampOutputByteLimit(8 * 1_048_576, 16 * 1_048_576), { limit: 8 * 1_048_576 });
     assert.deepEqual(clampOutputByteLimit(10, 1_048_576).limit, OUTPUT_BYTE_LIMIT_MIN);
-    assert.deepEqual(clampOutputByteLimit(4096.7, 1_048_576), { limit: 4096, note: 'outputByteLimit 4096.7 is outside 1024–67108864 bytes; using 4096' });
+    assert.deepEqual(clampOutputByteLimit(4096.7, 1_048_576), { limit: 4096, note: 'outputByteLimit 4096.7 is outside 1024–1048576 bytes (vigil.tasks.outputByteLimit); using 4096' });
     assert.deepEqual(clampOutputByteLimit(65_536, 1_048_576), { limit: 65_536 });
   });
 

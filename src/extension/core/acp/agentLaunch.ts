@@ -67,7 +67,7 @@ export function customLaunch(settings: CustomAgentSettings, baseEnv: NodeJS.Proc
     // Values the person put in vigil.agent.env may be keys; never log any of them.
     secretEnv: Object.keys(settings.env ?? {}),
     builtin: false,
-    setting: 'vigil.agent.command',
+    setting: 'vigil.agent',
   };
 }
 

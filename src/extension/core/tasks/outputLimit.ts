@@ -11,8 +11,8 @@ export interface ClampedLimit {
 }
 
 /**
- * The buffer size for a task: the agent's `outputByteLimit` when it is sane, else `fallback` (the
- * setting); either way inside the setting's range, so `1e12` cannot make the buffer grow with output.
+ * The buffer size for a task: the agent's `outputByteLimit` when it is sane and no larger than `fallback`
+ * (the setting), else the setting; so `1e12` cannot make the buffer grow with output.
  */
 export function clampOutputByteLimit(requested: number | null | undefined, fallback: number): ClampedLimit {
   const bounded = (value: number) => Math.min(OUTPUT_BYTE_LIMIT_MAX, Math.max(OUTPUT_BYTE_LIMIT_MIN, Math.floor(value)));
@@ -21,7 +21,8 @@ export function clampOutputByteLimit(requested: number | null | undefined, fallb
   if (!Number.isFinite(requested) || requested <= 0) {
     return { limit: base, note: `outputByteLimit ${String(requested)} is not a positive number; using ${base} bytes` };
   }
-  const limit = bounded(requested);
+  // The setting is the person's ceiling: an agent may keep less in memory, never more.
+  const limit = Math.min(bounded(requested), base);
   if (limit === requested) return { limit };
-  return { limit, note: `outputByteLimit ${String(requested)} is outside ${OUTPUT_BYTE_LIMIT_MIN}–${OUTPUT_BYTE_LIMIT_MAX} bytes; using ${limit}` };
+  return { limit, note: `outputByteLimit ${String(requested)} is outside ${OUTPUT_BYTE_LIMIT_MIN}–${base} bytes (vigil.tasks.outputByteLimit); using ${limit}` };
 }

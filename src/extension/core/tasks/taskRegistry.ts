@@ -45,7 +45,7 @@ export interface TaskRegistryOptions {
   redactor?: Redactor;
 }
 
-const DEFAULTS = { defaultOutputByteLimit: 256 * 1024, logByteCap: 8 * 1024 * 1024, killGraceMs: 3_000, pollIntervalMs: 500 };
+const DEFAULTS = { defaultOutputByteLimit: 1024 * 1024, logByteCap: 8 * 1024 * 1024, killGraceMs: 3_000, pollIntervalMs: 500 };
 
 export class TaskRegistry extends Disposable implements TerminalHost {
   private readonly runs = new Map<string, TaskRun>();
