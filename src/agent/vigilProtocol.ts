@@ -80,5 +80,5 @@ export const promptErrorData = z.object({
   }),
 });
 
-/** The wakeup prompt's first line, written by the host's one formatter (background-tasks.md). */
+/** The wakeup prompt's first line, written by the host's one formatter (core/wakeups/wakeupPrompt.ts; docs/background-tasks.md). */
 export const wakeupPrefix = '[IMPORTANT: Background task ';

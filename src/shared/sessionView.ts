@@ -62,7 +62,7 @@ export const noticeActions: readonly NoticeAction[] = ['openLog', 'openSettings'
 export interface NoticeView {
   id: string;
   kind: NoticeKind;
-  /** Shown verbatim; the supervisor owns the wording (turn-supervisor.md). */
+  /** Shown verbatim; the supervisor owns the wording (docs/turn-supervisor.md). */
   text: string;
   /** Offers a Resume button while the session is aborted or interrupted. */
   resumable: boolean;

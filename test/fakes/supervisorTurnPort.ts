@@ -1,4 +1,4 @@
-// The seed scenarios' turn port backed by real TurnSupervisors on one storage root: the same driving API as
+// The delivery scenarios' turn port backed by real TurnSupervisors on one storage root: the same driving API as
 // FakeTurnPort, with real leases, real admission, real pause and busy paths. Only the agent is scripted.
 
 import { EventHub, type Unsubscribe } from '../../src/extension/core/common/events';

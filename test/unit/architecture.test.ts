@@ -1,4 +1,4 @@
-// The layering of architecture.md, enforced: only src/extension/vscode may import 'vscode'.
+// The layering of docs/architecture.md (dependency rules), enforced: only src/extension/vscode may import 'vscode'.
 
 import * as assert from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -20,7 +20,7 @@ export class SettingsApprovalPolicy implements ApprovalPolicy {
   }
 }
 
-/** The session view's side of approvals, wired by the lead to the webview. */
+/** The session view's side of approvals, wired to the webview by VigilApp (vigilApp.ts). */
 export interface ApprovalSurface {
   /** Shows the question in the session view and resolves with the answer given there; must remove it when `signal` aborts. */
   ask(question: PermissionQuestion, signal: AbortSignal): Promise<PermissionAnswer>;

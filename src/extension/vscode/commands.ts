@@ -1,4 +1,4 @@
-// Every command of ui.md, registered in one place; each handler says clearly why it cannot act.
+// Every command of package.json (listed in docs/ui.md), registered in one place; each handler says clearly why it cannot act.
 
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/common/errors';

@@ -11,7 +11,7 @@ import type { ProviderKind } from '../../agent/config';
 
 export class SecretStorageSource extends Disposable implements SecretSource {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<ApiKeyProvider>());
-  /** A key was set or deleted (in this window or another): the lead may restart idle agents so they pick it up. */
+  /** A key was set or deleted (in this window or another): VigilApp restarts idle agents so they pick it up. */
   readonly onDidChange = this._onDidChange.event;
   /** Resolves once every stored key is known to the redactor (never rejects). */
   readonly learned: Promise<void>;

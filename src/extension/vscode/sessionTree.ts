@@ -1,5 +1,5 @@
 // The native session list (`vigil.sessions`): status, last activity and running tasks per session,
-// refreshed on the lead's signal (debounced); plus the rename and delete commands that act on its rows.
+// refreshed when VigilApp signals a change (debounced); plus the rename and delete commands that act on its rows.
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../core/common/disposable';
@@ -22,7 +22,7 @@ export interface TaskLister {
 }
 
 export interface SessionTreeDeps {
-  /** The store; a getter so the lead can create it lazily on the first view render. */
+  /** The store; a getter so VigilApp can create it lazily on the first view render. */
   store(): Promise<SessionStoreLike>;
   /** Live phase of this window's turn of the session (from the supervisor); undefined or 'idle' when none. */
   statusOf(sessionId: string): StatusPhase | undefined;
@@ -53,7 +53,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<SessionNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly _onDidDeleteSession = this._register(new vscode.EventEmitter<string>());
-  /** Fired after a session was deleted from the list, so the lead can release its agent and close its view. */
+  /** Fired after a session was deleted from the list, so VigilApp can release its agent and close its view. */
   readonly onDidDeleteSession = this._onDidDeleteSession.event;
   private readonly view: vscode.TreeView<SessionNode> | undefined;
   private pending: NodeJS.Timeout | undefined;

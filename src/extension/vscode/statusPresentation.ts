@@ -1,4 +1,4 @@
-// What the status bar item says in each turn state (ui.md's table); pure, so it is unit-tested.
+// What the status bar item says in each turn state (the table in docs/ui.md); pure, so it is unit-tested.
 
 export type StatusPhase = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'approval';
 

@@ -99,7 +99,7 @@ export class TaskTerminals extends Disposable {
     return opened;
   }
 
-  /** Number of open mirrors (for tests and the lead's diagnostics). */
+  /** Number of open mirrors (for tests). */
   get openCount(): number {
     return this.mirrors.size;
   }

@@ -1,4 +1,4 @@
-// I18 with two real processes: a holder frozen (SIGSTOP) past its TTL wakes up and cannot corrupt the new holder's transcript.
+// docs/turn-supervisor.md I18 with two real processes: a holder frozen (SIGSTOP) past its TTL wakes up and cannot corrupt the new holder's transcript.
 
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';

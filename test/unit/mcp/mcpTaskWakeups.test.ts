@@ -1,4 +1,4 @@
-// The seed-003 delivery scenarios (reference suite test_wakeup_defer_race, rules 1–9) re-run with the
+// The delivery scenarios of wakeupDeferRace.test.ts (docs/background-tasks.md Rules 1–9; the numbers in the titles are scenario numbers, not rule numbers) re-run with the
 // background command started by an agent through Vigil's MCP task server (the real stdio program) instead
 // of an ACP client terminal: real tasks, real registry, real outbox, against the scripted turn port and
 // against real turn supervisors.

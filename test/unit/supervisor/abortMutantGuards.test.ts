@@ -1,4 +1,4 @@
-// Invariants the reference ports left open: I7 at every point after the consume, and I4 after a declined abort.
+// Invariants turnLivenessWatchdog.test.ts left open: docs/turn-supervisor.md I7 at every point after the consume, and I4 after a declined abort.
 
 import * as assert from 'node:assert/strict';
 import type { SupervisorHooks } from '../../../src/extension/core/supervisor/supervisorEvents';

@@ -1,4 +1,4 @@
-// Invariants of turn-supervisor.md not covered by the ported reference suite: I1, I2, I5, I12–I14, I16.
+// Invariants of docs/turn-supervisor.md not covered by turnLivenessWatchdog.test.ts: I1, I2, I5, I12–I14, I16.
 
 import * as assert from 'node:assert/strict';
 import { ActivityClock } from '../../../src/extension/core/supervisor/activityClock';

@@ -1,4 +1,4 @@
-// Port of the reference suite test_turn_liveness_watchdog.py: every scenario, against Vigil's supervisor.
+// The watchdog scenarios of docs/turn-supervisor.md (I3, I4, I6–I11), against Vigil's supervisor.
 
 import * as assert from 'node:assert/strict';
 import { Harness, SETTINGS, TTL_MS, waitFor } from './harness';

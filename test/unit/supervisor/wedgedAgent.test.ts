@@ -1,4 +1,4 @@
-// I17 with real processes: a wedged agent (synchronous infinite loop, or deaf to cancel) is killed as a tree within grace.
+// docs/turn-supervisor.md I17 with real processes: a wedged agent (synchronous infinite loop, or deaf to cancel) is killed as a tree within grace.
 
 import * as assert from 'node:assert/strict';
 import { systemClock } from '../../../src/extension/core/ports/clock';

@@ -1,4 +1,4 @@
-// The status bar's text, colours and tooltip for every state of ui.md's table.
+// The status bar's text, colours and tooltip for every state of the table in docs/ui.md.
 
 import * as assert from 'node:assert';
 import { formatElapsed, presentStatus } from '../../../src/extension/vscode/statusPresentation';

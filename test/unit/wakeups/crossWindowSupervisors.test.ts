@@ -1,4 +1,4 @@
-// The seed contracts across windows: two real supervisors with their coordinators on one storage root.
+// The delivery rules of docs/background-tasks.md across windows: two real supervisors with their coordinators on one storage root.
 
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';

@@ -1,4 +1,4 @@
-// Port of the reference suite test_wakeup_defer_race: a completion landing in or around a turn's teardown is never lost or doubled.
+// Delivery scenarios of docs/background-tasks.md: a completion landing in or around a turn's teardown is never lost or doubled.
 
 import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
@@ -29,7 +29,7 @@ for (const PORT of PORTS) describe(`wakeup defer race (reference suite port) —
   beforeEach(async () => {
     root = await tempStorageRoot();
     turns = await PORT.open(root);
-    // maxPerTurn 1 is the reference's behaviour: one wakeup per teardown.
+    // maxPerTurn 1: one wakeup per teardown (docs/background-tasks.md Rule 3).
     win = await openWindow(root, turns, { maxPerTurn: () => 1 });
   });
 
@@ -180,7 +180,7 @@ for (const PORT of PORTS) describe(`wakeup defer race (reference suite port) —
     await win.coordinator.sweep();
     const user = await turns.userTurn(sid);
     assert.equal(user.prefix, '');
-    // It meets the same dead provider (a success would lift the pause, rule 7).
+    // It meets the same dead provider (a success would lift the pause, docs/background-tasks.md Rule 7).
     const mark = win.events.length;
     await turns.endTurn(user.turnId, 'providerFailure');
     const heldAtTeardown = await waitForEvent(win, deliveryOutcome(win, sid, 'teardown'), 5_000, mark);

@@ -1,4 +1,4 @@
-// The generation-bound abort: observe, R1, R2, non-destructive barrier wait, R3 (consume + publish), settle, escalate.
+// The generation-bound abort of docs/turn-supervisor.md: observe, R1, R2, non-destructive barrier wait, R3 (consume + publish), settle, escalate.
 
 import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
@@ -21,7 +21,7 @@ export interface AbortContext {
   waitingOn(): WaitingOn;
   boundMs(): number;
   isRunning(): boolean;
-  /** Publishes the interrupt state (R3); must be synchronous. */
+  /** Publishes the interrupt state (docs/turn-supervisor.md R3); must be synchronous. */
   publish(state: InterruptState): void;
   /** Stops lease renewal (settle). */
   deactivate(): void;
@@ -104,7 +104,7 @@ export class AbortProtocol {
   }
 
   /**
-   * R2, then the non-destructive barrier wait, then R3: the claim is consumed and the interrupt
+   * docs/turn-supervisor.md R2, then the non-destructive barrier wait, then R3: the claim is consumed and the interrupt
    * state published in one synchronous section, so no `touch()` can land in between.
    */
   async interrupt(cause: AbortCause, message: string, requireGeneration?: number): Promise<boolean> {

@@ -15,7 +15,7 @@ export class ActivityClock {
   generation = 0;
   lastActivityAt: number;
   lastActivity = 'created';
-  /** The generation an abort has reserved (R2), or null. */
+  /** The generation an abort has reserved (docs/turn-supervisor.md R2), or null. */
   abortClaim: number | null = null;
 
   constructor(private readonly clock: Clock) {
@@ -34,19 +34,19 @@ export class ActivityClock {
     return { generation: this.generation, at: this.lastActivityAt };
   }
 
-  /** R1: does the clock still read what the watchdog observed? */
+  /** docs/turn-supervisor.md R1: does the clock still read what the watchdog observed? */
   matches(sample: ActivitySample): boolean {
     return this.generation === sample.generation && this.lastActivityAt === sample.at;
   }
 
-  /** R2: reserve an abort for generation `g`; declines if the turn moved on. */
+  /** docs/turn-supervisor.md R2: reserve an abort for generation `g`; declines if the turn moved on. */
   reserve(g: number): boolean {
     if (this.generation !== g) return false;
     this.abortClaim = g;
     return true;
   }
 
-  /** R3 (first half): consume the claim; true only if no `touch()` happened since `reserve(g)`. */
+  /** docs/turn-supervisor.md R3 (first half): consume the claim; true only if no `touch()` happened since `reserve(g)`. */
   consume(g: number): boolean {
     if (this.abortClaim !== g || this.generation !== g) return false;
     this.abortClaim = null;

@@ -42,7 +42,7 @@ export interface TurnSnapshot {
   startedAt: number;
 }
 
-/** The interrupt state a committed abort publishes (R3). */
+/** The interrupt state a committed abort publishes (docs/turn-supervisor.md R3). */
 export interface InterruptState {
   turnId: string;
   cause: AbortCause;

@@ -75,7 +75,7 @@ export class WakeupCoordinator extends Disposable {
     this.options.turns.setAdmissionHook(this.admissionHook);
     this._register(toDisposable(() => this.options.turns.setAdmissionHook(undefined)));
     const off = this.options.turns.onTurnTeardown((ended) => {
-      // Rule 9: never throw into, and never block, the turn that is ending.
+      // docs/background-tasks.md Rule 9: never throw into, and never block, the turn that is ending.
       try {
         this.request(ended.sessionId, 'teardown').catch((error: unknown) => this.logger.error('teardown drain failed', error));
       } catch (error) {
@@ -105,7 +105,7 @@ export class WakeupCoordinator extends Disposable {
     return this.request(sessionId, 'teardown');
   }
 
-  /** Rule 8: delivers for every idle session that still has claimable completions. */
+  /** docs/background-tasks.md Rule 8: delivers for every idle session that still has claimable completions. */
   sweep(): Promise<void> {
     this.sweeping ??= (async () => {
       try {
@@ -207,11 +207,11 @@ export class WakeupCoordinator extends Disposable {
         await this.markDelivered(claim, 'wakeup', result.turnId);
         return 'started';
       case 'busy':
-        // Rule 6: another turn won the session; each completion goes back once, for its teardown.
+        // docs/background-tasks.md Rule 6: another turn won the session; each completion goes back once, for its teardown.
         await outbox.release(claim, 'busy');
         return 'busy';
       case 'paused':
-        // Rule 7: no retry loop against a dead provider; the first turn after the pause takes them.
+        // docs/background-tasks.md Rule 7: no retry loop against a dead provider; the first turn after the pause takes them.
         await outbox.park(claim);
         return 'paused';
       case 'failed':
@@ -230,7 +230,7 @@ export class WakeupCoordinator extends Disposable {
     if (count > 0) this.emit({ type: 'delivered', sessionId: claim.sessionId, keys: claim.keys, via, ...(turnId ? { turnId } : {}) });
   }
 
-  /** Rule 4 (user turns carry pending completions) and the admission of our own wakeup turns. */
+  /** docs/background-tasks.md Rule 4 (user turns carry pending completions) and the admission of our own wakeup turns. */
   private readonly admissionHook: AdmissionHook = async ({ sessionId, turnId, source }) => {
     if (source === 'wakeup') {
       const claim = this.inflight.get(sessionId);
