@@ -2,6 +2,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+const noVscode = { name: 'vscode', message: 'src/extension/core, src/agent and src/shared must not import vscode; put VS Code glue in src/extension/vscode.' };
+const noAgent = { regex: '^(\\.\\./)+agent/', message: 'The host and the built-in agent share only src/shared (the agent protocol): import the contract from there.' };
+const noExtension = { regex: '^(\\.\\./)+extension/', message: 'The built-in agent and the shared contract never import the extension host: move what both need into src/shared.' };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'sample/**'] },
   js.configs.recommended,
@@ -13,12 +17,23 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
   },
+  // Dependency rules (docs/architecture.md): the host and the built-in agent meet only in src/shared; the
+  // domain core, the agent and the shared contract run on plain Node and are tested without VS Code.
   {
-    // The domain core runs on plain Node and is tested without VS Code.
-    files: ['src/extension/core/**/*.ts', 'src/agent/**/*.ts', 'src/shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/extension/core, src/agent and src/shared must not import vscode; put VS Code glue in src/extension/vscode.' }] }],
-    },
+    files: ['src/extension/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noAgent] }] },
+  },
+  {
+    files: ['src/extension/core/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns: [noAgent] }] },
+  },
+  {
+    files: ['src/agent/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns: [noExtension] }] },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns: [noAgent, noExtension] }] },
   },
   {
     // Plain Node scripts and fixture processes (agents, servers) written in JavaScript.

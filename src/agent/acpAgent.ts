@@ -17,13 +17,13 @@ import { demoLabel } from './providers/demoProvider';
 import { ProviderError } from './providers/providerError';
 import type { ChatMessage, ModelProvider } from './providers/types';
 import { AgentSession } from './session';
-import { lmChunkParams, sessionMeta, vigilMethods, type LmChunkParams } from './vigilProtocol';
+import { lmChunkParams, sessionMeta, vigilMethods, wakeupPrefix, type LmChunkParams } from '../shared/agentProtocol/vigilMethods';
 import { agentFeatures, offers, readVigilExtensions, type VigilExtensions } from '../shared/vigilExtensions';
 
 const systemPrompt = (cwd: string, mcpProblems: readonly string[] = []) =>
   `You are Vigil's built-in coding agent working in the workspace folder ${cwd}. Use the tools to read, search, edit and run. ` +
   'For long commands (builds, test suites, servers) use run_command with background=true, then end your turn saying you will continue; ' +
-  'a message starting with "[IMPORTANT: Background task" brings you the result. Be concise.' +
+  `a message starting with "${wakeupPrefix.trim()}" brings you the result. Be concise.` +
   (mcpProblems.length > 0 ? `\nUnavailable in this session (tell the person if they ask for them): ${mcpProblems.join('; ')}.` : '');
 
 /** JSON-RPC error code for a provider failure; `data.vigil.code` says which. */

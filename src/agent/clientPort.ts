@@ -2,7 +2,7 @@
 
 import type { AgentContext } from '@agentclientprotocol/sdk';
 import type { ClientPort } from './tools/toolContext';
-import type { VigilTerminalMeta } from './vigilProtocol';
+import type { VigilTerminalMeta } from '../shared/agentProtocol/vigilMethods';
 
 export function clientPortFor(client: AgentContext, sessionId: string): ClientPort {
   // Every request stops waiting the moment the turn is cancelled: `cancelled` must not wait on the client.

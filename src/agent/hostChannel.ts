@@ -1,6 +1,6 @@
 // What the agent may ask of the host beyond ACP's own client methods: `_vigil/…` requests and the LM chunk stream.
 
-import type { LmChunkParams } from './vigilProtocol';
+import type { LmChunkParams } from '../shared/agentProtocol/vigilMethods';
 
 export interface HostChannel {
   request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T>;

@@ -27,7 +27,7 @@ import { LastOpenSessions } from './core/folders/lastOpenSessions';
 import { SessionFolders } from './core/folders/sessionFolders';
 import { SessionStore } from './core/store/sessionStore';
 import { AgentSessionRecords } from './core/store/agentSessionRecords';
-import type { ChatMessage } from '../agent/providers/types';
+import type { ChatMessage } from '../shared/agentProtocol/history';
 import type { SessionSecrets } from './core/mcp/sessionSecrets';
 import { VigilTaskServer } from './core/mcp/vigilTaskServer';
 

@@ -1,4 +1,5 @@
-// The layering of docs/architecture.md (dependency rules), enforced: only src/extension/vscode may import 'vscode'.
+// The layering of docs/architecture.md (dependency rules), enforced: only src/extension/vscode may import 'vscode',
+// and the extension host and the built-in agent meet only in src/shared.
 
 import * as assert from 'node:assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -16,7 +17,50 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+const specifiers = /(?:from\s+|import\(\s*|require\(\s*)['"]([^'"]+)['"]/g;
+
+/** The src/ folders that `file` imports by relative path (`extension`, `agent`, `shared`, …). */
+function importedLayers(file: string): Array<{ layer: string; specifier: string }> {
+  const found: Array<{ layer: string; specifier: string }> = [];
+  for (const match of readFileSync(file, 'utf8').matchAll(specifiers)) {
+    const specifier = match[1];
+    if (!specifier.startsWith('.')) continue;
+    const target = path.relative(path.join(repoRoot, 'src'), path.resolve(path.dirname(file), specifier));
+    if (!target.startsWith('..')) found.push({ layer: target.split(path.sep)[0], specifier });
+  }
+  return found;
+}
+
+/** `from` may not import any of `forbidden`; returns the offending imports as `file: specifier`. */
+function crossings(from: string, forbidden: string[]): string[] {
+  return sourceFiles(path.join(repoRoot, 'src', from)).flatMap((file) =>
+    importedLayers(file)
+      .filter((i) => forbidden.includes(i.layer))
+      .map((i) => `${path.relative(repoRoot, file)}: ${i.specifier}`),
+  );
+}
+
 describe('architecture', () => {
+  it('src/extension never imports src/agent: the contract between them is in src/shared', () => {
+    assert.deepStrictEqual(crossings('extension', ['agent']), []);
+  });
+
+  it('src/agent never imports src/extension', () => {
+    assert.deepStrictEqual(crossings('agent', ['extension']), []);
+  });
+
+  it('src/shared imports neither side', () => {
+    assert.deepStrictEqual(crossings('shared', ['agent', 'extension', 'webview']), []);
+  });
+
+  it('the crossing check sees relative imports of every form, and only those', () => {
+    const probe = path.join(repoRoot, 'src', 'extension', 'core', 'probe.ts');
+    const layersOf = (text: string) => [...text.matchAll(specifiers)].map((m) => path.relative(path.join(repoRoot, 'src'), path.resolve(path.dirname(probe), m[1])).split(path.sep)[0]);
+    assert.deepStrictEqual(layersOf("import type { A } from '../../agent/config';"), ['agent']);
+    assert.deepStrictEqual(layersOf("const m = await import('../../../src/agent/x');"), ['agent']);
+    assert.deepStrictEqual(layersOf("const c = require('../../shared/x');"), ['shared']);
+  });
+
   for (const layer of ['src/extension/core', 'src/extension/presentation', 'src/extension/services.ts', 'src/agent', 'src/shared', 'src/webview']) {
     it(`${layer} never imports vscode`, () => {
       const offenders = sourceFiles(path.join(repoRoot, layer)).filter((file) => importsVscode.test(readFileSync(file, 'utf8')));

@@ -3,7 +3,7 @@
 
 import { promises as fs, watch } from 'node:fs';
 import * as path from 'node:path';
-import { wakeupPrefix } from '../vigilProtocol';
+import { wakeupPrefix } from '../../shared/agentProtocol/vigilMethods';
 import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest, ToolCallRequest } from './types';
 
 export const demoLabel = 'Vigil demo model (offline, scripted — choose a real model in vigil.model.provider)';

@@ -1,29 +1,7 @@
 // One interface for every model provider: a streamed call over a neutral message history.
 
-export interface ToolCallRequest {
-  id: string;
-  name: string;
-  /** Raw JSON text as the model produced it; validated by the tool layer, not here. */
-  arguments: string;
-}
-
-/** An image in a user message (base64), for providers that take images. */
-export interface ImageInput {
-  mimeType: string;
-  data: string;
-}
-
-export type ChatMessage =
-  | { role: 'user'; text: string; images?: ImageInput[] }
-  | { role: 'assistant'; text: string; toolCalls?: ToolCallRequest[] }
-  | { role: 'tool'; toolCallId: string; name: string; content: string };
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments object. */
-  parameters: Record<string, unknown>;
-}
+export type { ChatMessage, ImageInput, ToolCallRequest, ToolSpec } from '../../shared/agentProtocol/history';
+import type { ChatMessage, ToolCallRequest, ToolSpec } from '../../shared/agentProtocol/history';
 
 export interface ModelRequest {
   system: string;

@@ -1,7 +1,7 @@
 // VS Code's Language Model API, proxied by the extension host through `_vigil/lm/*` (the agent process has no `vscode`).
 
 import type { HostChannel } from '../hostChannel';
-import { vigilMethods, type LmChunkParams, type LmModelsResult } from '../vigilProtocol';
+import { vigilMethods, type LmChunkParams, type LmModelsResult } from '../../shared/agentProtocol/vigilMethods';
 import { ProviderError } from './providerError';
 import type { ModelEvent, ModelProvider, ModelRequest } from './types';
 

@@ -2,7 +2,7 @@
 
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { vigilMethods, type FsListResult, type FsSearchResult } from '../vigilProtocol';
+import { vigilMethods, type FsListResult, type FsSearchResult } from '../../shared/agentProtocol/vigilMethods';
 import { log } from '../log';
 import { clientFeatures } from '../../shared/vigilExtensions';
 import { defaultListEntries, defaultSearchResults } from '../../shared/workspaceLimits';

@@ -4,7 +4,7 @@
 
 import * as vscode from 'vscode';
 import type { CustomAgentSettings, ModelSettings } from '../core/acp/agentLaunch';
-import type { ProviderKind } from '../../agent/config';
+import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 import { Disposable } from '../core/common/disposable';
 import type { Logger } from '../core/ports/logger';
 import { LivenessSettingsResolver, type LivenessSettings } from '../core/settings/livenessSettings';
@@ -42,9 +42,6 @@ export class VigilConfiguration extends Disposable {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<VigilSettingsChange>());
   /** Fires after any `vigil.*` setting changed, with the re-validated settings. */
   readonly onDidChange = this._onDidChange.event;
-  private readonly _onDidChangeTrust = this._register(new vscode.EventEmitter<boolean>());
-  /** Fires when the person trusts the workspace (VS Code has no revoke without a reload). */
-  readonly onDidChangeTrust = this._onDidChangeTrust.event;
   private readonly ledger = new IssueLedger();
   private readonly livenessIssues: SettingIssue[] = [];
   private readonly liveness: LivenessSettingsResolver;
@@ -82,7 +79,6 @@ export class VigilConfiguration extends Disposable {
       // The workspace's restricted settings count from now on: re-read, as after a settings change.
       this.current = this.read();
       this._onDidChange.fire({ settings: this.current, affects: () => true });
-      this._onDidChangeTrust.fire(true);
     }));
   }
 

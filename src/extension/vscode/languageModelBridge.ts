@@ -2,7 +2,7 @@
 // LanguageModelBridge port, since the agent runs in its own process and cannot reach `vscode.lm` itself.
 
 import * as vscode from 'vscode';
-import type { ChatMessage, ToolSpec } from '../../agent/providers/types';
+import type { ChatMessage, ToolSpec } from '../../shared/agentProtocol/history';
 import type { LanguageModelBridge, LanguageModelEvent, LanguageModelInfo } from '../core/acp/hostPorts';
 import { VigilError, errorMessage, isVigilError } from '../core/common/errors';
 

@@ -2,7 +2,7 @@
 // at the global level and API keys to SecretStorage.
 
 import * as vscode from 'vscode';
-import type { ProviderKind } from '../../agent/config';
+import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 import type { CustomAgentSettings } from '../core/acp/agentLaunch';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';

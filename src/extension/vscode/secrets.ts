@@ -7,7 +7,7 @@ import { errorMessage } from '../core/common/errors';
 import type { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
 import { API_KEY_PROVIDERS, apiKeyProviderFor, apiKeySecretName, type ApiKeyProvider } from './apiKeys';
-import type { ProviderKind } from '../../agent/config';
+import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 
 export class SecretStorageSource extends Disposable implements SecretSource {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<ApiKeyProvider>());

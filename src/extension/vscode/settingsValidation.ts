@@ -1,7 +1,7 @@
 // Validation of `vigil.*` settings (except turnLiveness, which has its own resolver in core/settings):
 // every invalid value falls back to its default with a message naming the setting and the fix. Pure, unit-tested.
 
-import type { ProviderKind } from '../../agent/config';
+import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { CustomAgentSettings } from '../core/acp/agentLaunch';
 import { validateMcpServers } from '../core/acp/mcpSettings';

@@ -221,10 +221,6 @@ export class VigilApp extends Disposable {
     return services;
   }
 
-  get runningServices(): VigilServices | undefined {
-    return this.started;
-  }
-
   /** `vigil.agent` env values may be tokens: secrets as soon as they are configured, before any launch. */
   private learnAgentEnv(): void {
     this.redactor.add(Object.values(this.config.customAgent()?.env ?? {}));

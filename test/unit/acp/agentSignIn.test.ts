@@ -77,7 +77,7 @@ describe('third-party agent: start failures and sign-in', function () {
     await h.dispose();
     h = await AcpHarness.create({ launch: () => customLaunch({ command: path.join(dir, 'no-such-agent') }) });
     ended = await h.turn('hello');
-    assert.match(ended.message ?? '', /was not found\. Install it, or fix the command in the vigil\.agent\.command setting/);
+    assert.match(ended.message ?? '', /was not found\. Install it, or fix the command in the vigil\.agent setting/);
     assert.deepEqual(ended.remedies, ['openSettings', 'openLog']);
     await h.dispose();
     const plain = path.join(dir, 'not-executable');

@@ -142,7 +142,7 @@ describe('ACP client hosting a third-party agent under the supervisor', function
     h = await AcpHarness.create({ launch: () => customLaunch({ command: 'definitely-not-an-acp-agent-xyz', args: ['--acp'] }) });
     const ended = await h.turn('stream');
     assert.equal(ended.reason, 'failed');
-    assert.match(ended.message ?? '', /"definitely-not-an-acp-agent-xyz" was not found.*vigil\.agent\.command/);
+    assert.match(ended.message ?? '', /"definitely-not-an-acp-agent-xyz" was not found.*vigil\.agent/);
   });
 
   it('an agent that never answers initialize fails within the bounded wait and is killed', async () => {

@@ -2,8 +2,8 @@
 // demand, restarted on the next prompt after a crash (and the crash reported), killed as a tree.
 
 import { RequestError, type PromptCapabilities } from '@agentclientprotocol/sdk';
-import type { ChatMessage } from '../../../agent/providers/types';
-import { promptErrorData } from '../../../agent/vigilProtocol';
+import type { ChatMessage } from '../../../shared/agentProtocol/history';
+import { promptErrorData } from '../../../shared/agentProtocol/vigilMethods';
 import { errorMessage, isVigilError, VigilError } from '../common/errors';
 import { EventHub, type Unsubscribe } from '../common/events';
 import type { AgentEvent, AgentFailure, AgentHandle, LeftoverReport, PromptOutcome, PromptRequest } from '../ports/agentHandle';

@@ -2,8 +2,8 @@
 // permissions, `_vigil/…`), `initialize` with a bounded wait, sessions, prompts and cancel.
 
 import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
-import type { ChatMessage } from '../../../agent/providers/types';
-import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../agent/vigilProtocol';
+import type { ChatMessage } from '../../../shared/agentProtocol/history';
+import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../shared/agentProtocol/vigilMethods';
 import { clientFeatures, type VigilExtensions } from '../../../shared/vigilExtensions';
 import { errorMessage, VigilError } from '../common/errors';
 import type { AgentEvent } from '../ports/agentHandle';

@@ -1,6 +1,6 @@
 // The supervisor's AgentHandleProvider over ACP: one agent process per active session, created lazily.
 
-import type { ChatMessage } from '../../../agent/providers/types';
+import type { ChatMessage } from '../../../shared/agentProtocol/history';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { Disposable, toDisposable } from '../common/disposable';

@@ -1,6 +1,6 @@
 // How to start an agent process: the built-in agent (process.execPath + ELECTRON_RUN_AS_NODE=1) or a configured third-party ACP agent.
 
-import { apiKeyEnvVar, configEnvVar, type ProviderKind } from '../../../agent/config';
+import { apiKeyEnvVar, configEnvVar, type AgentConfigInput, type ProviderKind } from '../../../shared/agentProtocol/agentConfig';
 import type { Redactor } from '../common/redactor';
 
 export interface LaunchSpec {
@@ -25,10 +25,7 @@ export interface ModelSettings {
   provider: ProviderKind;
   baseUrl?: string;
   name?: string;
-  firstTokenTimeoutSeconds?: number;
-  idleTimeoutSeconds?: number;
-  turnTimeoutSeconds?: number;
-  maxSteps?: number;
+  /** Tests: how long the demo's background "build" runs. */
   demoBuildSeconds?: number;
 }
 
@@ -40,15 +37,11 @@ export interface CustomAgentSettings {
 }
 
 export function builtinLaunch(o: { agentScript: string; execPath: string; model: ModelSettings; apiKey?: string; baseEnv?: NodeJS.ProcessEnv }): LaunchSpec {
-  const seconds = (s: number | undefined) => (s !== undefined && Number.isFinite(s) && s > 0 ? s * 1000 : undefined);
-  const config = {
+  // Typed by the schema the agent parses with, so a renamed field or a changed unit does not compile.
+  const config: AgentConfigInput = {
     provider: o.model.provider,
     baseUrl: o.model.baseUrl || undefined,
     model: o.model.name || undefined,
-    firstTokenTimeoutMs: seconds(o.model.firstTokenTimeoutSeconds),
-    idleTimeoutMs: seconds(o.model.idleTimeoutSeconds),
-    turnTimeoutMs: seconds(o.model.turnTimeoutSeconds),
-    maxSteps: o.model.maxSteps,
     demoBuildSeconds: o.model.demoBuildSeconds,
   };
   const env: NodeJS.ProcessEnv = { ...(o.baseEnv ?? process.env), ELECTRON_RUN_AS_NODE: '1', [configEnvVar]: JSON.stringify(config) };
@@ -69,22 +62,4 @@ export function customLaunch(settings: CustomAgentSettings, baseEnv: NodeJS.Proc
     builtin: false,
     setting: 'vigil.agent',
   };
-}
-
-/**
- * What the composition root calls on every spawn: a configured `vigil.agent` wins; otherwise the
- * built-in agent with `vigil.model.*` and the provider's key from SecretStorage.
- */
-export async function resolveLaunch(o: {
-  agent?: CustomAgentSettings;
-  model: ModelSettings;
-  secrets: { apiKey(provider: 'openai-compatible' | 'anthropic'): Promise<string | undefined> };
-  agentScript: string;
-  execPath: string;
-}): Promise<LaunchSpec> {
-  if (o.agent?.command?.trim()) return customLaunch(o.agent);
-  const keyFor = o.model.provider === 'anthropic' ? 'anthropic' : o.model.provider === 'openai-compatible' || o.model.provider === 'auto' ? 'openai-compatible' : undefined;
-  let apiKey = keyFor ? await o.secrets.apiKey(keyFor) : undefined;
-  if (o.model.provider === 'auto' && !apiKey) apiKey = await o.secrets.apiKey('anthropic');
-  return builtinLaunch({ agentScript: o.agentScript, execPath: o.execPath, model: o.model, apiKey });
 }

@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { RequestError } from '@agentclientprotocol/sdk';
-import type { ChatMessage } from '../../../agent/providers/types';
+import type { ChatMessage } from '../../../shared/agentProtocol/history';
 import { errorMessage, VigilError } from '../common/errors';
 import type { Logger } from '../ports/logger';
 import type { AcpConnection } from './acpConnection';

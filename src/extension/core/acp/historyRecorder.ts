@@ -2,7 +2,7 @@
 // results, folded into plain user/assistant messages (valid for every provider).
 
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { ChatMessage } from '../../../agent/providers/types';
+import type { ChatMessage } from '../../../shared/agentProtocol/history';
 
 const maxToolTextInHistory = 2_000;
 

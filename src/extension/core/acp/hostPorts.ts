@@ -1,7 +1,7 @@
 // The ports the VS Code glue implements for the ACP client: ask the person, workspace trust and
 // approval policy, VS Code language models (host side of `_vigil/lm/*`), and API keys from SecretStorage.
 
-import type { ChatMessage, ToolSpec } from '../../../agent/providers/types';
+import type { ChatMessage, ToolSpec } from '../../../shared/agentProtocol/history';
 
 /** What the person answered to a permission prompt; `cancelled` when the prompt was aborted (turn cancelled). */
 export type PermissionAnswer = 'allowOnce' | 'allowAlways' | 'reject' | 'cancelled';

@@ -1,7 +1,7 @@
 // Host side of the `vscode-lm` provider: answers `_vigil/lm/*` from the LanguageModelBridge and streams chunks back.
 
 import type { ClientContext } from '@agentclientprotocol/sdk';
-import { vigilMethods, type LmChatParams, type LmChunkParams, type LmModelsResult } from '../../../agent/vigilProtocol';
+import { vigilMethods, type LmChatParams, type LmChunkParams, type LmModelsResult } from '../../../shared/agentProtocol/vigilMethods';
 import { errorMessage, isVigilError } from '../common/errors';
 import type { Logger } from '../ports/logger';
 import type { LanguageModelBridge } from './hostPorts';

@@ -2,7 +2,7 @@
 // `_meta.vigil` background/notify rules, and reports foreground output as activity.
 
 import type { CreateTerminalRequest as AcpCreateTerminal } from '@agentclientprotocol/sdk';
-import type { VigilTerminalMeta } from '../../../agent/vigilProtocol';
+import type { VigilTerminalMeta } from '../../../shared/agentProtocol/vigilMethods';
 import { VigilError } from '../common/errors';
 import type { Unsubscribe } from '../common/events';
 import type { Logger } from '../ports/logger';

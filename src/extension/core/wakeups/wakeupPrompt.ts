@@ -1,9 +1,10 @@
 // The one formatter of wakeup prompts: how a background completion reads to the agent.
 
+import { wakeupPrefix } from '../../../shared/agentProtocol/vigilMethods';
 import type { TaskCompletion } from '../tasks/taskTypes';
 
 export function formatCompletion(c: TaskCompletion): string {
-  const lines = [`[IMPORTANT: Background task ${c.taskId} ${headline(c)}.`, `Command: ${c.command}`];
+  const lines = [`${wakeupPrefix}${c.taskId} ${headline(c)}.`, `Command: ${c.command}`];
   if (c.kind === 'pattern' && c.matchedLine !== undefined) lines.push(`Matched line: ${c.matchedLine}`);
   if (c.output.length === 0) lines.push('Output: (none)');
   else lines.push(`Output${c.outputTruncated ? ` (last ${c.output.length} characters)` : ''}:`, c.output.replace(/\s+$/, ''));

@@ -1,5 +1,5 @@
-// Vigil's ACP extension methods and `_meta` fields, shared by the built-in agent and the host's ACP client.
-// Defined here (the agent is their consumer); src/extension/core/acp imports these types, never the reverse.
+// Vigil's ACP extension methods and `_meta` fields: the contract between the built-in agent and the host's ACP
+// client; neither side imports the other (docs/architecture.md, dependency rules).
 
 import * as z from 'zod';
 
