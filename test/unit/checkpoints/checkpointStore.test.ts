@@ -144,8 +144,8 @@ describe('checkpoint store', () => {
       trees.push((await f.store.snapshot(`t${i}/after`)).tree);
     }
     assert.ok((await f.store.storeBytes()) <= 60_000, `store is ${await f.store.storeBytes()} bytes`);
-    assert.equal(await f.store.hasTree(trees[5]!), true, 'the newest checkpoint is kept');
-    assert.equal(await f.store.hasTree(trees[0]!), false, 'the oldest was dropped');
+    assert.equal(await f.store.hasTrees([trees[5]!]), true, 'the newest checkpoint is kept');
+    assert.equal(await f.store.hasTrees([trees[0]!]), false, 'the oldest was dropped');
     await assert.rejects(planRestore(f.store, trees[0]!, trees[5]!), /no longer stored/);
   });
 

@@ -14,6 +14,8 @@ export interface GitRunOptions {
   signal?: AbortSignal;
   /** Exit codes that are answers, not failures (e.g. 1 from `cat-file -e`). */
   okCodes?: number[];
+  /** More `-c` settings for this call, after (so over) the forced ones. */
+  config?: string[];
 }
 
 /** Settings every call gets on its command line, so nothing from any configuration file can change them. */
@@ -25,7 +27,9 @@ const FORCED_CONFIG = [
   'core.safecrlf=false',
   'core.symlinks=true',
   'core.quotePath=false',
-  'core.bigFileThreshold=1m',
+  // Every file is streamed into one pack per `git add` instead of one loose object file each: the first
+  // checkpoint of a 10,000-file folder writes one file, not 10,000 (and the store is ~50x smaller).
+  'core.bigFileThreshold=1',
   'commit.gpgSign=false',
   'gc.auto=0',
   'maintenance.auto=false',
@@ -66,7 +70,7 @@ export class GitRunner {
   }
 
   run(args: string[], options: GitRunOptions = {}): Promise<GitResult> {
-    const full = FORCED_CONFIG.flatMap((c) => ['-c', c]).concat(args);
+    const full = [...FORCED_CONFIG, ...(options.config ?? [])].flatMap((c) => ['-c', c]).concat(args);
     return new Promise((resolve, reject) => {
       const child = spawn(this.binary, full, { cwd: this.workTree, env: this.env(), stdio: ['pipe', 'pipe', 'pipe'], signal: options.signal });
       const out: Buffer[] = [];

@@ -48,13 +48,14 @@ const HASH_LIMIT = 64 * 1024 * 1024;
 export async function planRestore(store: CheckpointStore, before: string, after: string): Promise<RestorePlan> {
   if (!isObjectId(before) || !isObjectId(after)) throw new VigilError('INVALID_INPUT', 'The checkpoint record names no valid tree');
   return store.exclusive(async () => {
-    for (const tree of [before, after]) {
-      if (!(await store.hasTree(tree))) {
-        throw new VigilError('NOT_FOUND', 'This checkpoint is no longer stored: older checkpoints are dropped to keep the store under its size bound.');
-      }
+    if (!(await store.hasTrees([before, after]))) {
+      throw new VigilError('NOT_FOUND', 'This checkpoint is no longer stored: older checkpoints are dropped to keep the store under its size bound.');
     }
-    const raw = (await store.git.run(['diff-tree', '-r', '-z', '--no-renames', '--raw', before, after])).stdout;
-    const counts = numstat((await store.git.run(['diff-tree', '-r', '-z', '--no-renames', '--numstat', before, after])).stdout);
+    // The store streams every file into packs (bigFileThreshold=1), which would make diff call every file
+    // binary: line counts use the usual threshold.
+    const diff = (format: string) => store.git.run(['diff-tree', '-r', '-z', '--no-renames', format, before, after], { config: ['core.bigFileThreshold=8m'] }).then((r) => r.stdout);
+    const [raw, stat] = await Promise.all([diff('--raw'), diff('--numstat')]);
+    const counts = numstat(stat);
     const files: PlannedFile[] = [];
     for (const entry of parseRaw(raw)) {
       if (entry.beforeMode === GITLINK || entry.afterMode === GITLINK) continue;
@@ -84,15 +85,17 @@ export async function applyRestore(store: CheckpointStore, plan: RestorePlan, ov
     });
     const blobs = await readBlobs(store, wanted.filter((f) => f.beforeMode !== NO_FILE).map((f) => f.beforeId));
     const root = await fs.realpath(plan.folder);
-    for (const file of wanted) {
+    const dirs = new Folders(root);
+    await inBatches(wanted, async (file) => {
       try {
-        if (file.beforeMode === NO_FILE) await removeInside(root, file.path);
-        else await writeInside(root, file.path, file.beforeMode, blobs.get(file.beforeId)!);
+        if (file.beforeMode === NO_FILE) await removeInside(dirs, file.path);
+        else await writeInside(dirs, file.path, file.beforeMode, blobs.get(file.beforeId)!);
         result.restored.push(file.path);
       } catch (error) {
         result.kept.push({ path: file.path, why: (error as Error).message });
       }
-    }
+    });
+    result.restored.sort();
     return result;
   });
 }
@@ -128,7 +131,14 @@ function numstat(buffer: Buffer): Map<string, { added?: number; removed?: number
 
 /** Compares each file on disk with what the turn left (the after side). */
 async function markChangedSince(store: CheckpointStore, files: PlannedFile[]): Promise<void> {
-  for (const file of files) file.changedSince = !(await matches(store, file));
+  await inBatches(files, async (file) => {
+    file.changedSince = !(await matches(store, file));
+  });
+}
+
+/** A few files at a time: the disk is busy, the event loop is not blocked by thousands of open files. */
+async function inBatches<T>(items: T[], fn: (item: T) => Promise<void>, size = 16): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
 
 async function matches(store: CheckpointStore, file: PlannedFile): Promise<boolean> {
@@ -177,31 +187,52 @@ function segments(rel: string): string[] {
   return parts;
 }
 
-/** Walks to the file's folder creating missing folders; refuses a link or a file on the way. */
-async function parentInside(root: string, parts: string[], create: boolean): Promise<string | undefined> {
-  let dir = root;
-  for (const part of parts.slice(0, -1)) {
-    dir = path.join(dir, part);
-    let stat;
-    try {
-      stat = await fs.lstat(dir);
-    } catch {
-      if (!create) return undefined;
-      await fs.mkdir(dir);
-      continue;
+/**
+ * The folders of one restore, each checked once: walked from the root creating missing ones, refusing a link
+ * or a file on the way, and its real path must be where the walk went (a link swapped in is caught).
+ */
+class Folders {
+  private readonly checked = new Map<string, Promise<string | undefined>>();
+
+  constructor(readonly root: string) {}
+
+  parentOf(parts: string[], create: boolean): Promise<string | undefined> {
+    const rel = parts.slice(0, -1).join('/');
+    const key = `${create ? '+' : '-'}${rel}`;
+    let found = this.checked.get(key);
+    if (!found) {
+      found = this.walk(parts.slice(0, -1), create);
+      this.checked.set(key, found);
     }
-    if (stat.isSymbolicLink()) throw new VigilError('OUTSIDE_WORKSPACE', `not written: ${path.relative(root, dir)} is now a symbolic link`);
-    if (!stat.isDirectory()) throw new VigilError('INVALID_INPUT', `not written: ${path.relative(root, dir)} is now a file, not a folder`);
+    return found;
   }
-  // A link swapped in after the walk: the real path must still be where the walk went.
-  const real = await fs.realpath(dir);
-  if (real !== dir) throw new VigilError('OUTSIDE_WORKSPACE', `not written: ${path.relative(root, dir) || '.'} resolves outside its place in the folder`);
-  return dir;
+
+  private async walk(dirs: string[], create: boolean): Promise<string | undefined> {
+    let dir = this.root;
+    for (const part of dirs) {
+      dir = path.join(dir, part);
+      let stat;
+      try {
+        stat = await fs.lstat(dir);
+      } catch {
+        if (!create) return undefined;
+        await fs.mkdir(dir).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
+        });
+        stat = await fs.lstat(dir);
+      }
+      if (stat.isSymbolicLink()) throw new VigilError('OUTSIDE_WORKSPACE', `not written: ${path.relative(this.root, dir)} is now a symbolic link`);
+      if (!stat.isDirectory()) throw new VigilError('INVALID_INPUT', `not written: ${path.relative(this.root, dir)} is now a file, not a folder`);
+    }
+    const real = await fs.realpath(dir);
+    if (real !== dir) throw new VigilError('OUTSIDE_WORKSPACE', `not written: ${path.relative(this.root, dir) || '.'} resolves outside its place in the folder`);
+    return dir;
+  }
 }
 
-async function writeInside(root: string, rel: string, mode: string, content: Buffer): Promise<void> {
+async function writeInside(folders: Folders, rel: string, mode: string, content: Buffer): Promise<void> {
   const parts = segments(rel);
-  const dir = (await parentInside(root, parts, true))!;
+  const dir = (await folders.parentOf(parts, true))!;
   const target = path.join(dir, parts[parts.length - 1]!);
   const current = await fs.lstat(target).catch(() => undefined);
   if (current?.isDirectory()) throw new VigilError('INVALID_INPUT', 'not written: a folder now has its name');
@@ -217,10 +248,10 @@ async function writeInside(root: string, rel: string, mode: string, content: Buf
   }
 }
 
-async function removeInside(root: string, rel: string): Promise<void> {
+async function removeInside(folders: Folders, rel: string): Promise<void> {
   const parts = segments(rel);
   // A folder that is gone already holds nothing to remove.
-  const dir = await parentInside(root, parts, false);
+  const dir = await folders.parentOf(parts, false);
   if (!dir) return;
   const target = path.join(dir, parts[parts.length - 1]!);
   const current = await fs.lstat(target).catch(() => undefined);
