@@ -71,8 +71,12 @@ describe('checkpoints (real workbench, scripted model)', function () {
     assert.ok(rows.some((r) => /made\/created\.txt/.test(r) && /added by the turn.*will be deleted/.test(r.replace(/\s+/g, ' '))), rows.join(' | '));
     assert.ok(rows.some((r) => /notes\.txt/.test(r) && /changed again/.test(r.replace(/\s+/g, ' '))), rows.join(' | '));
     assert.ok(!rows.some((r) => /untouched\.txt/.test(r)), 'a file the turn did not change is not in the preview');
+    // What restoring changes, file by file, in VS Code's multi-file diff; the preview stays open beside it.
+    await quickInput.locator('.monaco-list-row', { hasText: 'Show what restoring changes' }).click();
+    await page.locator('.tab', { hasText: 'Restoring to before the turn' }).waitFor({ timeout: uiTimeout });
+    await page.locator('.editor-group-container', { hasText: 'original notes' }).first().waitFor({ timeout: uiTimeout });
     await session.workbench.screenshot('e2e-checkpoints-preview');
-    await quickInput.locator('input.input').press('Enter');
+    await quickInput.locator('.monaco-list-row', { hasText: 'Restore 2 files' }).click();
     // notes.txt changed again since the turn: asked, and kept.
     await answerModal(page, /changed again after this turn/, /^Keep Them$/, uiTimeout);
     await waitDisk(() => !existsSync(file('made/created.txt')), 'the created file to be removed');

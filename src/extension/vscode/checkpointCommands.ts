@@ -1,7 +1,9 @@
 // "Restore to before this turn" (from a turn in the session view, or `Vigil: Restore Checkpoint…`): previews
 // the files the turn changed, asks before overwriting any changed again since, and reports what it did.
 
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { Disposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
 import type { PlannedFile, RestorePlan } from '../core/checkpoints/restore';
@@ -13,11 +15,28 @@ export interface CheckpointCommandsDeps {
   logger: Logger;
 }
 
+/** Documents of a checkpoint's stored files: `vigil-checkpoint:/<path>?<folder and blob id as JSON>`. */
+export const checkpointScheme = 'vigil-checkpoint';
+const NO_FILE = '0'.repeat(40);
+
 /** Quick pick labels render `$(name)` as icons: a file name must never draw one. */
 const plain = (text: string) => text.replace(/\$\(/g, '$\u200b(').replace(/[\r\n]/g, '⏎');
 
-export class CheckpointCommands {
-  constructor(private readonly d: CheckpointCommandsDeps) {}
+export class CheckpointCommands extends Disposable implements vscode.TextDocumentContentProvider {
+  constructor(private readonly d: CheckpointCommandsDeps) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(checkpointScheme, this));
+  }
+
+  /** The content of a stored file (the side "before the turn" of the changes view). */
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const { folder, id } = JSON.parse(uri.query) as { folder?: unknown; id?: unknown };
+    if (typeof folder !== 'string' || typeof id !== 'string') throw new Error('Not a checkpoint document');
+    if (id === NO_FILE) return '';
+    const checkpoints = (await this.d.services()).checkpoints;
+    if (!checkpoints) throw new Error('Checkpoints are off');
+    return (await checkpoints.readBlob(folder, id)).toString('utf8');
+  }
 
   async restore(sessionId?: string, turnId?: string): Promise<void> {
     const services = await this.d.services();
@@ -87,21 +106,34 @@ export class CheckpointCommands {
     return picked?.turnId;
   }
 
+  private async showChanges(plan: RestorePlan): Promise<void> {
+    try {
+      await showChangesOf(plan);
+    } catch (error) {
+      this.d.logger.warn(`[checkpoints] the changes view could not open: ${errorMessage(error)}`);
+      void vscode.window.showWarningMessage(`Vigil: the changes could not be shown (${errorMessage(error)}); the list still says what restoring does.`);
+    }
+  }
+
   /** The preview: every file the restore would change and how; resolves true on "Restore". */
   private confirmPreview(plan: RestorePlan): Promise<boolean> {
-    type Item = vscode.QuickPickItem & { restore?: boolean };
+    type Item = vscode.QuickPickItem & { restore?: boolean; show?: boolean };
     const pick = vscode.window.createQuickPick<Item>();
+    // Stays open while the changes are shown beside it.
+    pick.ignoreFocusOut = true;
     pick.title = `Restore to before this turn: ${count(plan.files.length)}`;
     pick.placeholder = 'Enter restores these files; Escape cancels';
     pick.matchOnDescription = true;
     pick.items = [
       { label: `$(discard) Restore ${count(plan.files.length)}`, restore: true, alwaysShow: true },
+      { label: '$(diff-multiple) Show what restoring changes', show: true, alwaysShow: true },
       { label: 'Files this turn changed', kind: vscode.QuickPickItemKind.Separator },
       ...plan.files.map((f): Item => ({ label: plain(f.path), description: describe(f), ...(f.changedSince ? { detail: '$(warning) changed again after the turn: you will be asked' } : {}) })),
     ];
     return new Promise<boolean>((resolve) => {
       let accepted = false;
       pick.onDidAccept(() => {
+        if (pick.selectedItems[0]?.show) void this.showChanges(plan);
         if (!pick.selectedItems[0]?.restore) return;
         accepted = true;
         pick.hide();
@@ -113,6 +145,17 @@ export class CheckpointCommands {
       pick.show();
     });
   }
+}
+
+/** Each file as it is now beside what restoring makes of it, in one multi-file diff editor. */
+async function showChangesOf(plan: RestorePlan): Promise<void> {
+  const stored = (f: PlannedFile) => vscode.Uri.from({ scheme: checkpointScheme, path: `/${f.path}`, query: JSON.stringify({ folder: plan.folder, id: f.beforeId }) });
+  const empty = (f: PlannedFile) => vscode.Uri.from({ scheme: checkpointScheme, path: `/${f.path}`, query: JSON.stringify({ folder: plan.folder, id: NO_FILE }) });
+  const resources = plan.files.map((f) => {
+    const onDisk = vscode.Uri.file(path.join(plan.folder, f.path));
+    return [onDisk, f.change === 'deleted' ? empty(f) : onDisk, f.change === 'added' ? empty(f) : stored(f)];
+  });
+  await vscode.commands.executeCommand('vscode.changes', `Restoring to before the turn (${count(plan.files.length)})`, resources);
 }
 
 function describe(f: PlannedFile): string {

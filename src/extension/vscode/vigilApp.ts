@@ -135,7 +135,7 @@ export class VigilApp extends Disposable {
       logger,
       redact: (text) => redactor.redact(text),
     });
-    this.checkpoints = new CheckpointCommands({ services: () => this.services(), currentSessionId: () => this.sessions.currentSessionId, logger });
+    this.checkpoints = this._register(new CheckpointCommands({ services: () => this.services(), currentSessionId: () => this.sessions.currentSessionId, logger }));
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger, agentModel: () => this.agentOptions.selectAgentModel() });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.forget(id)));
     // Which sessions are this window's depends on its folders: re-sort the list when they change.

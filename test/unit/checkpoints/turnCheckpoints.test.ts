@@ -79,6 +79,24 @@ describe('turn checkpoints', () => {
     assert.ok(!(await recordsOf(h)).some((r) => r.type === 'checkpoint'));
   });
 
+  it('a slow snapshot is not silence: the watchdog starts once it is taken', async () => {
+    let taken!: () => void;
+    const slow: CheckpointPort = {
+      begin: () => new Promise((resolve) => (taken = () => resolve({ finish: () => Promise.resolve({ unavailable: 'test' }) }))),
+    };
+    const h = await Harness.create({}, { checkpoints: slow });
+    const started = await h.sup.startTurn(h.sessionId, 'go', { source: 'user' });
+    assert.equal(started.kind, 'started');
+    if (started.kind !== 'started') return;
+    await waitFor(() => taken !== undefined, 'the snapshot to begin');
+    await h.run(SETTINGS.timeoutMs * 2);
+    assert.equal(h.of('stallObserved').length, 0, 'no stall while the checkpoint is taken');
+    taken();
+    await waitFor(() => h.agent.current !== undefined, 'the agent to receive the prompt');
+    h.agent.finish();
+    assert.equal((await started.ended).reason, 'completed');
+  });
+
   it('the view shows Restore for a turn that changed files, a note for one left out, and nothing for an unchanged folder', () => {
     const t = new TranscriptTranslator();
     const tree = (c: string) => c.repeat(40);

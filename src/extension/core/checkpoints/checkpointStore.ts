@@ -124,6 +124,12 @@ export class CheckpointStore {
     return lines.length === trees.length && lines.every((line) => / tree \d+$/.test(line));
   }
 
+  /** One stored file's bytes (a blob id from a restore plan), for showing what restoring brings back. */
+  async readBlob(id: string): Promise<Buffer> {
+    if (!isObjectId(id)) throw new VigilError('INVALID_INPUT', 'Not an object id');
+    return (await this.git.run(['cat-file', 'blob', id])).stdout;
+  }
+
   /** Bytes the store takes on disk (loose objects and packs). */
   async storeBytes(): Promise<number> {
     return (await this.objectCounts()).bytes;

@@ -21,8 +21,13 @@ export interface TurnCheckpointsOptions {
   records(sessionId: string): Promise<TranscriptRecord[]>;
   /** `vigil.checkpoints.enabled` (default on). */
   enabled?(): boolean;
-  /** A snapshot that takes longer is stopped and the turn runs without it (default 30 s). */
+  /** A snapshot before a turn that takes longer is stopped and the turn runs without it (default 30 s). */
   snapshotBoundMs?: number;
+  /**
+   * The snapshot after a turn runs in its teardown, where the turn lease is no longer renewed: bounded well
+   * inside the lease's time to live (default 10 s).
+   */
+  finishBoundMs?: number;
   gitBinary?: string;
   maxFileBytes?: number;
   maxStoreBytes?: number;
@@ -46,11 +51,11 @@ export class TurnCheckpoints implements CheckpointPort {
     }
     if (folder === undefined) return none('No checkpoint: this window has no workspace folder on the local disk.');
     const store = this.storeFor(folder);
-    const before = await this.bounded(store, `${turnId}/before`);
+    const before = await this.bounded(store, `${turnId}/before`, this.o.snapshotBoundMs ?? 30_000);
     if ('error' in before) return none(`No checkpoint: ${before.error}`);
     return {
       finish: async () => {
-        const after = await this.bounded(store, `${turnId}/after`);
+        const after = await this.bounded(store, `${turnId}/after`, this.o.finishBoundMs ?? 10_000);
         if ('error' in after) return { folder, before: before.tree, unavailable: `No checkpoint after the turn: ${after.error}` };
         const skipped = after.skippedCount > 0 ? after : before;
         return {
@@ -92,6 +97,13 @@ export class TurnCheckpoints implements CheckpointPort {
     return planRestore(this.storeFor(record.folder), record.before, record.after);
   }
 
+  /** A file as a checkpoint of `folder` holds it (only folders this window keeps checkpoints of). */
+  readBlob(folder: string, id: string): Promise<Buffer> {
+    const store = this.stores.get(folder);
+    if (!store) return Promise.reject(new VigilError('NOT_FOUND', 'No checkpoint of this folder is open in this window.'));
+    return store.readBlob(id);
+  }
+
   restore(plan: RestorePlan, overwrite: ReadonlySet<string>): Promise<RestoreResult> {
     return applyRestore(this.storeFor(plan.folder), plan, overwrite);
   }
@@ -113,8 +125,7 @@ export class TurnCheckpoints implements CheckpointPort {
   }
 
   /** A snapshot stopped at the bound; an error becomes the reason shown in the transcript. */
-  private async bounded(store: CheckpointStore, label: string): Promise<Snapshot | { error: string }> {
-    const bound = this.o.snapshotBoundMs ?? 30_000;
+  private async bounded(store: CheckpointStore, label: string, bound: number): Promise<Snapshot | { error: string }> {
     const stop = new AbortController();
     const timer = this.o.clock.setTimer(bound, () => stop.abort());
     try {

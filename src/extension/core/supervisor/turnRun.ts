@@ -137,13 +137,17 @@ export class TurnRun {
   async run(prompt: string): Promise<TurnEnded> {
     const { d } = this;
     this.scheduleRefresh();
-    if (d.settings.enabled) this.watchdog.arm();
+    // With checkpoints the watchdog starts once the snapshot is taken: the agent has not been asked yet.
+    if (d.settings.enabled && !d.checkpoints) this.watchdog.arm();
     d.emit({ type: 'turnStarted', sessionId: d.sessionId, turnId: d.turnId, source: d.source, startedAt: this.startedAt });
     let result: PromptResult;
     try {
       // Before the agent can change a file; an abort does not wait for a slow snapshot.
-      const begun = d.checkpoints?.begin(d.sessionId, d.turnId);
-      if (begun) this.checkpoint = await Promise.race([begun, this.forced.then(() => undefined)]);
+      if (d.checkpoints) {
+        this.checkpoint = await Promise.race([d.checkpoints.begin(d.sessionId, d.turnId), this.forced.then(() => undefined)]);
+        d.activity.touch('checkpoint taken');
+        if (d.settings.enabled && this.phase === 'running') this.watchdog.arm();
+      }
       result = await this.prompt(prompt);
     } catch (error) {
       result = { kind: 'error', error };
