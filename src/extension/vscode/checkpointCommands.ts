@@ -155,7 +155,7 @@ async function showChangesOf(plan: RestorePlan): Promise<void> {
     const onDisk = vscode.Uri.file(path.join(plan.folder, f.path));
     return [onDisk, f.change === 'deleted' ? empty(f) : onDisk, f.change === 'added' ? empty(f) : stored(f)];
   });
-  await vscode.commands.executeCommand('vscode.changes', `Restoring to before the turn (${count(plan.files.length)})`, resources);
+  await vscode.commands.executeCommand('vscode.changes', 'Restoring to before the turn', resources);
 }
 
 function describe(f: PlannedFile): string {

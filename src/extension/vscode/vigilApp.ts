@@ -207,7 +207,7 @@ export class VigilApp extends Disposable {
       // Read at each session open: the effective (trust-resolved, validated) value of vigil.mcpServers then.
       mcpServers: [new McpSettingsSource(() => this.mcpServers(), this.logger, () => this.config.isTrusted())],
       showing: () => (this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined),
-      checkpoints: { enabled: () => vscode.workspace.getConfiguration('vigil').get<boolean>('checkpoints.enabled', true) !== false },
+      checkpoints: { enabled: () => this.config.settings.checkpoints.enabled },
     });
     if (this.isDisposed) {
       services.dispose();
