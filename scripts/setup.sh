@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine for Vigil: Debian packages (Chromium, ripgrep, Kerberos headers),
+# Sets up a fresh machine for Vigil: Debian packages (Chromium, ripgrep, Kerberos headers, git),
 # npm packages, code-server and the real ACP agents in .vscode-test/. Safe to run again: it skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(chromium ripgrep libkrb5-dev python3 make g++ procps)
+packages=(chromium ripgrep libkrb5-dev python3 make g++ procps git)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

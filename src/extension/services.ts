@@ -30,6 +30,7 @@ import { AgentSessionRecords } from './core/store/agentSessionRecords';
 import type { ChatMessage } from '../shared/agentProtocol/history';
 import type { SessionSecrets } from './core/mcp/sessionSecrets';
 import { VigilTaskServer } from './core/mcp/vigilTaskServer';
+import { TurnCheckpoints } from './core/checkpoints/turnCheckpoints';
 
 // The VS Code glue loads this module lazily (its own bundle) and launches agents through these.
 export { builtinLaunch, customLaunch } from './core/acp/agentLaunch';
@@ -76,6 +77,8 @@ export interface ServiceOptions {
   };
   /** Further MCP server sources offered to every agent (after the task server). */
   mcpServers?: readonly McpServerSource[];
+  /** Checkpoints of each turn's folder (core/checkpoints); absent: turns take none. */
+  checkpoints?: { enabled(): boolean; snapshotBoundMs?: number };
 }
 
 /** How much of a long transcript a fresh agent process is given as history. */
@@ -84,6 +87,8 @@ const historyRecords = 2_000;
 export class VigilServices extends Disposable {
   /** Vigil's MCP task server, when offered. */
   taskServer: VigilTaskServer | undefined;
+  /** Turn checkpoints and their restore, when asked for. */
+  checkpoints: TurnCheckpoints | undefined;
 
   private constructor(
     readonly supervisor: TurnSupervisor,
@@ -175,6 +180,18 @@ export class VigilServices extends Disposable {
       agentSessions: new AgentSessionRecords(o.storageRoot, tagged(o.logger, 'acp')),
     });
     lateAgents.agents = agents;
+    const checkpoints = o.checkpoints
+      ? new TurnCheckpoints({
+          storageRoot: o.storageRoot,
+          clock,
+          logger: tagged(o.logger, 'checkpoints'),
+          // Only a session's own folder: a folder-less session has nothing to snapshot.
+          folderOf: (sessionId) => folders.workFolder(sessionId),
+          records: async (sessionId) => (await late.supervisor!.sessions.readAll(sessionId)).records,
+          enabled: o.checkpoints.enabled,
+          snapshotBoundMs: o.checkpoints.snapshotBoundMs,
+        })
+      : undefined;
     const supervisor = new TurnSupervisor({
       storageRoot: o.storageRoot,
       clock,
@@ -185,6 +202,7 @@ export class VigilServices extends Disposable {
       leaseTtlMs: o.leaseTtlMs,
       activityThrottleMs: o.activityThrottleMs,
       redactor,
+      checkpoints,
     });
     late.supervisor = supervisor;
     await supervisor.sessions.init();
@@ -212,6 +230,7 @@ export class VigilServices extends Disposable {
     // Disposed in reverse: wakeups stop first, then turns, agents, and the registry (tasks live on).
     services._register(registry);
     services.taskServer = taskServer;
+    services.checkpoints = checkpoints;
     if (taskServer) services._register(toDisposable(() => void taskServer.close().catch((error: unknown) => o.logger.warn(`closing the task server: ${errorMessage(error)}`))));
     services._register(agents);
     services._register(supervisor);

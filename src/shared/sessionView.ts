@@ -78,7 +78,9 @@ export type EntryView =
   | { kind: 'toolCall'; id: string; at: number; toolCall: ToolCallView }
   | { kind: 'plan'; id: string; at: number; items: PlanItemView[] }
   | { kind: 'notice'; id: string; at: number; notice: NoticeView }
-  | { kind: 'wakeup'; id: string; at: number; text: string; taskIds: string[] };
+  | { kind: 'wakeup'; id: string; at: number; text: string; taskIds: string[] }
+  /** The end of a turn that has a checkpoint (offers "Restore to before this turn"), or says why it has none. */
+  | { kind: 'checkpoint'; id: string; at: number; turnId: string; restorable: boolean; note?: string };
 
 export type EntryKind = EntryView['kind'];
 

@@ -82,6 +82,7 @@ export const entrySchema: z.ZodType<EntryView> = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('plan'), id, at: epochMs, items: z.array(planItem).max(1_000) }),
   z.strictObject({ kind: z.literal('notice'), id, at: epochMs, notice: noticeSchema }),
   z.strictObject({ kind: z.literal('wakeup'), id, at: epochMs, text, taskIds: z.array(id).max(1_000) }),
+  z.strictObject({ kind: z.literal('checkpoint'), id, at: epochMs, turnId: id, restorable: z.boolean(), note: text.optional() }),
 ]);
 
 const turnStatus: z.ZodType<TurnStatusView> = z.strictObject({

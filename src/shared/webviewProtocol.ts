@@ -37,6 +37,8 @@ export type WebviewMessage =
   | { type: 'noticeAction'; id: RequestId; sessionId?: string; action: NoticeAction }
   /** A header control of the agent's options: pick a value of `configId`, or (without it) see all options. */
   | { type: 'agentOption'; id: RequestId; sessionId?: string; configId?: string }
+  /** "Restore to before this turn": the host previews the turn's file changes and asks before writing. */
+  | { type: 'restoreCheckpoint'; id: RequestId; sessionId?: string; turnId: string }
   | { type: 'ping'; id: RequestId }
   /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */
   | { type: 'history'; id: RequestId; snapshotSeq: number }
@@ -128,6 +130,7 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('openFile'), id: requestId, path: z.string().min(1).max(webviewLimits.pathChars), line: z.number().int().min(1).max(10_000_000).optional() }),
   z.strictObject({ type: z.literal('noticeAction'), id: requestId, sessionId, action: z.enum(noticeActions as [NoticeAction, ...NoticeAction[]]) }),
   z.strictObject({ type: z.literal('agentOption'), id: requestId, sessionId, configId: z.string().min(1).max(256).optional() }),
+  z.strictObject({ type: z.literal('restoreCheckpoint'), id: requestId, sessionId, turnId: refId }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
   z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),
   z.strictObject({ type: z.literal('error'), id: requestId, message: z.string().max(webviewLimits.errorChars) }),

@@ -19,15 +19,16 @@
 //   #agent-options .agent-option[data-config-id][data-category] (.agent-option-value), .agent-options-all,
 //   .agent-option-pending, #agent-usage   the agent's model/mode/options and context usage in the header
 //   #command-list[role=listbox] .command-option[data-command] (.active)  the `/` completions; #command-hint
+//   .entry.checkpoint[data-turn-id] .restore-checkpoint .checkpoint-note   a turn's checkpoint
 
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import './elapsedClock';
 import { HostBridge } from './hostBridge';
 import { SessionApp } from './sessionApp';
 import { sessionStyles } from './styles';
+import { checkpointStyles } from './checkpointView';
 
-const sheet = sessionStyles.styleSheet;
-if (sheet) document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+for (const sheet of [sessionStyles.styleSheet, checkpointStyles.styleSheet]) if (sheet) document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 root.id = 'app';

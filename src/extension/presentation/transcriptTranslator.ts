@@ -5,6 +5,7 @@
 import type { AttachmentSummary } from '../../shared/promptContext';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import { ENDED_WITHOUT_RESULT, ToolCallTracker } from '../core/supervisor/toolCalls';
+import { checkpointEntry } from './checkpointEntry';
 import type { EntryView, HostEvent, PlanItemView, ToolCallPatch, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../shared/sessionView';
 
 const toolKinds = new Set<ToolKindView>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
@@ -38,6 +39,10 @@ export class TranscriptTranslator {
         return [...this.endStream(), ...this.endOpenTools(at)];
       case 'interrupted':
         return [...this.endStream(), ...this.endOpenTools(at), this.noticeEntry('interrupted', record.reason, at)];
+      case 'checkpoint': {
+        const entry = checkpointEntry(record, this.nextId('checkpoint', at));
+        return entry ? [...this.endStream(), { type: 'entryAppended', entry }] : [];
+      }
       case 'syntheticToolResult':
         this.openTools.close(record.toolCallId);
         // `ended` keeps what the call showed so far (its output, its diff); the card's status says the rest.

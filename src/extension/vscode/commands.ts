@@ -60,6 +60,7 @@ export function registerCommands(app: VigilApp): void {
     'vigil.setApiKey': (arg) => app.models.setApiKey(typeof arg === 'string' ? (arg as never) : undefined),
     'vigil.renameSession': (arg) => app.tree.rename(arg as never),
     'vigil.deleteSession': (arg) => app.tree.delete(arg as never),
+    'vigil.restoreCheckpoint': (arg) => app.checkpoints.restore(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg)),
   };
   for (const [id, handler] of Object.entries(commands)) {
     app.context.subscriptions.push(
@@ -81,6 +82,12 @@ function optionTarget(arg: unknown): { sessionId?: string; configId?: string } |
   if (arg === null || typeof arg !== 'object') return undefined;
   const { sessionId, configId } = arg as { sessionId?: unknown; configId?: unknown };
   return { sessionId: typeof sessionId === 'string' ? sessionId : undefined, configId: typeof configId === 'string' ? configId : undefined };
+}
+
+/** `{ turnId }` from a turn's Restore in the session view. */
+function turnIdOf(arg: unknown): string | undefined {
+  const turnId = (arg as { turnId?: unknown } | null | undefined)?.turnId;
+  return typeof turnId === 'string' ? turnId : undefined;
 }
 
 /** A session id from a command argument: the id itself, or a row of the session list. */

@@ -487,6 +487,11 @@ export class SessionController extends Disposable implements SessionViewControll
     await vscode.commands.executeCommand('vigil.agentOptions', { sessionId: intent.sessionId ?? this.presenter?.sessionId, configId: intent.configId });
   }
 
+  /** A turn's "Restore to before this turn": the preview and questions live with the command (checkpointCommands.ts). */
+  async onRestoreCheckpoint(intent: { sessionId?: string; turnId: string }): Promise<void> {
+    await vscode.commands.executeCommand('vigil.restoreCheckpoint', { sessionId: intent.sessionId ?? this.presenter?.sessionId, turnId: intent.turnId });
+  }
+
   private onSupervisorEvent(event: SupervisorEvent): void {
     // Turns this window's person started are reported from `start` (which knows their text); wakeups here.
     if (event.type === 'turnEnded' && event.ended.source === 'wakeup') this.failed(event.ended, undefined);

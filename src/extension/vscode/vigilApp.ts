@@ -23,6 +23,7 @@ import { canonicalFolder, folderForNewSession } from '../core/folders/sessionFol
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
 import { AgentSignIn } from './agentSignIn';
+import { CheckpointCommands } from './checkpointCommands';
 import { AgentOptionPicks } from './agentOptionPicks';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
@@ -53,6 +54,7 @@ export class VigilApp extends Disposable {
   readonly models: ModelCommands;
   readonly signIn: AgentSignIn;
   readonly agentOptions: AgentOptionPicks;
+  readonly checkpoints: CheckpointCommands;
   private servicesPromise: Promise<VigilServices> | undefined;
   private started: VigilServices | undefined;
   private contextTimer: NodeJS.Timeout | undefined;
@@ -133,6 +135,7 @@ export class VigilApp extends Disposable {
       logger,
       redact: (text) => redactor.redact(text),
     });
+    this.checkpoints = this._register(new CheckpointCommands({ services: () => this.services(), currentSessionId: () => this.sessions.currentSessionId, logger }));
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger, agentModel: () => this.agentOptions.selectAgentModel() });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.forget(id)));
     // Which sessions are this window's depends on its folders: re-sort the list when they change.
@@ -204,6 +207,7 @@ export class VigilApp extends Disposable {
       // Read at each session open: the effective (trust-resolved, validated) value of vigil.mcpServers then.
       mcpServers: [new McpSettingsSource(() => this.mcpServers(), this.logger, () => this.config.isTrusted())],
       showing: () => (this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined),
+      checkpoints: { enabled: () => this.config.settings.checkpoints.enabled },
     });
     if (this.isDisposed) {
       services.dispose();

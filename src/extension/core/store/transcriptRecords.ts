@@ -32,6 +32,13 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
   }),
   /** Written by the next holder when a turn's holder died or lapsed while the turn was in flight. */
   z.object({ type: z.literal('interrupted'), ...base, reason: z.string() }),
+  /** The turn's checkpoint: git trees of its folder before and after it (core/checkpoints), or why there is none. */
+  z.object({
+    type: z.literal('checkpoint'), ...base, folder: z.string().max(8_192).optional(),
+    before: z.string().regex(/^[0-9a-f]{40,64}$/).optional(), after: z.string().regex(/^[0-9a-f]{40,64}$/).optional(),
+    skipped: z.array(z.object({ path: z.string().max(8_192), bytes: z.number().optional() })).max(100).optional(),
+    skippedCount: z.number().int().nonnegative().optional(), unavailable: z.string().max(4_000).optional(),
+  }),
   /** Stands in for the result of a tool call that never produced one. */
   z.object({
     type: z.literal('syntheticToolResult'),

@@ -2,6 +2,7 @@
 
 import { summarize, type PromptAttachment } from '../../../shared/promptContext';
 import { errorMessage, isVigilError } from '../common/errors';
+import type { CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
 import type { AgentEvent, AgentFailure, AgentHandle, AgentHandleProvider, PromptOutcome, WaitingOn } from '../ports/agentHandle';
 import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
@@ -42,6 +43,8 @@ export interface TurnRunDeps {
   pausedAtStart: boolean;
   /** What the person attached to the prompt: passed to the agent, summarized (names, links) in the transcript. */
   attachments?: PromptAttachment[];
+  /** Snapshots of the session's folder before and after the turn (core/checkpoints); absent: none. */
+  checkpoints?: CheckpointPort;
 }
 
 type PromptResult =
@@ -72,6 +75,7 @@ export class TurnRun {
   private readonly forced = new Promise<PromptResult>((resolve) => (this.resolveForced = resolve));
   private readonly tools = new ToolCallTracker();
   private lastActivityEmit = Number.NEGATIVE_INFINITY;
+  private checkpoint: TurnCheckpoint | undefined;
 
   constructor(private readonly d: TurnRunDeps) {
     this.startedAt = d.clock.wallNow();
@@ -133,10 +137,17 @@ export class TurnRun {
   async run(prompt: string): Promise<TurnEnded> {
     const { d } = this;
     this.scheduleRefresh();
-    if (d.settings.enabled) this.watchdog.arm();
+    // With checkpoints the watchdog starts once the snapshot is taken: the agent has not been asked yet.
+    if (d.settings.enabled && !d.checkpoints) this.watchdog.arm();
     d.emit({ type: 'turnStarted', sessionId: d.sessionId, turnId: d.turnId, source: d.source, startedAt: this.startedAt });
     let result: PromptResult;
     try {
+      // Before the agent can change a file; an abort does not wait for a slow snapshot.
+      if (d.checkpoints) {
+        this.checkpoint = await Promise.race([d.checkpoints.begin(d.sessionId, d.turnId), this.forced.then(() => undefined)]);
+        d.activity.touch('checkpoint taken');
+        if (d.settings.enabled && this.phase === 'running') this.watchdog.arm();
+      }
       result = await this.prompt(prompt);
     } catch (error) {
       result = { kind: 'error', error };
@@ -325,6 +336,7 @@ export class TurnRun {
     for (const toolCallId of this.tools.openIds()) {
       records.push({ type: 'syntheticToolResult', turnId: d.turnId, toolCallId, ...ENDED_WITHOUT_RESULT });
     }
+    if (this.checkpoint) records.push({ type: 'checkpoint', turnId: d.turnId, ...(await this.checkpoint.finish()) });
     records.push({ type: 'turnEnded', turnId: d.turnId, reason, message });
     // Bounded: on a hung disk the turn still ends and releases its lease; the record follows if the disk recovers
     // (fenced, so it never lands in a later holder's turn).

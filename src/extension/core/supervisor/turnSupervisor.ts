@@ -5,6 +5,7 @@ import { Disposable, toDisposable } from '../common/disposable';
 import { EventHub, type Unsubscribe } from '../common/events';
 import { errorMessage, isVigilError } from '../common/errors';
 import type { AgentHandleProvider, WaitingOn } from '../ports/agentHandle';
+import type { CheckpointPort } from '../ports/checkpoints';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnPort } from '../ports/turns';
@@ -36,6 +37,8 @@ export interface TurnSupervisorOptions {
   activityThrottleMs?: number;
   /** Secrets to keep out of transcripts and session metadata. */
   redactor?: Redactor;
+  /** Snapshots of each turn's folder (core/checkpoints); absent: turns take none. */
+  checkpoints?: CheckpointPort;
 }
 
 interface SessionSlot {
@@ -237,6 +240,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         initialState: options.source !== 'wakeup' ? 'idle' : got.reclaimed ? 'interrupted' : meta.state,
         pausedAtStart: meta.wakeupsPaused !== undefined,
         attachments: options.attachments,
+        checkpoints: this.o.checkpoints,
       });
       slot.turn = run;
       const clearState = options.source !== 'wakeup' && (meta.state !== 'idle' || got.reclaimed !== undefined);

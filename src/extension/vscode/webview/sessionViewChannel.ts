@@ -148,6 +148,8 @@ export class SessionViewChannel {
         return c.onNoticeAction?.({ sessionId: message.sessionId, action: message.action });
       case 'agentOption':
         return c.onAgentOption?.({ sessionId: message.sessionId, configId: message.configId });
+      case 'restoreCheckpoint':
+        return c.onRestoreCheckpoint?.({ sessionId: message.sessionId, turnId: message.turnId });
       default:
         return assertNever(message);
     }

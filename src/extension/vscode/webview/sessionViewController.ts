@@ -33,4 +33,6 @@ export interface SessionViewController {
   onNoticeAction?(intent: { sessionId?: string; action: NoticeAction }): void | Promise<void>;
   /** A header control of the agent's options (agentOptionPicks.ts): one option's values, or all options. */
   onAgentOption?(intent: { sessionId?: string; configId?: string }): void | Promise<void>;
+  /** "Restore to before this turn" on a turn's checkpoint (checkpointCommands.ts). */
+  onRestoreCheckpoint?(intent: { sessionId?: string; turnId: string }): void | Promise<void>;
 }

@@ -1,0 +1,180 @@
+// "Restore to before this turn" (from a turn in the session view, or `Vigil: Restore Checkpoint…`): previews
+// the files the turn changed, asks before overwriting any changed again since, and reports what it did.
+
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Disposable } from '../core/common/disposable';
+import { errorMessage } from '../core/common/errors';
+import type { Logger } from '../core/ports/logger';
+import type { PlannedFile, RestorePlan } from '../core/checkpoints/restore';
+import type { VigilServices } from '../services';
+
+export interface CheckpointCommandsDeps {
+  services(): Promise<VigilServices>;
+  currentSessionId(): string | undefined;
+  logger: Logger;
+}
+
+/** Documents of a checkpoint's stored files: `vigil-checkpoint:/<path>?<folder and blob id as JSON>`. */
+export const checkpointScheme = 'vigil-checkpoint';
+const NO_FILE = '0'.repeat(40);
+
+/** Quick pick labels render `$(name)` as icons: a file name must never draw one. */
+const plain = (text: string) => text.replace(/\$\(/g, '$\u200b(').replace(/[\r\n]/g, '⏎');
+
+export class CheckpointCommands extends Disposable implements vscode.TextDocumentContentProvider {
+  constructor(private readonly d: CheckpointCommandsDeps) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(checkpointScheme, this));
+  }
+
+  /** The content of a stored file (the side "before the turn" of the changes view). */
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const { folder, id } = JSON.parse(uri.query) as { folder?: unknown; id?: unknown };
+    if (typeof folder !== 'string' || typeof id !== 'string') throw new Error('Not a checkpoint document');
+    if (id === NO_FILE) return '';
+    const checkpoints = (await this.d.services()).checkpoints;
+    if (!checkpoints) throw new Error('Checkpoints are off');
+    return (await checkpoints.readBlob(folder, id)).toString('utf8');
+  }
+
+  async restore(sessionId?: string, turnId?: string): Promise<void> {
+    const services = await this.d.services();
+    const checkpoints = services.checkpoints;
+    if (!checkpoints) {
+      void vscode.window.showInformationMessage('Vigil: checkpoints are off (setting "vigil.checkpoints.enabled").');
+      return;
+    }
+    const session = sessionId ?? this.d.currentSessionId();
+    if (!session) {
+      void vscode.window.showInformationMessage('Vigil: open a session first; its turns\' checkpoints are listed then.');
+      return;
+    }
+    if (await services.supervisor.hasActiveTurn(session)) {
+      void vscode.window.showWarningMessage('Vigil: a turn of this session is running. Stop it (or let it finish) before restoring a checkpoint, so the agent does not write over the restore.');
+      return;
+    }
+    const turn = turnId ?? (await this.pickTurn(session));
+    if (!turn) return;
+    let plan: RestorePlan;
+    try {
+      plan = await checkpoints.preview(session, turn);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Vigil: cannot restore this turn: ${errorMessage(error)}`);
+      return;
+    }
+    if (plan.files.length === 0) {
+      void vscode.window.showInformationMessage('Vigil: this turn changed no file that its checkpoint holds; there is nothing to restore.');
+      return;
+    }
+    if (!(await this.confirmPreview(plan))) return;
+    const since = plan.files.filter((f) => f.changedSince);
+    let overwrite = new Set<string>();
+    if (since.length > 0) {
+      const choice = await vscode.window.showWarningMessage(
+        `${since.length === 1 ? '1 file was' : `${since.length} files were`} changed again after this turn. Overwrite ${since.length === 1 ? 'it' : 'them'} with the state before the turn?`,
+        { modal: true, detail: list(since) },
+        'Overwrite',
+        'Keep Them',
+      );
+      if (choice === undefined) return;
+      if (choice === 'Overwrite') overwrite = new Set(since.map((f) => f.path));
+    }
+    const result = await checkpoints.restore(plan, overwrite);
+    this.d.logger.info(`[checkpoints] restored ${result.restored.length} file(s) of turn ${turn}; kept ${result.kept.length}`);
+    if (result.kept.length === 0) {
+      void vscode.window.showInformationMessage(`Vigil: restored ${count(result.restored.length)} to before the turn.`);
+    } else {
+      void vscode.window.showWarningMessage(
+        `Vigil: restored ${count(result.restored.length)}; left ${count(result.kept.length)} as ${result.kept.length === 1 ? 'it is' : 'they are'}.`,
+        { detail: result.kept.map((k) => `${plain(k.path)}: ${k.why}`).join('\n'), modal: false },
+      );
+    }
+  }
+
+  private async pickTurn(sessionId: string): Promise<string | undefined> {
+    const checkpoints = (await this.d.services()).checkpoints!;
+    const turns = await checkpoints.restorable(sessionId);
+    if (turns.length === 0) {
+      void vscode.window.showInformationMessage('Vigil: no turn of this session changed files with a checkpoint to restore.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      turns.map((t) => ({ label: plain((t.prompt ?? 'A turn').replace(/\s+/g, ' ').slice(0, 80)), description: new Date(t.at).toLocaleString(), turnId: t.turnId })),
+      { placeHolder: 'Restore the files to before which turn?' },
+    );
+    return picked?.turnId;
+  }
+
+  private async showChanges(plan: RestorePlan): Promise<void> {
+    try {
+      await showChangesOf(plan);
+    } catch (error) {
+      this.d.logger.warn(`[checkpoints] the changes view could not open: ${errorMessage(error)}`);
+      void vscode.window.showWarningMessage(`Vigil: the changes could not be shown (${errorMessage(error)}); the list still says what restoring does.`);
+    }
+  }
+
+  /** The preview: every file the restore would change and how; resolves true on "Restore". */
+  private confirmPreview(plan: RestorePlan): Promise<boolean> {
+    type Item = vscode.QuickPickItem & { restore?: boolean; show?: boolean };
+    const pick = vscode.window.createQuickPick<Item>();
+    // Stays open while the changes are shown beside it.
+    pick.ignoreFocusOut = true;
+    pick.title = `Restore to before this turn: ${count(plan.files.length)}`;
+    pick.placeholder = 'Enter restores these files; Escape cancels';
+    pick.matchOnDescription = true;
+    pick.items = [
+      { label: `$(discard) Restore ${count(plan.files.length)}`, restore: true, alwaysShow: true },
+      { label: '$(diff-multiple) Show what restoring changes', show: true, alwaysShow: true },
+      { label: 'Files this turn changed', kind: vscode.QuickPickItemKind.Separator },
+      ...plan.files.map((f): Item => ({ label: plain(f.path), description: describe(f), ...(f.changedSince ? { detail: '$(warning) changed again after the turn: you will be asked' } : {}) })),
+    ];
+    return new Promise<boolean>((resolve) => {
+      let accepted = false;
+      pick.onDidAccept(() => {
+        if (pick.selectedItems[0]?.show) void this.showChanges(plan);
+        if (!pick.selectedItems[0]?.restore) return;
+        accepted = true;
+        pick.hide();
+      });
+      pick.onDidHide(() => {
+        pick.dispose();
+        resolve(accepted);
+      });
+      pick.show();
+    });
+  }
+}
+
+/** Each file as it is now beside what restoring makes of it, in one multi-file diff editor. */
+async function showChangesOf(plan: RestorePlan): Promise<void> {
+  const stored = (f: PlannedFile) => vscode.Uri.from({ scheme: checkpointScheme, path: `/${f.path}`, query: JSON.stringify({ folder: plan.folder, id: f.beforeId }) });
+  const empty = (f: PlannedFile) => vscode.Uri.from({ scheme: checkpointScheme, path: `/${f.path}`, query: JSON.stringify({ folder: plan.folder, id: NO_FILE }) });
+  const resources = plan.files.map((f) => {
+    const onDisk = vscode.Uri.file(path.join(plan.folder, f.path));
+    return [onDisk, f.change === 'deleted' ? empty(f) : onDisk, f.change === 'added' ? empty(f) : stored(f)];
+  });
+  await vscode.commands.executeCommand('vscode.changes', 'Restoring to before the turn', resources);
+}
+
+function describe(f: PlannedFile): string {
+  const lines = f.added !== undefined ? ` (+${f.added} −${f.removed})` : '';
+  switch (f.change) {
+    case 'added':
+      return `added by the turn${lines}: will be deleted`;
+    case 'deleted':
+      return `deleted by the turn: will be brought back`;
+    default:
+      return `changed by the turn${lines}: will be put back`;
+  }
+}
+
+function count(n: number): string {
+  return n === 1 ? '1 file' : `${n} files`;
+}
+
+function list(files: PlannedFile[]): string {
+  const shown = files.slice(0, 15).map((f) => plain(f.path));
+  return shown.join('\n') + (files.length > shown.length ? `\n… and ${files.length - shown.length} more` : '');
+}

@@ -1,0 +1,122 @@
+// Checkpoints through the turn supervisor: each turn records the trees of its folder before and after it in
+// its transcript; a turn runs without one when there is no folder; a stuck snapshot never holds up an abort.
+
+import * as assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { silentLogger } from '../../../src/extension/core/ports/logger';
+import type { CheckpointPort } from '../../../src/extension/core/ports/checkpoints';
+import { TurnCheckpoints } from '../../../src/extension/core/checkpoints/turnCheckpoints';
+import type { TranscriptRecord } from '../../../src/extension/core/store/transcriptRecords';
+import { TranscriptTranslator } from '../../../src/extension/presentation/transcriptTranslator';
+import { parseWebviewMessage } from '../../../src/shared/webviewProtocol';
+import { systemClock } from '../../../src/extension/core/ports/clock';
+import { Harness, SETTINGS, tempRoot, waitFor } from '../supervisor/harness';
+
+async function withCheckpoints(folder: string | undefined): Promise<{ h: Harness; checkpoints: TurnCheckpoints }> {
+  const holder: { h?: Harness } = {};
+  const checkpoints = new TurnCheckpoints({
+    storageRoot: await tempRoot('vigil-cp-storage-'),
+    clock: systemClock,
+    logger: silentLogger,
+    folderOf: () => Promise.resolve(folder),
+    records: async (sessionId) => (await holder.h!.sup.sessions.readAll(sessionId)).records,
+  });
+  holder.h = await Harness.create({}, { checkpoints });
+  return { h: holder.h, checkpoints };
+}
+
+const recordsOf = async (h: Harness): Promise<TranscriptRecord[]> => (await h.sup.sessions.readAll(h.sessionId)).records;
+
+describe('turn checkpoints', () => {
+  it('records the folder before and after the turn, ahead of the turn end, and restores the turn from that record', async () => {
+    const folder = await fs.realpath(await tempRoot('vigil-cp-folder-'));
+    await fs.writeFile(path.join(folder, 'app.ts'), 'before\n');
+    const { h, checkpoints } = await withCheckpoints(folder);
+    const { turnId, ended } = await h.start();
+    // The agent writes with its own shell while the turn runs.
+    await fs.writeFile(path.join(folder, 'app.ts'), 'after\n');
+    h.agent.finish();
+    assert.equal((await ended).reason, 'completed');
+    const records = await recordsOf(h);
+    const types = records.map((r) => r.type);
+    assert.equal(types.indexOf('checkpoint'), types.indexOf('turnEnded') - 1, types.join(','));
+    const record = records.find((r) => r.type === 'checkpoint');
+    assert.ok(record && record.type === 'checkpoint' && record.before && record.after && record.before !== record.after);
+    assert.equal(record.turnId, turnId);
+    assert.equal(record.folder, folder);
+
+    assert.deepEqual((await checkpoints.restorable(h.sessionId)).map((t) => t.turnId), [turnId]);
+    const plan = await checkpoints.preview(h.sessionId, turnId);
+    assert.deepEqual(plan.files.map((f) => [f.path, f.change]), [['app.ts', 'modified']]);
+    await checkpoints.restore(plan, new Set());
+    assert.equal(await fs.readFile(path.join(folder, 'app.ts'), 'utf8'), 'before\n');
+  });
+
+  it('a session without a folder runs its turn and says why it has no checkpoint', async () => {
+    const { h, checkpoints } = await withCheckpoints(undefined);
+    const { turnId, ended } = await h.start();
+    h.agent.finish();
+    assert.equal((await ended).reason, 'completed');
+    const record = (await recordsOf(h)).find((r) => r.type === 'checkpoint');
+    assert.ok(record?.type === 'checkpoint');
+    assert.match(record.unavailable ?? '', /no workspace folder/);
+    await assert.rejects(checkpoints.preview(h.sessionId, turnId), /no workspace folder/);
+  });
+
+  it('an abort does not wait for a snapshot that never finishes', async () => {
+    const stuck: CheckpointPort = { begin: () => new Promise(() => undefined) };
+    const h = await Harness.create({}, { checkpoints: stuck });
+    const started = await h.sup.startTurn(h.sessionId, 'go', { source: 'user' });
+    assert.equal(started.kind, 'started');
+    if (started.kind !== 'started') return;
+    await waitFor(() => h.of('turnStarted').length === 1, 'the turn to start');
+    await h.sup.abort(h.sessionId);
+    await h.run(SETTINGS.graceMs + 3_000);
+    const ended = await started.ended;
+    assert.equal(ended.reason, 'aborted');
+    assert.equal(h.agent.current, undefined, 'the agent never got the prompt');
+    assert.ok(!(await recordsOf(h)).some((r) => r.type === 'checkpoint'));
+  });
+
+  it('a slow snapshot is not silence: the watchdog starts once it is taken', async () => {
+    let taken!: () => void;
+    const slow: CheckpointPort = {
+      begin: () => new Promise((resolve) => (taken = () => resolve({ finish: () => Promise.resolve({ unavailable: 'test' }) }))),
+    };
+    const h = await Harness.create({}, { checkpoints: slow });
+    const started = await h.sup.startTurn(h.sessionId, 'go', { source: 'user' });
+    assert.equal(started.kind, 'started');
+    if (started.kind !== 'started') return;
+    await waitFor(() => taken !== undefined, 'the snapshot to begin');
+    await h.run(SETTINGS.timeoutMs * 2);
+    assert.equal(h.of('stallObserved').length, 0, 'no stall while the checkpoint is taken');
+    taken();
+    await waitFor(() => h.agent.current !== undefined, 'the agent to receive the prompt');
+    h.agent.finish();
+    assert.equal((await started.ended).reason, 'completed');
+  });
+
+  it('the view shows Restore for a turn that changed files, a note for one left out, and nothing for an unchanged folder', () => {
+    const t = new TranscriptTranslator();
+    const tree = (c: string) => c.repeat(40);
+    const entries = ([
+      { type: 'checkpoint', at: 1, turnId: 't1', folder: '/w', before: tree('a'), after: tree('b') },
+      { type: 'checkpoint', at: 2, turnId: 't2', folder: '/w', before: tree('a'), after: tree('a') },
+      { type: 'checkpoint', at: 3, turnId: 't3', unavailable: 'No checkpoint: this window has no workspace folder on the local disk.' },
+      { type: 'checkpoint', at: 4, turnId: 't4', folder: '/w', before: tree('a'), after: tree('c'), skipped: [{ path: 'big.iso', bytes: 9 * 1024 * 1024 }], skippedCount: 4 },
+    ] as TranscriptRecord[]).flatMap((r) => t.translate(r)).map((e) => (e.type === 'entryAppended' ? e.entry : undefined));
+    assert.deepEqual(entries.map((e) => e?.kind === 'checkpoint' && [e.turnId, e.restorable]), [['t1', true], ['t3', false], ['t4', true]]);
+    const last = entries[2];
+    assert.ok(last?.kind === 'checkpoint');
+    assert.match(last.note ?? '', /big\.iso \(9 MB\) and 3 more/);
+  });
+
+  it('the webview may ask to restore a turn only with a well-formed turn id', () => {
+    assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: 'turn-1' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: '' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: 'x'.repeat(300) }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: 't', path: '/etc/passwd' }).ok, false);
+  });
+});
