@@ -23,6 +23,25 @@ const historicNotices = new Set<NoticeView['kind']>(['abort', 'interrupted', 'er
 /** How far back a settled turn looks for entries still marked streaming (they are always near the tail). */
 const streamingScanDepth = 500;
 
+/**
+ * Arrays made during a `foldHostEvents`: nothing else holds them yet, so the fold extends and patches
+ * them in place instead of copying every entry per event (opening a 10,000-record session is then
+ * linear, not quadratic). Outside a fold every change copies, as the webview's identity checks need.
+ */
+let fresh: WeakSet<readonly unknown[]> | undefined;
+
+/** `applyHostEvent` over many events (a session's history at open); the intermediate states are never seen. */
+export function foldHostEvents(state: SessionSnapshot, events: Iterable<HostEvent>): SessionSnapshot {
+  const outer = fresh;
+  fresh = new WeakSet();
+  try {
+    for (const event of events) state = applyHostEvent(state, event);
+    return state;
+  } finally {
+    fresh = outer;
+  }
+}
+
 export function applyHostEvent(state: SessionSnapshot, event: HostEvent): SessionSnapshot {
   switch (event.type) {
     case 'entryAppended':
@@ -131,7 +150,10 @@ function endStreaming(entries: EntryView[]): EntryView[] {
   for (let i = entries.length - 1; i >= stop; i--) {
     const e = entries[i];
     if ((e.kind === 'agent' || e.kind === 'thought') && e.streaming) {
-      if (out === entries) out = entries.slice();
+      if (out === entries && !fresh?.has(entries)) {
+        out = entries.slice();
+        fresh?.add(out);
+      }
       out[i] = { ...e, streaming: false };
     }
   }
@@ -144,8 +166,15 @@ function upsertEntry(entries: EntryView[], entry: EntryView): EntryView[] {
 }
 
 function appendEntry(entries: EntryView[], entry: EntryView): EntryView[] {
+  if (fresh?.has(entries)) {
+    indexOf(entries).set(entry.id, entries.length);
+    entries.push(entry);
+    return entries;
+  }
   // concat allocates the exact size once; slice+push or spread regrow a copy (10× slower at 10k).
-  return derive(entries, entries.concat([entry]));
+  const out = derive(entries, entries.concat([entry]));
+  fresh?.add(out);
+  return out;
 }
 
 function replaceEntry(entries: EntryView[], index: number, entry: EntryView): EntryView[] {
@@ -188,8 +217,13 @@ export function findEntry(entries: readonly EntryView[], id: string): number {
 }
 
 function replaceAt<T>(items: readonly T[], index: number, item: T): T[] {
+  if (fresh?.has(items)) {
+    (items as T[])[index] = item;
+    return items as T[];
+  }
   const out = items.slice();
   out[index] = item;
+  fresh?.add(out);
   return out;
 }
 

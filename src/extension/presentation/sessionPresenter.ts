@@ -1,7 +1,7 @@
 // One open session as the view sees it: folds transcript records, supervisor events, tasks and
 // approvals into a snapshot, and hands each change on as a host event.
 
-import { applyHostEvent } from '../../shared/sessionViewReducer';
+import { applyHostEvent, foldHostEvents } from '../../shared/sessionViewReducer';
 import type { AgentStateView } from '../../shared/agentState';
 import { emptySnapshot, type ApprovalView, type ElicitationView, type HostEvent, type NoticeView, type SessionMetaView, type SessionSnapshot, type TaskView } from '../../shared/sessionView';
 import type { SessionMeta } from '../core/store/sessionStore';
@@ -51,9 +51,7 @@ export class SessionPresenter {
   ) {
     this.tracker = new TurnStatusTracker(now);
     let state: SessionSnapshot = { ...emptySnapshot(), session: metaView(seed.meta, seed.metaExtra) };
-    for (const record of seed.records) {
-      for (const event of this.translator.translate(record)) state = applyHostEvent(state, event);
-    }
+    state = foldHostEvents(state, this.history(seed.records));
     const { turn, notice } = this.tracker.initial(seed.meta, seed.live);
     state = applyHostEvent(state, { type: 'turnStatusChanged', turn, ...(notice ? { notice } : {}) });
     for (const task of seed.tasks) state = applyHostEvent(state, { type: 'taskChanged', task: taskView(task) });
@@ -61,6 +59,12 @@ export class SessionPresenter {
     if (seed.agent) state = applyHostEvent(state, { type: 'agentStateChanged', agent: seed.agent });
     for (const elicitation of seed.elicitations ?? []) state = applyHostEvent(state, { type: 'elicitationRequested', elicitation });
     this.state = state;
+  }
+
+  private history(records: readonly TranscriptRecord[]): HostEvent[] {
+    const events: HostEvent[] = [];
+    for (const record of records) for (const event of this.translator.translate(record)) events.push(event);
+    return events;
   }
 
   get sessionId(): string {
