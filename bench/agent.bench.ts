@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { ScriptedOpenAiServer } from '../test/fixtures/models/scriptedOpenAiServer';
 import { AgentUnderTest } from '../test/unit/agent/agentHarness';
+import { loadNote } from './support/cpuHogs';
 
 const spawnRuns = 5;
 const firstUpdateRuns = 15;
@@ -65,12 +66,12 @@ async function main(): Promise<void> {
     }
     await agent.stop();
 
-    console.log(`agent spawn to ready, initialize + session/new answered (median of ${spawnRuns}): ${percentile(spawnMs, 50).toFixed(0)} ms`);
-    console.log(`agent RSS right after initialize (median): ${percentile(rss, 50).toFixed(1)} MB`);
-    console.log(`idle agent RSS after use: ${idleRss.toFixed(1)} MB`);
-    console.log(`prompt to first update, local server (median of ${firstUpdateRuns}): ${percentile(firstUpdate, 50).toFixed(1)} ms`);
-    console.log(`cancel to cancelled (p99 of ${cancelRuns}): ${percentile(cancelMs, 99).toFixed(1)} ms`);
-    console.log(`cancel to cancelled (median): ${percentile(cancelMs, 50).toFixed(1)} ms`);
+    console.log(`agent spawn to ready, initialize + session/new answered (median of ${spawnRuns}): ${percentile(spawnMs, 50).toFixed(0)} ms (${loadNote()})`);
+    console.log(`agent RSS right after initialize (median): ${percentile(rss, 50).toFixed(1)} MB (${loadNote()})`);
+    console.log(`idle agent RSS after use: ${idleRss.toFixed(1)} MB (${loadNote()})`);
+    console.log(`prompt to first update, local server (median of ${firstUpdateRuns}): ${percentile(firstUpdate, 50).toFixed(1)} ms (${loadNote()})`);
+    console.log(`cancel to cancelled (p99 of ${cancelRuns}): ${percentile(cancelMs, 99).toFixed(1)} ms (${loadNote()})`);
+    console.log(`cancel to cancelled (median): ${percentile(cancelMs, 50).toFixed(1)} ms (${loadNote()})`);
   } finally {
     await server.close();
   }

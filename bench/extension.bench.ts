@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CodeServer, repoRoot } from '../test/harness/codeServer';
 import { runInExtensionHost } from '../test/harness/extensionHostRun';
+import { loadNote } from './support/cpuHogs';
 
 interface Activation {
   activationMs: number;
@@ -29,12 +30,12 @@ async function activationOnce(): Promise<Activation> {
 async function main(): Promise<void> {
   const packaged = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
   if (packaged.status !== 0) throw new Error('npm run package failed');
-  console.log(`vsix size: ${statSync(path.join(repoRoot, 'dist', 'vigil.vsix')).size} bytes`);
+  console.log(`vsix size: ${statSync(path.join(repoRoot, 'dist', 'vigil.vsix')).size} bytes (${loadNote()})`);
   const samples: Activation[] = [];
   for (let i = 0; i < 3; i += 1) samples.push(await activationOnce());
   const median = (pick: (a: Activation) => number) => samples.map(pick).sort((a, b) => a - b)[1];
-  console.log(`extension activation, activate() (median of 3, in the extension host): ${median((a) => a.activationMs).toFixed(1)} ms`);
-  console.log(`extension activation, bundle load + activate() (median of 3): ${median((a) => a.loadAndActivateMs).toFixed(1)} ms`);
+  console.log(`extension activation, activate() (median of 3, in the extension host): ${median((a) => a.activationMs).toFixed(1)} ms (${loadNote()})`);
+  console.log(`extension activation, bundle load + activate() (median of 3): ${median((a) => a.loadAndActivateMs).toFixed(1)} ms (${loadNote()})`);
 }
 
 main().catch((error) => {

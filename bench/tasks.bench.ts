@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { TaskRegistry } from '../src/extension/core/tasks/taskRegistry';
+import { loadNote } from './support/cpuHogs';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -47,13 +48,16 @@ async function main(): Promise<void> {
     const heap = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
     const rss = (process.memoryUsage().rss - rssBefore) / 1e6;
     const wrappers = registry.list().reduce((sum, t) => sum + (t.pid ? pssKb(t.pid) : 0), 0) / 1024;
-    console.log(`registry heap with 100 running tasks: ${heap.toFixed(2)} MB`);
-    console.log(`extension host rss growth with 100 running tasks: ${rss.toFixed(1)} MB`);
-    console.log(`task wrappers pss with 100 running tasks (separate processes): ${wrappers.toFixed(0)} MB`);
-    console.log(`task create (spawn) mean: ${(spawnMs / 100).toFixed(1)} ms`);
+    const load = loadNote();
+    console.log(`registry heap with 100 running tasks: ${heap.toFixed(2)} MB (${load})`);
+    console.log(`extension host rss growth with 100 running tasks: ${rss.toFixed(1)} MB (${load})`);
+    console.log(`task wrappers pss with 100 running tasks (separate processes): ${wrappers.toFixed(0)} MB (${load})`);
+    // The bar's figure: what one more running task costs, its wrapper and its share of the host.
+    console.log(`memory per running background task (wrapper pss + host rss growth, / 100): ${((wrappers + rss) / 100).toFixed(2)} MB (${load})`);
+    console.log(`task create (spawn) mean: ${(spawnMs / 100).toFixed(1)} ms (${load})`);
     const killStart = performance.now();
     await Promise.all(ids.map((id) => registry.kill(id)));
-    console.log(`kill 100 task trees: ${(performance.now() - killStart).toFixed(0)} ms`);
+    console.log(`kill 100 task trees: ${(performance.now() - killStart).toFixed(0)} ms (${loadNote()})`);
   } finally {
     await registry.close();
     await fs.rm(root, { recursive: true, force: true, maxRetries: 5 });

@@ -1,4 +1,5 @@
-// Wakeup latency figures: task exit → wakeup admitted (idle session), turn teardown → deferred wakeup admitted.
+// Wakeup latency figures inside the host: task exit → wakeup admitted (idle session), turn teardown → deferred
+// wakeup admitted. What the agent sees (the prompt arriving) is measured by wakeupAtAgent.bench.ts.
 
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -8,6 +9,7 @@ import type { AdmissionHook, StartTurnResult, TurnEnded, TurnPort } from '../src
 import { TaskRegistry } from '../src/extension/core/tasks/taskRegistry';
 import { WakeupCoordinator } from '../src/extension/core/wakeups/wakeupCoordinator';
 import { WakeupOutbox } from '../src/extension/core/wakeups/wakeupOutbox';
+import { loadNote } from './support/cpuHogs';
 
 /** A supervisor stand-in that admits at once and notes the wall time (ms, sub-ms precision) of each admission. */
 class TimingTurns implements TurnPort {
@@ -89,8 +91,8 @@ async function main(): Promise<void> {
       const exitedAt = Number((await registry.output(terminalId)).output.trim()) / 1e6;
       exitLatencies.push(admittedAt - exitedAt);
     }
-    console.log(`task exit to wakeup admitted p50: ${percentile(exitLatencies, 50).toFixed(1)} ms`);
-    console.log(`task exit to wakeup admitted p99: ${percentile(exitLatencies, 99).toFixed(1)} ms`);
+    console.log(`task exit to wakeup admitted p50: ${percentile(exitLatencies, 50).toFixed(1)} ms (${loadNote()})`);
+    console.log(`task exit to wakeup admitted p99: ${percentile(exitLatencies, 99).toFixed(1)} ms (${loadNote()})`);
 
     // Turn teardown → deferred wakeup admitted.
     const teardownLatencies: number[] = [];
@@ -114,8 +116,8 @@ async function main(): Promise<void> {
       turns.end(sessionId);
       teardownLatencies.push((await turns.whenAdmitted(sessionId)) - start);
     }
-    console.log(`turn teardown to deferred wakeup admitted p50: ${percentile(teardownLatencies, 50).toFixed(1)} ms`);
-    console.log(`turn teardown to deferred wakeup admitted p99: ${percentile(teardownLatencies, 99).toFixed(1)} ms`);
+    console.log(`turn teardown to deferred wakeup admitted p50: ${percentile(teardownLatencies, 50).toFixed(1)} ms (${loadNote()})`);
+    console.log(`turn teardown to deferred wakeup admitted p99: ${percentile(teardownLatencies, 99).toFixed(1)} ms (${loadNote()})`);
   } finally {
     coordinator.dispose();
     await registry.close();

@@ -6,6 +6,7 @@ import { applyHostEvent } from '../src/shared/sessionViewReducer';
 import type { EntryView, SessionSnapshot } from '../src/shared/sessionView';
 import { emptySnapshot } from '../src/shared/sessionView';
 import { parseHostMessage } from '../src/shared/webviewProtocol';
+import { loadNote } from './support/cpuHogs';
 
 function transcript(n: number): EntryView[] {
   const entries: EntryView[] = [];
@@ -32,18 +33,18 @@ function main(): void {
     if (!parseHostMessage(message).ok) throw new Error('bench snapshot failed validation');
     parse.push(performance.now() - t0);
   }
-  console.log(`webview snapshot validation, 10,000 entries (median of ${parse.length}): ${median(parse).toFixed(1)} ms`);
+  console.log(`webview snapshot validation, 10,000 entries (median of ${parse.length}): ${median(parse).toFixed(1)} ms (${loadNote()})`);
 
   let state = snapshot;
   const chunks = 2_000;
   let t0 = performance.now();
   for (let i = 0; i < chunks; i++) state = applyHostEvent(state, { type: 'chunkAppended', entryId: 'streaming', entryKind: 'agent', text: 'token ', at: i });
-  console.log(`webview reducer, streaming chunk on a 10,000-entry session: ${(((performance.now() - t0) * 1000) / chunks).toFixed(1)} µs/event`);
+  console.log(`webview reducer, streaming chunk on a 10,000-entry session: ${(((performance.now() - t0) * 1000) / chunks).toFixed(1)} µs/event (${loadNote()})`);
 
   const appends = 2_000;
   t0 = performance.now();
   for (let i = 0; i < appends; i++) state = applyHostEvent(state, { type: 'entryAppended', entry: { kind: 'user', id: `n${i}`, text: 'more', at: i } });
-  console.log(`webview reducer, entry append on a 10,000-entry session: ${(((performance.now() - t0) * 1000) / appends).toFixed(1)} µs/event`);
+  console.log(`webview reducer, entry append on a 10,000-entry session: ${(((performance.now() - t0) * 1000) / appends).toFixed(1)} µs/event (${loadNote()})`);
 }
 
 main();

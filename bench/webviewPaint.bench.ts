@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { chromium } from 'playwright-core';
 import { renderSessionViewHtml } from '../src/extension/vscode/webview/sessionViewHtml';
 import { snapshotTailEntries } from '../src/shared/webviewProtocol';
+import { loadNote } from './support/cpuHogs';
 
 const root = path.resolve(__dirname, '..', '..');
 const dist = path.join(root, 'dist');
@@ -105,10 +106,10 @@ async function main(): Promise<void> {
       inDom = m.inDom;
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    console.log(`webview first paint, ${messages.toLocaleString('en')}-message session, snapshot posted → tail painted (median of ${runs}): ${median(fromPost).toFixed(0)} ms (max ${Math.max(...fromPost).toFixed(0)} ms)`);
-    console.log(`webview first paint, snapshot received → tail painted (validation + render + paint, median of ${runs}): ${median(fromReceipt).toFixed(0)} ms`);
-    console.log(`webview entries in the DOM after first paint: ${inDom} of ${messages}`);
-    if (messages > snapshotTailEntries) console.log(`webview history after first paint (${messages - snapshotTailEntries} older entries requested → merged, median of ${runs}): ${median(historyMs).toFixed(0)} ms`);
+    console.log(`webview first paint, ${messages.toLocaleString('en')}-message session, snapshot posted → tail painted (median of ${runs}): ${median(fromPost).toFixed(0)} ms (max ${Math.max(...fromPost).toFixed(0)} ms) (${loadNote()})`);
+    console.log(`webview first paint, snapshot received → tail painted (validation + render + paint, median of ${runs}): ${median(fromReceipt).toFixed(0)} ms (${loadNote()})`);
+    console.log(`webview entries in the DOM after first paint: ${inDom} of ${messages} (${loadNote()})`);
+    if (messages > snapshotTailEntries) console.log(`webview history after first paint (${messages - snapshotTailEntries} older entries requested → merged, median of ${runs}): ${median(historyMs).toFixed(0)} ms (${loadNote()})`);
   } finally {
     await browser.close();
     server.close();
