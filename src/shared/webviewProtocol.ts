@@ -38,6 +38,8 @@ export type WebviewMessage =
   /** A header control of the agent's options: pick a value of `configId`, or (without it) see all options. */
   | { type: 'agentOption'; id: RequestId; sessionId?: string; configId?: string }
   | { type: 'ping'; id: RequestId }
+  /** Copy on a user or agent message: the host puts that entry's Markdown on the clipboard (never text the view sends). */
+  | { type: 'copyEntry'; id: RequestId; sessionId?: string; entryId: string }
   /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */
   | { type: 'history'; id: RequestId; snapshotSeq: number }
   /** The webview reports a host message it dropped, so the host can log it. */
@@ -129,6 +131,7 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('noticeAction'), id: requestId, sessionId, action: z.enum(noticeActions as [NoticeAction, ...NoticeAction[]]) }),
   z.strictObject({ type: z.literal('agentOption'), id: requestId, sessionId, configId: z.string().min(1).max(256).optional() }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
+  z.strictObject({ type: z.literal('copyEntry'), id: requestId, sessionId, entryId: refId }),
   z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),
   z.strictObject({ type: z.literal('error'), id: requestId, message: z.string().max(webviewLimits.errorChars) }),
 ]);
