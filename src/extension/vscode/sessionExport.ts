@@ -51,16 +51,19 @@ export async function exportSessionAsMarkdown(app: VigilApp, arg: unknown): Prom
       filters: { Markdown: ['md'] },
     }));
   if (!uri) return undefined;
-  const { records } = await services.supervisor.sessions.readAll(sessionId);
-  const pieces = transcriptMarkdown(
-    { title: meta.title, sessionId, createdAt: meta.createdAt, agent: app.sessions.currentSessionId === sessionId ? app.sessions.currentSnapshot?.session?.agent : undefined, exportedAt: Date.now() },
-    transcriptEntries(records),
-  );
-  // The transcript holds secrets masked already; the redactor also masks any it learned since.
-  const redacted = (function* () {
-    for (const piece of pieces) yield app.redactor.redact(piece);
-  })();
-  await writePieces(uri, redacted);
+  const records = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Vigil: exporting "${meta.title}"…` }, async () => {
+    const { records } = await services.supervisor.sessions.readAll(sessionId);
+    const pieces = transcriptMarkdown(
+      { title: meta.title, sessionId, createdAt: meta.createdAt, agent: app.sessions.currentSessionId === sessionId ? app.sessions.currentSnapshot?.session?.agent : undefined, exportedAt: Date.now() },
+      transcriptEntries(records),
+    );
+    // The transcript holds secrets masked already; the redactor also masks any it learned since.
+    const redacted = (function* () {
+      for (const piece of pieces) yield app.redactor.redact(piece);
+    })();
+    await writePieces(uri, redacted);
+    return records;
+  });
   app.logger.info(`exported session ${sessionId} (${records.length} records) to ${uri.toString()}`);
   void vscode.window.showInformationMessage(`Vigil: exported "${meta.title}" to ${uri.scheme === 'file' ? uri.fsPath : uri.toString()}.`, 'Open').then((choice) => {
     if (choice === 'Open') void vscode.commands.executeCommand('vscode.open', uri);

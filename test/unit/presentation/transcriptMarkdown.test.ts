@@ -4,7 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { entryMarkdown, fenced, inertMarkdown, inline, messageMarkdown, transcriptMarkdown, type ExportHeader } from '../../../src/extension/presentation/transcriptMarkdown';
 import { exportFileName, transcriptEntries } from '../../../src/extension/presentation/transcriptExport';
-import type { EntryView } from '../../../src/shared/sessionView';
+import { emptySnapshot, type EntryView } from '../../../src/shared/sessionView';
+import { applyHostEvent } from '../../../src/shared/sessionViewReducer';
+import { TranscriptTranslator } from '../../../src/extension/presentation/transcriptTranslator';
+import type { TranscriptRecord } from '../../../src/extension/core/store/transcriptRecords';
 import { agentEntry, toolCall, userEntry } from '../webview/viewBuilders';
 
 const header: ExportHeader = { title: 'Fix the build', sessionId: 's1', createdAt: Date.UTC(2026, 11, 1, 20, 0, 0), exportedAt: Date.UTC(2026, 11, 1, 21, 0, 0) };
@@ -130,6 +133,29 @@ describe('transcript as Markdown', () => {
     ]);
     assert.deepEqual(entries.map((e) => e.kind), ['user', 'agent', 'notice']);
     assert.equal(messageMarkdown(entries[1]), 'hello');
+  });
+});
+
+describe('entries of a long transcript', () => {
+  it('are the ones the session view folds, also when a call settles hundreds of entries later', () => {
+    const records: TranscriptRecord[] = [];
+    let at = 1;
+    records.push({ type: 'agentUpdate', at: at++, update: { sessionUpdate: 'tool_call', toolCallId: 'slow', title: 'slow build', kind: 'execute', status: 'in_progress' } });
+    for (let t = 0; t < 400; t++) {
+      records.push({ type: 'userPrompt', at: at++, text: `q${t}`, source: 'user' });
+      records.push({ type: 'agentUpdate', at: at++, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `a${t} ` } } });
+      records.push({ type: 'agentUpdate', at: at++, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'more' } } });
+      records.push({ type: 'agentUpdate', at: at++, update: { sessionUpdate: 'tool_call', toolCallId: `c${t}`, title: `call ${t}`, kind: 'read', status: 'in_progress' } });
+      records.push({ type: 'agentUpdate', at: at++, update: { sessionUpdate: 'tool_call_update', toolCallId: `c${t}`, status: 'completed' } });
+    }
+    records.push({ type: 'agentUpdate', at: at++, update: { sessionUpdate: 'tool_call_update', toolCallId: 'slow', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'built' } }] } });
+    records.push({ type: 'agentUpdate', at: at++, update: { sessionUpdate: 'tool_call_update', toolCallId: 'c3', status: 'failed' } });
+    const translator = new TranscriptTranslator();
+    let reference = emptySnapshot();
+    for (const r of records) for (const e of translator.translate(r)) reference = applyHostEvent(reference, e);
+    const entries = transcriptEntries(records);
+    assert.ok(entries.length > 1_000);
+    assert.deepEqual(entries, reference.entries);
   });
 });
 
