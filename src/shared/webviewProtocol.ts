@@ -40,6 +40,8 @@ export type WebviewMessage =
   /** "Restore to before this turn": the host previews the turn's file changes and asks before writing. */
   | { type: 'restoreCheckpoint'; id: RequestId; sessionId?: string; turnId: string }
   | { type: 'ping'; id: RequestId }
+  /** Copy on a user or agent message: the host puts that entry's Markdown on the clipboard (never text the view sends). */
+  | { type: 'copyEntry'; id: RequestId; sessionId?: string; entryId: string }
   /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */
   | { type: 'history'; id: RequestId; snapshotSeq: number }
   /** The webview reports a host message it dropped, so the host can log it. */
@@ -132,6 +134,7 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('agentOption'), id: requestId, sessionId, configId: z.string().min(1).max(256).optional() }),
   z.strictObject({ type: z.literal('restoreCheckpoint'), id: requestId, sessionId, turnId: refId }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
+  z.strictObject({ type: z.literal('copyEntry'), id: requestId, sessionId, entryId: refId }),
   z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),
   z.strictObject({ type: z.literal('error'), id: requestId, message: z.string().max(webviewLimits.errorChars) }),
 ]);

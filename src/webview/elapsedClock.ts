@@ -1,5 +1,7 @@
 // <vigil-elapsed since until>: a duration that ticks by itself once a second while open-ended, so a
-// running tool or task updates without the transcript re-rendering.
+// running tool or task updates without the transcript re-rendering. It is a timer that is never
+// announced: inside the transcript (a log, polite by default) a ticking clock would otherwise be read
+// out every second.
 
 import { LitElement } from 'lit';
 import { formatDuration } from './format';
@@ -32,6 +34,9 @@ export class VigilElapsed extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // role=timer is off by default; aria-live is spelled out for readers that only honour the attribute.
+    if (!this.hasAttribute('role')) this.setAttribute('role', 'timer');
+    this.setAttribute('aria-live', 'off');
     track(this, this.until === undefined);
   }
 

@@ -5,6 +5,7 @@ import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { EntryView, PlanItemView } from '../shared/sessionView';
 import { openFileLink } from './fileLinks';
 import { renderMarkdown } from './markdown';
+import { copyButton } from './messageCopy';
 import { toolCallCard } from './toolCallCard';
 import { checkpointTemplate } from './checkpointView';
 import type { ViewActions } from './viewActions';
@@ -16,6 +17,7 @@ export function renderEntry(entry: EntryView, actions: ViewActions): TemplateRes
   switch (entry.kind) {
     case 'user':
       return html`<div class="entry user" data-entry-id=${entry.id} data-source=${entry.source ?? 'user'}>
+        ${copyButton(entry.id, 'your message', actions)}
         <div class="who"><span class="codicon codicon-account"></span> You${entry.source === 'resume' ? ' (resume)' : ''}</div>
         <div class="text">${entry.text}</div>
         ${entry.attachments?.length
@@ -26,6 +28,7 @@ export function renderEntry(entry: EntryView, actions: ViewActions): TemplateRes
       </div>`;
     case 'agent':
       return html`<div class="entry agent ${entry.streaming ? 'streaming' : ''}" data-entry-id=${entry.id}>
+        ${copyButton(entry.id, 'the agent’s message', actions)}
         <div class="markdown" @click=${(e: Event) => openFileLink(e, actions)} @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && openFileLink(e, actions)}>${unsafeHTML(renderMarkdown(entry.id, entry.markdown, actions.workspaceRoot()))}</div>
       </div>`;
     case 'thought':

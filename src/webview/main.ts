@@ -13,7 +13,9 @@
 //   #turn-status[data-phase]            .phase .silence .waiting-on .where (a turn another window runs)
 //   #notices .quiet-banner | .stall-banner | .abort-notice | .interrupted-notice | .error-notice  (.notice-text, .resume)
 //   .host-error                         an error the host answered an intent with
-//   #approvals .approval[data-request-id]  .allow-once .allow-always .reject
+//   #approvals .approval[data-request-id]  .allow-once .allow-always .reject (a new one takes focus; Alt+A focuses it)
+//   #turn-phase[role=status]            the live region: phase text only, never a clock
+//   .entry.user > .copy-entry, .entry.agent > .copy-entry   Copy as Markdown (through the host)
 //   .task-strip .task[data-task-id]     .task-status .task-elapsed .task-exit .show-output .kill
 //   #prompt-input (a native textarea), #send, #stop  (vscode-button: click the element itself)
 //   #agent-options .agent-option[data-config-id][data-category] (.agent-option-value), .agent-options-all,
@@ -27,12 +29,15 @@ import { HostBridge } from './hostBridge';
 import { SessionApp } from './sessionApp';
 import { sessionStyles } from './styles';
 import { checkpointStyles } from './checkpointView';
+import { accessibilityStyles, ViewAccessibility } from './viewAccessibility';
 
-for (const sheet of [sessionStyles.styleSheet, checkpointStyles.styleSheet]) if (sheet) document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+const sheets = [sessionStyles.styleSheet, checkpointStyles.styleSheet, accessibilityStyles.styleSheet].filter((s): s is CSSStyleSheet => s !== undefined);
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, ...sheets];
 
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 root.id = 'app';
 const bridge = new HostBridge();
+new ViewAccessibility(root).start();
 new SessionApp(root, bridge).start();
 
 // A heartbeat while a person can see this view: the host tells other windows which session is in

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/common/errors';
 import type { SessionMeta } from '../core/store/sessionStore';
+import { exportSessionAsMarkdown } from './sessionExport';
 import { folderRow } from './sessionPresentation';
 import type { VigilApp } from './vigilApp';
 
@@ -61,6 +62,7 @@ export function registerCommands(app: VigilApp): void {
     'vigil.renameSession': (arg) => app.tree.rename(arg as never),
     'vigil.deleteSession': (arg) => app.tree.delete(arg as never),
     'vigil.restoreCheckpoint': (arg) => app.checkpoints.restore(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg)),
+    'vigil.exportSession': (arg) => exportSessionAsMarkdown(app, arg),
   };
   for (const [id, handler] of Object.entries(commands)) {
     app.context.subscriptions.push(

@@ -163,4 +163,32 @@ describe('session view channel (host side)', () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(logger.records.filter((r) => /post to webview failed/.test(r.message)).length, 2);
   });
+
+  it('Copy puts the Markdown the host holds for that message on the clipboard, masked, and nothing else', async () => {
+    const copied: string[] = [];
+    const posted: HostMessage[] = [];
+    const controller = setup().channel['controller'];
+    const channel = new SessionViewChannel((m) => { posted.push(m); }, controller, new RecordingLogger(), {}, (m) => JSON.parse(JSON.stringify(m).replace(/sk-secret/g, '***')) as typeof m, (text) => copied.push(text));
+    channel.postSnapshot(snapshotWith([userEntry('u1', 'my question'), agentEntry('a1', '**answer** with sk-secret'), { kind: 'thought', id: 't1', text: 'hm', streaming: false, at: 1 }]));
+    await channel.receive({ type: 'ready', id: 'w1' });
+    await channel.receive({ type: 'copyEntry', id: 'w2', sessionId: 's1', entryId: 'a1' });
+    await channel.receive({ type: 'copyEntry', id: 'w3', sessionId: 's1', entryId: 'u1' });
+    assert.deepEqual(copied, ['**answer** with ***', 'my question']);
+    await channel.receive({ type: 'copyEntry', id: 'w4', sessionId: 's1', entryId: 't1' });
+    await channel.receive({ type: 'copyEntry', id: 'w5', sessionId: 's1', entryId: 'nope' });
+    await channel.receive({ type: 'copyEntry', id: 'w6', sessionId: 'other', entryId: 'a1' });
+    await channel.receive({ type: 'copyEntry', id: 'w7', sessionId: 's1', entryId: 'a1', text: 'made up by the view' });
+    assert.equal(copied.length, 2, 'a thought, an unknown entry, another session and a message carrying text copy nothing');
+    const errors = posted.filter((m) => m.type === 'error').map((m) => (m.type === 'error' ? m.requestId : ''));
+    assert.deepEqual(errors, ['w4', 'w5', 'w6']);
+  });
+
+  it('Copy without a clipboard says so', async () => {
+    const { channel, posted } = setup();
+    channel.postSnapshot(snapshotWith([userEntry('u1')]));
+    await channel.receive({ type: 'ready', id: 'w1' });
+    await channel.receive({ type: 'copyEntry', id: 'w2', sessionId: 's1', entryId: 'u1' });
+    const error = posted.find((m) => m.type === 'error');
+    assert.ok(error?.type === 'error' && /cannot copy/.test(error.message));
+  });
 });

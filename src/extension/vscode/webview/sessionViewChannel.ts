@@ -7,7 +7,8 @@
 import type { Logger } from '../../core/ports/logger';
 import type { EntryView, HostEvent, SessionSnapshot } from '../../../shared/sessionView';
 import { emptySnapshot } from '../../../shared/sessionView';
-import { applyHostEvent } from '../../../shared/sessionViewReducer';
+import { applyHostEvent, findEntry } from '../../../shared/sessionViewReducer';
+import { messageMarkdown } from '../../presentation/transcriptMarkdown';
 import type * as Protocol from '../../../shared/webviewProtocol';
 import type { HostMessage, WebviewMessage } from '../../../shared/webviewProtocol';
 
@@ -45,6 +46,8 @@ export class SessionViewChannel {
     private readonly observer: ChannelObserver = {},
     /** Cuts secrets out of every message on its way to the webview (snapshots, events, errors). */
     private readonly redact: <T>(message: T) => T = (message) => message,
+    /** Puts text on the clipboard (Copy on a message); absent: the view cannot copy. */
+    private readonly clipboard?: (text: string) => unknown,
   ) {}
 
   get isReady(): boolean {
@@ -150,9 +153,21 @@ export class SessionViewChannel {
         return c.onAgentOption?.({ sessionId: message.sessionId, configId: message.configId });
       case 'restoreCheckpoint':
         return c.onRestoreCheckpoint?.({ sessionId: message.sessionId, turnId: message.turnId });
+      case 'copyEntry':
+        return this.copyEntry(message.sessionId, message.entryId);
       default:
         return assertNever(message);
     }
+  }
+
+  /** The Markdown of a message the host itself holds for the session on screen; the view only names it. */
+  private async copyEntry(sessionId: string | undefined, entryId: string): Promise<void> {
+    if (!this.clipboard) throw new Error('This view cannot copy messages.');
+    if (sessionId !== this.current.session?.id) throw new Error('That message belongs to a session that is no longer open; copy it from there.');
+    const i = findEntry(this.current.entries, entryId);
+    const text = i >= 0 ? messageMarkdown(this.current.entries[i]) : undefined;
+    if (text === undefined) throw new Error('That message is no longer in the transcript, or it is not a message that can be copied.');
+    await this.clipboard(this.redact(text));
   }
 
   private sendSnapshot(): void {

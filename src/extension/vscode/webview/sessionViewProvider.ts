@@ -45,7 +45,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
       onRejected: (reason) => this._onDidRejectMessage.fire(reason),
       onAccepted: (message) => this._onDidReceiveMessage.fire(message),
       onReady: () => this._onDidBecomeReady.fire(),
-    }, options.redactor ? (message) => options.redactor!.redactValue(message) : undefined);
+    }, options.redactor ? (message) => options.redactor!.redactValue(message) : undefined, (text) => copyToClipboard(text));
     // Hidden views are torn down (no retainContextWhenHidden): the webview holds no state that matters.
     this._register(vscode.window.registerWebviewViewProvider(SessionViewProvider.viewId, this));
   }
@@ -104,4 +104,9 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     this.view = undefined;
     super.dispose();
   }
+}
+
+async function copyToClipboard(text: string): Promise<void> {
+  await vscode.env.clipboard.writeText(text);
+  vscode.window.setStatusBarMessage('$(check) Vigil: message copied as Markdown', 3_000);
 }
