@@ -30,6 +30,8 @@ export interface ModelSettings {
   turnTimeoutSeconds?: number;
   maxSteps?: number;
   demoBuildSeconds?: number;
+  /** The longest wait before a model retry: from the watchdog's bound (retryWaitBoundMs), so a wait never looks stalled. */
+  retryMaxWaitMs?: number;
 }
 
 /** `vigil.agent`: a third-party ACP agent such as `{ command: "gemini", args: ["--acp"] }`. */
@@ -50,6 +52,7 @@ export function builtinLaunch(o: { agentScript: string; execPath: string; model:
     turnTimeoutMs: seconds(o.model.turnTimeoutSeconds),
     maxSteps: o.model.maxSteps,
     demoBuildSeconds: o.model.demoBuildSeconds,
+    retryMaxWaitMs: o.model.retryMaxWaitMs,
   };
   const env: NodeJS.ProcessEnv = { ...(o.baseEnv ?? process.env), ELECTRON_RUN_AS_NODE: '1', [configEnvVar]: JSON.stringify(config) };
   delete env[apiKeyEnvVar];
