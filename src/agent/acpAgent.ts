@@ -19,6 +19,7 @@ import type { ChatMessage, ModelProvider } from './providers/types';
 import { AgentSession } from './session';
 import { lmChunkParams, sessionMeta, vigilMethods, wakeupPrefix, type LmChunkParams } from '../shared/agentProtocol/vigilMethods';
 import { agentFeatures, offers, readVigilExtensions, type VigilExtensions } from '../shared/vigilExtensions';
+import { providerRetryMethod, retryNoticeText, type ProviderRetryParams } from '../shared/providerRetry';
 
 const systemPrompt = (cwd: string, mcpProblems: readonly string[] = []) =>
   `You are Vigil's built-in coding agent working in the workspace folder ${cwd}. Use the tools to read, search, edit and run. ` +
@@ -124,6 +125,16 @@ export function createAgentApp(config: AgentConfig): AgentApp {
         maxSteps: config.maxSteps,
         timeouts: { firstTokenMs: config.firstTokenTimeoutMs, idleMs: config.idleTimeoutMs, turnMs: config.turnTimeoutMs },
         emit,
+        retry: {
+          policy: { maxRetries: config.retryMaxRetries, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: 30_000, maxWaitMs: config.retryMaxWaitMs },
+          onRetry: async (notice) => {
+            log('warn', `model call: ${retryNoticeText(notice)}`);
+            // Only a host that advertised the method hears of it; a plain ACP client sees the longer silence.
+            if (!offers(clientExtensions, providerRetryMethod)) return;
+            const params: ProviderRetryParams = { sessionId: session.id, ...notice };
+            await client.notify(providerRetryMethod, params).catch((error: unknown) => log('debug', `could not report the retry: ${String(error)}`));
+          },
+        },
         tool: {
           sessionId: session.id,
           cwd: session.cwd,

@@ -1,6 +1,8 @@
 // The agent loop of one prompt: model call (streamed) → tool calls → results → … until the model ends its turn or the step cap.
 
 import type { SessionUpdate, StopReason, ToolCallContent } from '@agentclientprotocol/sdk';
+import { modelCall, type RetryNotice } from './modelCall';
+import { defaultRetryPolicy, type RetryPolicy } from './providers/retryPolicy';
 import { withTimeouts } from './providers/timeouts';
 import type { ChatMessage, ModelProvider, ToolCallRequest } from './providers/types';
 import { runTool } from './tools/runTool';
@@ -19,6 +21,8 @@ export interface LoopOptions {
   emit(update: SessionUpdate): Promise<void>;
   /** Tools beyond the built-in ones (the session's MCP servers'). */
   extraTools?: ExtraTools;
+  /** Transient model failures are retried by this policy (default: `defaultRetryPolicy`), each announced first. */
+  retry?: { policy: RetryPolicy; onRetry(notice: RetryNotice): Promise<void> };
 }
 
 /** Runs until the model stops; throws the abort reason on cancel and provider errors as they are. History is updated as it goes. */
@@ -26,19 +30,22 @@ export async function runAgentLoop(o: LoopOptions): Promise<StopReason> {
   const tools = [...toolSpecs(), ...(o.extraTools?.specs ?? [])];
   const turnDeadline = Date.now() + o.timeouts.turnMs;
   for (let step = 0; step < o.maxSteps; step += 1) {
-    const callAbort = new AbortController();
-    const onTurnAbort = () => callAbort.abort(o.tool.signal.reason);
-    o.tool.signal.addEventListener('abort', onTurnAbort, { once: true });
     let text = '';
     const calls: ToolCallRequest[] = [];
     let reason: 'stop' | 'tool_calls' | 'max_tokens' | 'refusal' = 'stop';
     try {
-      const events = withTimeouts(
-        o.provider.stream({ system: o.system, messages: o.history, tools }, callAbort.signal),
-        { ...o.timeouts, turnDeadline },
-        (error) => callAbort.abort(error),
-        o.tool.signal,
-      );
+      const events = modelCall({
+        open: (callAbort) =>
+          withTimeouts(
+            o.provider.stream({ system: o.system, messages: o.history, tools }, callAbort.signal),
+            { ...o.timeouts, turnDeadline },
+            (error) => callAbort.abort(error),
+            o.tool.signal,
+          ),
+        policy: o.retry?.policy ?? defaultRetryPolicy,
+        signal: o.tool.signal,
+        onRetry: (notice) => o.retry?.onRetry(notice) ?? Promise.resolve(),
+      });
       for await (const event of events) {
         switch (event.kind) {
           case 'text':
@@ -57,7 +64,6 @@ export async function runAgentLoop(o: LoopOptions): Promise<StopReason> {
         }
       }
     } finally {
-      o.tool.signal.removeEventListener('abort', onTurnAbort);
       // Partial text is kept even on cancel or failure, so the history matches what the person saw.
       if (text || calls.length) o.history.push({ role: 'assistant', text, toolCalls: calls.length ? calls : undefined });
     }

@@ -1,7 +1,8 @@
 // Anthropic Messages API via `@anthropic-ai/sdk`, streamed, with tool use and thinking deltas.
 
 import Anthropic from '@anthropic-ai/sdk';
-import { ProviderError, fromHttpStatus } from './providerError';
+import { ProviderError, fromHttpStatus, isHardQuota } from './providerError';
+import { causeChainText, parseRetryAfter, type FailureFacts } from './retryPolicy';
 import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest } from './types';
 
 export interface AnthropicOptions {
@@ -22,6 +23,7 @@ export class AnthropicProvider implements ModelProvider {
     }
     this.model = options.model || 'claude-sonnet-4-5';
     this.label = `anthropic ${this.model}`;
+    // The SDK's own retries stay off: they cannot tell the person that a retry is waiting (modelCall.ts retries).
     this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
   }
 
@@ -67,7 +69,7 @@ export class AnthropicProvider implements ModelProvider {
     }
     const calls = [...blocks.values()].map((b) => ({ id: b.id, name: b.name, arguments: b.json || '{}' }));
     for (const call of calls) yield { kind: 'toolCall', call };
-    if (stopReason === null) throw new ProviderError('PROVIDER_FAILED', 'The Anthropic stream ended before the model finished (connection dropped).');
+    if (stopReason === null) throw new ProviderError('PROVIDER_FAILED', 'The Anthropic stream ended before the model finished (connection dropped).', undefined, { facts: { connection: 'stream ended before the finish' } });
     yield { kind: 'end', reason: calls.length > 0 ? 'tool_calls' : stopReason === 'max_tokens' ? 'max_tokens' : stopReason === 'refusal' ? 'refusal' : 'stop' };
   }
 }
@@ -110,9 +112,18 @@ function mapError(error: unknown, signal: AbortSignal): Error {
   if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   if (error instanceof ProviderError) return error;
   if (error instanceof Anthropic.APIConnectionError) {
-    return new ProviderError('PROVIDER_FAILED', `The connection to Anthropic dropped or could not be opened (${error.message}).`, 'vigil.model.baseUrl', { cause: error });
+    return new ProviderError('PROVIDER_FAILED', `The connection to Anthropic dropped or could not be opened (${error.message}).`, 'vigil.model.baseUrl', { cause: error, facts: { connection: causeChainText(error) } });
   }
-  if (error instanceof Anthropic.APIError) return fromHttpStatus(error.status, 'Anthropic', error.message, error);
+  if (error instanceof Anthropic.APIError) return fromHttpStatus(error.status, 'Anthropic', error.message, error, factsOf(error));
   const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError('PROVIDER_FAILED', `Anthropic could not be reached or failed mid-stream: ${message}`, 'vigil.model.baseUrl', { cause: error });
+  return new ProviderError('PROVIDER_FAILED', `Anthropic could not be reached or failed mid-stream: ${message}`, 'vigil.model.baseUrl', { cause: error, facts: { connection: causeChainText(error) } });
+}
+
+function factsOf(error: InstanceType<typeof Anthropic.APIError>): FailureFacts {
+  const headers = error.headers;
+  return {
+    status: error.status,
+    retryAfterMs: headers ? parseRetryAfter((name) => headers.get(name), Date.now()) : undefined,
+    hardQuota: isHardQuota(error.error, error.message),
+  };
 }

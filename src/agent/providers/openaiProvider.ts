@@ -2,7 +2,8 @@
 
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { ProviderError, fromHttpStatus } from './providerError';
+import { ProviderError, fromHttpStatus, isHardQuota } from './providerError';
+import { causeChainText, parseRetryAfter, type FailureFacts } from './retryPolicy';
 import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest } from './types';
 
 export interface OpenAiOptions {
@@ -23,7 +24,8 @@ export class OpenAiProvider implements ModelProvider {
     }
     this.model = options.model;
     this.label = `openai-compatible ${options.model}`;
-    // Local servers (Ollama, LM Studio) need no key, but the SDK insists on one.
+    // Local servers (Ollama, LM Studio) need no key, but the SDK insists on one. The SDK's own retries stay off:
+    // they cannot tell the person that a retry is waiting, so the agent loop retries (modelCall.ts).
     this.client = new OpenAI({ apiKey: options.apiKey ?? 'not-needed', baseURL: options.baseUrl, maxRetries: 0 });
   }
 
@@ -69,7 +71,7 @@ export class OpenAiProvider implements ModelProvider {
     for (const call of calls) yield { kind: 'toolCall', call };
     if (finish === null) {
       // The server closed the stream without a finish reason: a dropped connection, not an answer.
-      throw new ProviderError('PROVIDER_FAILED', 'The model stream ended before the model finished (connection dropped).');
+      throw new ProviderError('PROVIDER_FAILED', 'The model stream ended before the model finished (connection dropped).', undefined, { facts: { connection: 'stream ended before the finish' } });
     }
     yield { kind: 'end', reason: calls.length > 0 ? 'tool_calls' : finish === 'length' ? 'max_tokens' : finish === 'content_filter' ? 'refusal' : 'stop' };
   }
@@ -111,12 +113,21 @@ function mapError(error: unknown, signal: AbortSignal): Error {
   if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   if (error instanceof ProviderError) return error;
   if (error instanceof OpenAI.APIConnectionError) {
-    return new ProviderError('PROVIDER_FAILED', `The connection to the OpenAI-compatible server dropped or could not be opened (${error.message}); check vigil.model.baseUrl and that the server is running.`, 'vigil.model.baseUrl', { cause: error });
+    return new ProviderError('PROVIDER_FAILED', `The connection to the OpenAI-compatible server dropped or could not be opened (${error.message}); check vigil.model.baseUrl and that the server is running.`, 'vigil.model.baseUrl', { cause: error, facts: { connection: causeChainText(error) } });
   }
   if (error instanceof OpenAI.APIError) {
     const detail = error.message || 'no detail';
-    return fromHttpStatus(error.status, 'The OpenAI-compatible server', detail, error);
+    return fromHttpStatus(error.status, 'The OpenAI-compatible server', detail, error, factsOf(error));
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError('PROVIDER_FAILED', `The OpenAI-compatible server could not be reached or failed mid-stream: ${message}`, 'vigil.model.baseUrl', { cause: error });
+  return new ProviderError('PROVIDER_FAILED', `The OpenAI-compatible server could not be reached or failed mid-stream: ${message}`, 'vigil.model.baseUrl', { cause: error, facts: { connection: causeChainText(error) } });
+}
+
+function factsOf(error: InstanceType<typeof OpenAI.APIError>): FailureFacts {
+  const headers = error.headers;
+  return {
+    status: error.status,
+    retryAfterMs: headers ? parseRetryAfter((name) => headers.get(name), Date.now()) : undefined,
+    hardQuota: error.code === 'insufficient_quota' || error.type === 'insufficient_quota' || isHardQuota(error.error, error.message),
+  };
 }

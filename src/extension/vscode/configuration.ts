@@ -4,6 +4,7 @@
 
 import * as vscode from 'vscode';
 import type { CustomAgentSettings, ModelSettings } from '../core/acp/agentLaunch';
+import { retryWaitBoundMs } from '../../shared/providerRetry';
 import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 import { Disposable } from '../core/common/disposable';
 import type { Logger } from '../core/ports/logger';
@@ -93,7 +94,8 @@ export class VigilConfiguration extends Disposable {
   /** `vigil.model.*` in the shape the agent launcher takes (never an unconfirmed workspace endpoint). */
   modelSettings(): ModelSettings {
     const { provider, baseUrl, name } = this.current.model;
-    return { provider, baseUrl: baseUrl || undefined, name: name || undefined };
+    const { enabled, timeoutMs } = this.current.liveness;
+    return { provider, baseUrl: baseUrl || undefined, name: name || undefined, retryMaxWaitMs: retryWaitBoundMs(enabled ? timeoutMs : 0) };
   }
 
   /**

@@ -28,6 +28,7 @@ import { AgentOptionPicks } from './agentOptionPicks';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
 import { loadServices } from './servicesLoader';
+import { AttentionNotifier } from './attentionNotifier';
 import { SessionController } from './sessionController';
 import { folderRow } from './sessionPresentation';
 import { SessionTreeProvider } from './sessionTree';
@@ -206,7 +207,7 @@ export class VigilApp extends Disposable {
       },
       // Read at each session open: the effective (trust-resolved, validated) value of vigil.mcpServers then.
       mcpServers: [new McpSettingsSource(() => this.mcpServers(), this.logger, () => this.config.isTrusted())],
-      showing: () => (this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined),
+      showing: () => this.visibleSessionId(),
       checkpoints: { enabled: () => this.config.settings.checkpoints.enabled },
     });
     if (this.isDisposed) {
@@ -216,6 +217,15 @@ export class VigilApp extends Disposable {
     this._register(services);
     this.started = services;
     this.sessions.attach(services);
+    this._register(new AttentionNotifier({
+      subscribe: (listener) => services.supervisor.subscribe(listener),
+      showing: (sessionId) => this.visibleSessionId() === sessionId,
+      // The same test as the prompter's `isShowing` above: when it fails, the prompter asks in a notification.
+      approvalPrompterNotifies: (sessionId) => !(this.sessionView.isReady && this.sessions.currentSessionId === sessionId),
+      title: async (sessionId) => (await services.supervisor.sessions.get(sessionId))?.title,
+      redact: (text) => this.redactor.redact(text),
+      logger: this.logger,
+    }));
     this._register(toDisposable(services.crossWindow.onWaitingChanged((waiting) => {
       void this.learnTitles(services, waiting.map((w) => w.request.sessionId));
       this.changed();
@@ -223,6 +233,11 @@ export class VigilApp extends Disposable {
     this.logger.info(`Vigil services started (storage: ${storageRoot})`);
     this.changed();
     return services;
+  }
+
+  /** The session the view shows while a person can see it (its heartbeat is recent). */
+  private visibleSessionId(): string | undefined {
+    return this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined;
   }
 
   /** `vigil.agent` env values may be tokens: secrets as soon as they are configured, before any launch. */

@@ -39,6 +39,12 @@ export const agentConfigSchema = z.object({
   mcpConnectTimeoutMs: z.number().positive().default(15_000),
   /** An MCP tool call that takes longer is abandoned with a tool error. */
   mcpCallTimeoutMs: z.number().positive().default(120_000),
+  /** Transient model failures (rate limits, 5xx, dropped connections) are retried this many times. */
+  retryMaxRetries: z.number().int().min(0).max(10).default(5),
+  /** First backoff before a retry without Retry-After; doubles each time (jittered), at most 30 s. */
+  retryBaseDelayMs: z.number().nonnegative().default(1000),
+  /** The longest wait before a retry (the host derives it from the watchdog's bound); a longer Retry-After fails the call. */
+  retryMaxWaitMs: z.number().positive().default(120_000),
   /** How long the demo's background "build" runs. */
   demoBuildSeconds: z.number().nonnegative().default(3),
 });

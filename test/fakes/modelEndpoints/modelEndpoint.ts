@@ -196,7 +196,7 @@ export class ModelEndpoint {
     r.answered = reply?.kind ?? (r.main ? 'default' : 'side');
     if (!reply) reply = { kind: 'text', text: r.main ? unscriptedText : sideText(format, body) };
     if (reply.kind === 'error') {
-      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(JSON.stringify(format.errorBody(reply.status, reply.message)));
       return;
     }

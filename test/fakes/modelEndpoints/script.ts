@@ -11,13 +11,13 @@ export type ModelReply =
   | { kind: 'tool'; name: string; args: Record<string, unknown>; text?: string }
   /** Opens the stream, sends its first event, then nothing until `release()` or the client disconnects. */
   | { kind: 'hang' }
-  /** Answers with this HTTP status and an error body in the API's own shape. */
-  | { kind: 'error'; status: number; message: string };
+  /** Answers with this HTTP status and an error body in the API's own shape (and these headers, e.g. Retry-After). */
+  | { kind: 'error'; status: number; message: string; headers?: Record<string, string> };
 
 export const text = (t: string): ModelReply => ({ kind: 'text', text: t });
 export const toolCall = (name: string, args: Record<string, unknown>, t?: string): ModelReply => ({ kind: 'tool', name, args, text: t });
 export const hang = (): ModelReply => ({ kind: 'hang' });
-export const httpError = (status: number, message: string): ModelReply => ({ kind: 'error', status, message });
+export const httpError = (status: number, message: string, headers?: Record<string, string>): ModelReply => ({ kind: 'error', status, message, ...(headers ? { headers } : {}) });
 
 export type WireApi = 'anthropic' | 'responses' | 'chat' | 'gemini' | 'other';
 

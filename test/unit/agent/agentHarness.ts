@@ -15,6 +15,8 @@ export type PermissionMode = 'allow' | 'reject' | 'never';
 export class AgentUnderTest {
   readonly updates: SessionUpdate[] = [];
   readonly requests: string[] = [];
+  /** `_vigil/provider/retry` notifications, in order (only when the client advertised the method). */
+  readonly retries: Array<Record<string, unknown>> = [];
   readonly terminals = new FakeTerminalHost();
   stderr = '';
   permission: PermissionMode = 'allow';
@@ -155,6 +157,9 @@ export class AgentUnderTest {
       .onRequest('terminal/release', async ({ params }) => {
         await this.terminals.release(params.terminalId);
         return {};
+      })
+      .onNotification('_vigil/provider/retry', (p: unknown) => p as Record<string, unknown>, ({ params }) => {
+        this.retries.push(params);
       })
       .onRequest('_vigil/fs/list', (p: unknown) => p as { path: string }, async ({ params }) => {
         this.requests.push(`list ${path.relative(this.workspace, params.path) || '.'}`);

@@ -96,9 +96,10 @@ describe('built-in agent over stdio with an OpenAI-compatible server', function 
     assert.match(error.message, /first-token timeout/);
   });
 
-  it('reports a dropped socket as a failed model call', async () => {
-    server.reply({ kind: 'drop', afterChunks: ['half'] });
-    const a = await start();
+  it('reports a dropped socket as a failed model call once the retries are spent', async () => {
+    const drop = { kind: 'drop' as const, afterChunks: ['half'] };
+    server.reply(drop, drop, drop, drop, drop, drop);
+    const a = await start({ retryBaseDelayMs: 5 });
     const error = await promptError(a, 'go');
     assert.match(error.message, /connection .*dropped/i);
     assert.equal((error.data as { vigil: { code: string } }).vigil.code, 'PROVIDER_FAILED');

@@ -4,6 +4,7 @@
 import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../shared/agentProtocol/history';
 import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../shared/agentProtocol/vigilMethods';
+import { providerRetryMethod, providerRetryParams } from '../../../shared/providerRetry';
 import { clientFeatures, type VigilExtensions } from '../../../shared/vigilExtensions';
 import { errorMessage, VigilError } from '../common/errors';
 import type { AgentEvent } from '../ports/agentHandle';
@@ -114,7 +115,7 @@ export class AcpConnection {
 
   /** The `_vigil/*` methods this client serves (handlers in buildApp): an agent must not call any other. */
   private vigilExtensions(): VigilExtensions {
-    const methods: string[] = [vigilMethods.fsList, vigilMethods.fsSearch];
+    const methods: string[] = [vigilMethods.fsList, vigilMethods.fsSearch, providerRetryMethod];
     if (this.deps.lm) methods.push(vigilMethods.lmModels, vigilMethods.lmChat);
     return { methods, features: [clientFeatures.backgroundTerminals] };
   }
@@ -391,6 +392,10 @@ export class AcpConnection {
         return workspace.search(where, params.query, params.maxResults).catch((e: unknown) => {
           throw asRequestError(e);
         });
+      })
+      // A model retry is activity (a long Retry-After is a wait, not a stall) and a line in the transcript.
+      .onNotification(providerRetryMethod, (p: unknown) => providerRetryParams.parse(p), ({ params }) => {
+        this.emit(params.sessionId, (d) => d.providerRetry(params));
       })
       .onRequest(vigilMethods.lmModels, (p: unknown) => p, () => listModels(this.deps.lm))
       .onRequest(vigilMethods.lmChat, (p: unknown) => lmChatParams.parse(p), ({ params, agent, signal }) => streamChat(this.deps.lm, params, agent, signal, log));

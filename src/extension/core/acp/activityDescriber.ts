@@ -3,6 +3,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { AgentEvent, WaitingOn } from '../ports/agentHandle';
 import { isStateUpdate } from './agentSessionState';
+import { retryNoticeText, type ProviderRetryParams } from '../../../shared/providerRetry';
 
 interface OpenTool {
   title: string;
@@ -64,6 +65,12 @@ export class ActivityDescriber {
     if (tool) tool.observable = true;
     const waitingOn: WaitingOn = { kind: 'tool', name: tool?.title ?? description, toolCallId: id, observable: true };
     return { description, waitingOn };
+  }
+
+  /** The built-in agent waits before retrying a model request: activity, and a notice in the transcript. */
+  providerRetry(p: ProviderRetryParams): AgentEvent {
+    const text = retryNoticeText(p);
+    return { description: `model: ${text.charAt(0).toLowerCase()}${text.slice(1, -1)}`, waitingOn: { kind: 'model' }, notice: text };
   }
 
   approvalOpened(title: string): AgentEvent {

@@ -27,6 +27,8 @@ export interface ModelSettings {
   name?: string;
   /** Tests: how long the demo's background "build" runs. */
   demoBuildSeconds?: number;
+  /** The longest wait before a model retry: from the watchdog's bound (retryWaitBoundMs), so a wait never looks stalled. */
+  retryMaxWaitMs?: number;
 }
 
 /** `vigil.agent`: a third-party ACP agent such as `{ command: "gemini", args: ["--acp"] }`. */
@@ -43,6 +45,7 @@ export function builtinLaunch(o: { agentScript: string; execPath: string; model:
     baseUrl: o.model.baseUrl || undefined,
     model: o.model.name || undefined,
     demoBuildSeconds: o.model.demoBuildSeconds,
+    retryMaxWaitMs: o.model.retryMaxWaitMs,
   };
   const env: NodeJS.ProcessEnv = { ...(o.baseEnv ?? process.env), ELECTRON_RUN_AS_NODE: '1', [configEnvVar]: JSON.stringify(config) };
   delete env[apiKeyEnvVar];

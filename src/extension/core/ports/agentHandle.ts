@@ -39,6 +39,8 @@ export interface AgentEvent {
   waitingOn: WaitingOn;
   /** An ACP `session/update` payload (the `update` field) to persist in the transcript and show. */
   update?: Record<string, unknown>;
+  /** A line for the turn's transcript (e.g. "Retrying in 8 s (2/5) after HTTP 429."). */
+  notice?: string;
   /** A permission request opened or closed: the watchdog is suspended while one is open. */
   approval?: 'opened' | 'closed';
 }

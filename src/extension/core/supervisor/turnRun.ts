@@ -168,6 +168,7 @@ export class TurnRun {
     this.waitingOn = this.approvalsOpen > 0 ? { kind: 'approval' } : event.waitingOn;
     this.tools.observe(event.update);
     if (event.update) this.persist({ type: 'agentUpdate', turnId: d.turnId, update: event.update });
+    if (event.notice) this.persist({ type: 'notice', turnId: d.turnId, level: 'info', text: event.notice });
     if (approvalsBefore !== this.approvalsOpen && (approvalsBefore === 0 || this.approvalsOpen === 0)) {
       d.emit({ type: 'approvalWaiting', sessionId: d.sessionId, turnId: d.turnId, open: this.approvalsOpen > 0 });
     }

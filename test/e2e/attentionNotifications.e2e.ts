@@ -1,0 +1,54 @@
+// Notifications in the real workbench: a turn that finishes while the view shows another session raises one
+// "finished" notification, and its "Open Session" button brings that session into the view.
+
+import * as assert from 'node:assert';
+import { openE2eSession, type E2eSession } from '../harness/e2eSession';
+import { SessionView, uiTimeout } from '../harness/sessionView';
+import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
+import { hang } from '../fakes/modelEndpoints/script';
+
+describe('attention notifications (real workbench)', function () {
+  let session: E2eSession | undefined;
+  let endpoint: ModelEndpoint | undefined;
+  let view: SessionView;
+
+  before(async function () {
+    endpoint = await ModelEndpoint.start();
+    session = await openE2eSession({
+      name: 'attention',
+      settings: { 'vigil.model.provider': 'openai-compatible', 'vigil.model.baseUrl': `${endpoint.origin}/v1`, 'vigil.model.name': 'scripted-model' },
+    });
+    view = new SessionView(session.workbench);
+    await session.workbench.runCommand('Vigil: New Session');
+    await view.waitPainted();
+    await view.locator('#session-header .session-model', { hasText: 'openai-compatible: scripted-model' }).waitFor({ timeout: uiTimeout });
+  });
+
+  after(async function () {
+    await session?.close();
+    await endpoint?.close();
+  });
+
+  it('a turn that finishes while another session is on screen notifies once, and Open Session shows it', async () => {
+    const page = session!.workbench.page;
+    endpoint!.script(hang());
+    const first = await view.sessionId();
+    await view.send('Hold this turn for a while');
+    await view.waitPhase('running');
+    // The model holds its answer; meanwhile the person moves to a new session.
+    await session!.workbench.runCommand('Vigil: New Session');
+    const second = await view.waitPainted();
+    assert.notStrictEqual(second, first);
+    await view.locator(`#app[data-session-id="${second}"]`).waitFor({ timeout: uiTimeout });
+    endpoint!.release('The held answer.');
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'the agent finished its turn in “Hold this turn for a while”' });
+    await toast.waitFor({ timeout: uiTimeout });
+    await session!.workbench.screenshot('e2e-attention-turn-finished');
+    assert.strictEqual(await page.locator('.notifications-toasts .notification-toast', { hasText: 'finished its turn' }).count(), 1, 'one notification for one finished turn');
+    await toast.locator('.monaco-button', { hasText: 'Open Session' }).click();
+    await view.waitPainted(first);
+    await view.locator('.entry.agent', { hasText: 'The held answer.' }).waitFor({ timeout: uiTimeout });
+    assert.strictEqual(await page.locator('.notifications-toasts .notification-toast', { hasText: 'finished its turn' }).count(), 0, 'the notification closed with its action');
+    session!.workbench.assertStayedOnMachine();
+  });
+});
