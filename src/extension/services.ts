@@ -30,6 +30,7 @@ import { AgentSessionRecords } from './core/store/agentSessionRecords';
 import type { ChatMessage } from '../agent/providers/types';
 import type { SessionSecrets } from './core/mcp/sessionSecrets';
 import { VigilTaskServer } from './core/mcp/vigilTaskServer';
+import type { EditJournal } from './core/acp/editJournal';
 
 // The VS Code glue loads this module lazily (its own bundle) and launches agents through these.
 export { builtinLaunch, customLaunch } from './core/acp/agentLaunch';
@@ -53,6 +54,8 @@ export interface ServiceOptions {
   launchFor(sessionId: string): Promise<LaunchSpec>;
   policy: ApprovalPolicy;
   prompter: PermissionPrompter;
+  /** Keeps what the agent's writes replaced, for their diffs; absent: writes keep no diff and are never reviewed. */
+  edits?: EditJournal;
   /** Puts agents' elicitations to the person (the session view); without it agents are not offered them. */
   elicitations?: ElicitationPrompter;
   lm?: LanguageModelBridge;
@@ -165,6 +168,7 @@ export class VigilServices extends Disposable {
       launchFor: o.launchFor,
       loadHistoryFor: (sessionId) => loadHistory(late.supervisor!, sessionId),
       policy: o.policy,
+      ...(o.edits ? { edits: o.edits } : {}),
       // Questions go through the store once the cross-window side exists, so any window can answer them.
       prompter: { ask: (question, signal) => (late.prompter ?? o.prompter).ask(question, signal) },
       terminals: registry,

@@ -2,7 +2,7 @@
 
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ApprovalDecision, ApprovalView } from '../shared/sessionView';
-import { formatJson } from './format';
+import { approvalDetails, isEditReview } from './approvalDetails';
 import type { ViewActions } from './viewActions';
 
 export function approvalsView(approvals: ApprovalView[], actions: ViewActions): TemplateResult {
@@ -10,9 +10,15 @@ export function approvalsView(approvals: ApprovalView[], actions: ViewActions): 
   const answer = (a: ApprovalView, decision: ApprovalDecision) =>
     actions.post({ type: 'approval', sessionId: actions.sessionId(), requestId: a.requestId, decision });
   return html`<div id="approvals">${approvals.map((a) => html`<div class="approval" data-request-id=${a.requestId} role="alertdialog" aria-label="Approval needed">
-    <div class="approval-title"><span class="codicon codicon-shield"></span> Allow <strong>${a.title}</strong>?</div>
-    ${a.rawInput !== undefined ? html`<pre class="approval-input">${formatJson(a.rawInput, 2_000)}</pre>` : nothing}
-    <div class="approval-buttons">
+    <div class="approval-title"><span class="codicon codicon-shield"></span> ${isEditReview(a) ? html`<strong>${a.title}</strong>` : html`Allow <strong>${a.title}</strong>?`}</div>
+    ${approvalDetails(a, actions)}
+    ${isEditReview(a)
+      ? html`<div class="approval-buttons">
+          <vscode-button class="accept-edit" @click=${() => answer(a, 'allowOnce')}>Accept</vscode-button>
+          <vscode-button class="reject" secondary @click=${() => answer(a, 'reject')}>Reject</vscode-button>
+        </div>`
+      : nothing}
+    <div class="approval-buttons" ?hidden=${isEditReview(a)}>
       <vscode-button class="allow-once" @click=${() => answer(a, 'allowOnce')}>Allow once</vscode-button>
       <vscode-button class="allow-always" secondary @click=${() => answer(a, 'allowAlways')}>Allow always</vscode-button>
       <vscode-button class="reject" secondary @click=${() => answer(a, 'reject')}>Reject</vscode-button>

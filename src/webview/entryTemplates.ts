@@ -6,6 +6,7 @@ import type { EntryView, PlanItemView } from '../shared/sessionView';
 import { openFileLink } from './fileLinks';
 import { renderMarkdown } from './markdown';
 import { toolCallCard } from './toolCallCard';
+import { editsEntry } from './diffSummary';
 import type { ViewActions } from './viewActions';
 
 const attachmentIcon = { file: 'file', selection: 'selection', problems: 'warning', image: 'file-media' } as const;
@@ -51,5 +52,7 @@ export function renderEntry(entry: EntryView, actions: ViewActions): TemplateRes
         <div class="who"><span class="codicon codicon-bell"></span> Background ${entry.taskIds.length === 1 ? 'task' : 'tasks'} ${entry.taskIds.join(', ')} woke the agent</div>
         ${entry.text ? html`<details><summary>Details</summary><pre>${entry.text}</pre></details>` : nothing}
       </div>`;
+    case 'edits':
+      return editsEntry(entry.id, entry.files, actions);
   }
 }

@@ -3,8 +3,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { TOOL_ENDED_TEXT, type ToolCallView, type ToolContentView, type ToolKindView, type ToolStatusView } from '../shared/sessionView';
 import { formatJson, truncate } from './format';
-import { diffLines } from './lineDiff';
+import { diffLines } from '../shared/lineDiff';
 import type { ViewActions } from './viewActions';
+import { editList } from './diffSummary';
 
 const kindIcon: Record<ToolKindView, string> = {
   read: 'file', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal',
@@ -41,6 +42,7 @@ export function toolCallCard(call: ToolCallView, actions: ViewActions): Template
       ? html`<div class="tool-section tool-locations">${call.locations.map((l) => html`<code>${l.path}${l.line !== undefined ? `:${l.line}` : ''}</code> `)}</div>`
       : nothing}
     ${call.content.map((c) => toolContent(c, actions))}
+    ${call.edits?.length ? html`<div class="tool-section tool-edits">${editList(call.edits, actions)}</div>` : nothing}
     ${call.rawOutput !== undefined && !call.content.some((c) => c.type === 'text')
       ? html`<div class="tool-section tool-output"><div class="label">Output</div><pre>${formatJson(call.rawOutput, outputLimit)}</pre></div>`
       : nothing}

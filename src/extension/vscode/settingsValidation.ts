@@ -33,6 +33,8 @@ export interface ValidatedSettings {
   approvals: { policy: ApprovalMode; byKind: Partial<Record<ToolKind, ApprovalMode>>; timeoutSeconds: number };
   /** `vigil.mcpServers`, valid entries only (ACP's shape), offered to every agent. */
   mcpServers: McpServer[];
+  /** `review`: the agent's writes apply at once (`auto`) or wait for the person's review of their diff (`ask`). */
+  edits: { review: 'auto' | 'ask' };
 }
 
 export interface SettingIssue {
@@ -48,13 +50,14 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
   tasks: { outputByteLimit: 1_048_576, offerToAgents: true },
   approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
   mcpServers: [],
+  edits: { review: 'auto' },
 };
 
 /** Reads one setting below `vigil.` (e.g. `model.name`); undefined when unset. */
 export type SettingReader = (key: string) => unknown;
 
 /** Every key `validateSettings` reads. (`model.scriptFile` is gone: the demo script is test-only, via VIGIL_DEMO_SCRIPT.) */
-export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers'] as const;
+export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'edits.review'] as const;
 
 export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
   const issues: SettingIssue[] = [];
@@ -77,6 +80,7 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
       timeoutSeconds: integer(read('approvals.timeoutSeconds'), 'approvals.timeoutSeconds', 10, 86_400, SETTING_DEFAULTS.approvals.timeoutSeconds, issue),
     },
     mcpServers: mcpServers(read('mcpServers'), issue),
+    edits: { review: oneOf(read('edits.review'), ['auto', 'ask'] as const, SETTING_DEFAULTS.edits.review, 'edits.review', issue) },
   };
   return { settings, issues };
 }
