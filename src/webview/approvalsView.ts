@@ -17,11 +17,10 @@ export function approvalsView(approvals: ApprovalView[], actions: ViewActions): 
           <vscode-button class="accept-edit" @click=${() => answer(a, 'allowOnce')}>Accept</vscode-button>
           <vscode-button class="reject" secondary @click=${() => answer(a, 'reject')}>Reject</vscode-button>
         </div>`
-      : nothing}
-    <div class="approval-buttons" ?hidden=${isEditReview(a)}>
-      <vscode-button class="allow-once" @click=${() => answer(a, 'allowOnce')}>Allow once</vscode-button>
-      <vscode-button class="allow-always" secondary @click=${() => answer(a, 'allowAlways')}>Allow always</vscode-button>
-      <vscode-button class="reject" secondary @click=${() => answer(a, 'reject')}>Reject</vscode-button>
-    </div>
+      : html`<div class="approval-buttons">
+          <vscode-button class="allow-once" @click=${() => answer(a, 'allowOnce')}>Allow once</vscode-button>
+          <vscode-button class="allow-always" secondary @click=${() => answer(a, 'allowAlways')}>Allow always</vscode-button>
+          <vscode-button class="reject" secondary @click=${() => answer(a, 'reject')}>Reject</vscode-button>
+        </div>`}
   </div>`)}</div>`;
 }

@@ -24,7 +24,7 @@ const outputLimit = 20_000;
 
 export function toolCallCard(call: ToolCallView, actions: ViewActions): TemplateResult {
   const live = call.status === 'pending' || call.status === 'in_progress';
-  const hasDiff = call.content.some((c) => c.type === 'diff');
+  const hasDiff = call.content.some((c) => c.type === 'diff') || (call.edits?.length ?? 0) > 0;
   return html`<details class="tool-card" ?open=${live || hasDiff}>
     <summary>
       <span class="codicon codicon-${kindIcon[call.kind]}"></span>
