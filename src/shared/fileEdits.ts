@@ -17,8 +17,11 @@ export interface FileEditView {
 /** What an approval is about, in readable form (the raw input stays available beside it). */
 export type ApprovalDetails =
   | { type: 'command'; command: string; cwd?: string; background: boolean }
-  /** `preview`: both sides, when small enough to show in the approval itself. */
-  | { type: 'edit'; edit: FileEditView; preview?: { oldText: string; newText: string } };
+  /**
+   * `preview`: both sides, when small enough to show in the approval itself. `review`: the write itself waits (it is
+   * accepted or rejected); otherwise an agent's permission request carried the diff.
+   */
+  | { type: 'edit'; edit: FileEditView; preview?: { oldText: string; newText: string }; review?: boolean };
 
 /** Host-made ids: what the webview may send back to open a diff. */
 export const editIdPattern = /^[A-Za-z0-9-]{1,64}$/;

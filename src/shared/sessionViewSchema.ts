@@ -49,6 +49,7 @@ const approvalDetails: z.ZodType<ApprovalDetails> = z.discriminatedUnion('type',
     type: z.literal('edit'),
     edit: fileEdit,
     preview: z.strictObject({ oldText: z.string().max(approvalPreviewChars), newText: z.string().max(approvalPreviewChars) }).optional(),
+    review: z.boolean().optional(),
   }),
 ]);
 

@@ -20,7 +20,7 @@ export function approvalDetails(approval: ApprovalView, actions: ViewActions): T
 
 /** An edit under review is accepted or rejected, file by file; other approvals keep allow once / always / reject. */
 export function isEditReview(approval: ApprovalView): boolean {
-  return approval.details?.type === 'edit';
+  return approval.details?.type === 'edit' && approval.details.review === true;
 }
 
 function detailsView(d: ApprovalDetails, actions: ViewActions): TemplateResult {

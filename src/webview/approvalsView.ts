@@ -1,6 +1,6 @@
 // Permission prompts for tool calls: allow once, allow always, reject.
 
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import type { ApprovalDecision, ApprovalView } from '../shared/sessionView';
 import { approvalDetails, isEditReview } from './approvalDetails';
 import type { ViewActions } from './viewActions';
@@ -10,7 +10,7 @@ export function approvalsView(approvals: ApprovalView[], actions: ViewActions): 
   const answer = (a: ApprovalView, decision: ApprovalDecision) =>
     actions.post({ type: 'approval', sessionId: actions.sessionId(), requestId: a.requestId, decision });
   return html`<div id="approvals">${approvals.map((a) => html`<div class="approval" data-request-id=${a.requestId} role="alertdialog" aria-label="Approval needed">
-    <div class="approval-title"><span class="codicon codicon-shield"></span> ${isEditReview(a) ? html`<strong>${a.title}</strong>` : html`Allow <strong>${a.title}</strong>?`}</div>
+    <div class="approval-title"><span class="codicon codicon-shield"></span> ${isEditReview(a) ? html`Review: <strong>${a.title}</strong>` : html`Allow <strong>${a.title}</strong>?`}</div>
     ${approvalDetails(a, actions)}
     ${isEditReview(a)
       ? html`<div class="approval-buttons">

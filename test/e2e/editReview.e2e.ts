@@ -61,7 +61,7 @@ describe('edit review and readable approvals (real workbench)', function () {
     await approval.waitFor({ timeout: uiTimeout });
     await view.waitPhase('awaitingApproval');
     const title = (await view.texts('#approvals .approval-title'))[0];
-    assert.match(title, /Review the edit of README\.md \(\+\d+ −\d+\)/);
+    assert.match(title, /Review: edit README\.md \(\+1 −0\)/);
     assert.ok((await view.texts('#approvals .edit-details .diff-add')).some((t) => t.includes('Planted by the agent.')), 'the added line is shown in the approval');
     assert.strictEqual(await view.count('#approvals vscode-button.allow-always'), 0, 'an edit is accepted or rejected, not allowed always');
 

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { commandDetailsOf } from '../../../src/extension/core/acp/approvalDetails';
+import { EditJournal } from '../../../src/extension/core/acp/editJournal';
 import { AcpHarness } from './acpHarness';
 
 describe('readable command approvals', function () {
@@ -40,5 +41,19 @@ describe('readable command approvals', function () {
     assert.equal(q.details?.type === 'command' && q.details.background, false);
     assert.ok(!JSON.stringify(q.rawInput).includes('secret-value'), 'env values never reach the view');
     assert.deepEqual((q.rawInput as { env: string[] }).env, ['TOKEN']);
+  });
+
+  it('an edit permission request with ACP diff content shows that diff and keeps it for the diff editor', async () => {
+    const journal = new EditJournal();
+    h = await AcpHarness.create({ edits: journal });
+    const toolCall = { toolCallId: 'e1', title: 'Edit a.ts', kind: 'edit', content: [{ type: 'diff', path: 'src/a.ts', oldText: 'one\n', newText: 'one\ntwo\n' }] };
+    await h.turn(`script ${JSON.stringify([{ permission: toolCall }])}`);
+    const d = h.questions[0].details;
+    assert.equal(d?.type, 'edit');
+    if (d?.type !== 'edit') return;
+    assert.equal(d.review, undefined, 'a permission request keeps allow once / always / reject');
+    assert.deepEqual({ path: d.edit.path, added: d.edit.added, removed: d.edit.removed }, { path: path.join('src', 'a.ts'), added: 1, removed: 0 });
+    assert.deepEqual(d.preview, { oldText: 'one\n', newText: 'one\ntwo\n' });
+    assert.deepEqual(journal.get(d.edit.editId)?.after, { kind: 'text', text: 'one\ntwo\n' });
   });
 });

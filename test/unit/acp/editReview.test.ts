@@ -7,6 +7,9 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { EditJournal } from '../../../src/extension/core/acp/editJournal';
 import { fileEditedUpdate, type FileEditView } from '../../../src/shared/fileEdits';
+import { builtinLaunch } from '../../../src/extension/core/acp/agentLaunch';
+import { ScriptedOpenAiServer } from '../../fixtures/models/scriptedOpenAiServer';
+import { ensureAgentBundle } from '../agent/agentBundle';
 import { AcpHarness } from './acpHarness';
 
 describe('agent writes with their diffs', function () {
@@ -71,7 +74,7 @@ describe('agent writes with their diffs', function () {
     assert.match(await write(h, [{ path: target, content: 'export const x = 1;\n' }]), /step 1 write: ok/);
     assert.equal(await fs.readFile(target, 'utf8'), 'export const x = 1;\n');
     assert.equal(h.questions.length, 1);
-    assert.match(h.questions[0].title, /^Review the edit of src\/new\.ts \(new file, \+2 −0\)$/);
+    assert.match(h.questions[0].title, /^edit src\/new\.ts \(new file, \+2 −0\)$/);
     assert.equal(edits(h)[0].edit.created, true);
   });
 
@@ -153,5 +156,30 @@ describe('agent writes with their diffs', function () {
     assert.equal(first.file.editId, first.edit.editId);
     assert.deepEqual({ added: second.edit.added, removed: second.edit.removed }, { added: 1, removed: 0 });
     assert.deepEqual({ added: second.file.added, removed: second.file.removed }, { added: 2, removed: 2 });
+  });
+
+  it('the built-in agent\'s edit tool: one question with the diff (its permission request is covered by the review), tied to its card', async () => {
+    const server = await ScriptedOpenAiServer.start();
+    try {
+      const bundle = await ensureAgentBundle();
+      journal = new EditJournal();
+      h = await AcpHarness.create({ edits: journal, launch: () => builtinLaunch({ agentScript: bundle, execPath: process.execPath, model: { provider: 'openai-compatible', baseUrl: server.url, name: 'm' }, apiKey: 'k' }) });
+      h.review = 'ask';
+      h.mode = 'allowReadOnly';
+      h.answer = 'allowOnce';
+      server.reply(
+        { kind: 'toolCalls', calls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'README.md', old_text: 'Hello from', new_text: 'Greetings from' }) }] },
+        { kind: 'text', chunks: ['Done.'] },
+      );
+      assert.equal((await h.turn('edit the readme')).reason, 'completed');
+      assert.equal(h.questions.length, 1, 'the review only, not the permission request too');
+      assert.equal(h.questions[0].details?.type, 'edit');
+      assert.equal(await fs.readFile(path.join(h.workspace, 'README.md'), 'utf8'), '# Demo project\nGreetings from the workspace.\n');
+      const [record] = edits(h);
+      assert.ok(record.toolCallId, 'the write is tied to the edit_file call');
+      assert.deepEqual({ added: record.edit.added, removed: record.edit.removed }, { added: 1, removed: 1 });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -371,7 +371,7 @@ export class AcpAgentHandle implements AgentHandle {
       proc,
       {
         vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm,
-        ...(this.deps.edits ? { edits: this.deps.edits } : {}),
+        ...(this.deps.edits ? { edits: this.deps.edits, writesThroughClient: spec.builtin } : {}),
         ...(forSession && this.elicitations ? { elicitations: this.elicitations } : {}),
         ...(forSession
           ? {

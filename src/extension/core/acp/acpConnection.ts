@@ -21,7 +21,7 @@ import type { TerminalBridge } from './terminalBridge';
 import { describeLocation, type Location } from './workspaceBoundary';
 import type { EditJournal } from './editJournal';
 import { writeWithDiff } from './editWrites';
-import { commandDetailsOf } from './approvalDetails';
+import { commandDetailsOf, editDetailsOf } from './approvalDetails';
 import { commandLineOf } from '../tasks/shellCommand';
 import { placeDirectory } from './workspaceDir';
 import type { WorkspaceFs } from './workspaceFs';
@@ -47,6 +47,8 @@ export interface ConnectionDeps {
   elicitations?: ElicitationHost;
   /** Keeps what each write replaced, for its diff (editJournal.ts); without it writes keep no diff and are never reviewed. */
   edits?: EditJournal;
+  /** The agent writes files only through fs/write_text_file (the built-in agent): a review of the write can stand for its edit permission. */
+  writesThroughClient?: boolean;
 }
 
 /** A request no agent implements, sent after a load only for its answer's place in the stream. */
@@ -285,7 +287,8 @@ export class AcpConnection {
         // The question names the command or files the approval will be held to, when the agent's title does not.
         const title = describePermission(params.toolCall.title ?? params.toolCall.toolCallId, targetsOf(params.toolCall, workspace.root), workspace.root);
         this.emit(params.sessionId, (d) => d.request(`permission: ${title}`));
-        const details = commandDetailsOf(params.toolCall);
+        if (this.deps.writesThroughClient && this.deps.edits && gate.reviewsEdits && params.toolCall.kind === 'edit') return gate.allowForReview(params.options, params.toolCall);
+        const details = commandDetailsOf(params.toolCall) ?? (this.deps.edits ? editDetailsOf(params.toolCall, this.deps.edits, vigilSessionId, workspace.root) : undefined);
         return gate.answer(
           { sessionId: vigilSessionId, title, kind: params.toolCall.kind ?? 'other', ...(details ? { details } : {}), ...(params.toolCall.rawInput !== undefined ? { rawInput: params.toolCall.rawInput } : {}) },
           params.options,
@@ -331,7 +334,7 @@ export class AcpConnection {
           await writeWithDiff(workspace, gate, this.deps.edits, {
             sessionId: vigilSessionId, where, content: params.content, op, turn: this.sinks.get(sid)?.describer ?? this,
             authorize: async () => (approvedOutside ? undefined : authorize(sid, op, signal)),
-            review: (g, proposal) => g.reviewEdit(vigilSessionId, op, { type: 'edit', edit: proposal.edit.view, ...(proposal.preview ? { preview: proposal.preview } : {}) }, hooks, signal, { path: params.path }),
+            review: (g, proposal) => g.reviewEdit(vigilSessionId, op, { type: 'edit', edit: proposal.edit.view, ...(proposal.preview ? { preview: proposal.preview } : {}), review: true }, hooks, signal, { path: params.path }),
             recorded: (views) => this.emit(sid, (d) => d.fileEdited(views.edit, views.file)),
           });
         } catch (error) {

@@ -112,12 +112,22 @@ export class PermissionGate {
     }
     this.grants.take(op);
     if (decide(op.kind, true, this.policy.mode(op.kind)) === 'reject') return { allowed: false, reason: `Refused to ${what}: the approval policy does not allow it.` };
-    const title = `Review the edit of ${details.edit.path} (${describeCounts(details.edit)})`;
+    const title = `edit ${details.edit.path} (${describeCounts(details.edit)})`;
     const question = { sessionId, title, kind: op.kind, details, ...(rawInput !== undefined ? { rawInput } : {}) };
     const answer = await this.ask(question, { opened: () => hooks.opened(title), closed: (a) => hooks.closed(title, a) }, requestSignal);
     if (answer === 'allowOnce' || answer === 'allowAlways') return { allowed: true };
     const why = answer === 'cancelled' ? 'the review was cancelled before the person answered' : 'the person rejected the edit';
     return { allowed: false, reason: `Did not write ${details.edit.path}: ${why}. The file is unchanged. Do not write it again unless the person asks; ask them what they want instead.` };
+  }
+
+  /**
+   * An edit tool's permission request of an agent that writes only through Vigil (the built-in agent) while writes are
+   * reviewed: allowed once unasked, since the write it leads to is asked about with its diff (one question, not two).
+   */
+  allowForReview(options: PermissionOption[], toolCall: ToolCallLike): RequestPermissionResponse {
+    const response = select(options, 'allowOnce');
+    if (response.outcome.outcome === 'selected') this.grants.record(toolCall, false);
+    return response;
   }
 
   /** The turn ended: approvals given "once" in it cover nothing after it. */
