@@ -31,6 +31,7 @@ import type { ChatMessage } from '../shared/agentProtocol/history';
 import type { SessionSecrets } from './core/mcp/sessionSecrets';
 import { VigilTaskServer } from './core/mcp/vigilTaskServer';
 import { TurnCheckpoints } from './core/checkpoints/turnCheckpoints';
+import type { EditJournal } from './core/acp/editJournal';
 
 // The VS Code glue loads this module lazily (its own bundle) and launches agents through these.
 export { builtinLaunch, customLaunch } from './core/acp/agentLaunch';
@@ -54,6 +55,8 @@ export interface ServiceOptions {
   launchFor(sessionId: string): Promise<LaunchSpec>;
   policy: ApprovalPolicy;
   prompter: PermissionPrompter;
+  /** Keeps what the agent's writes replaced, for their diffs; absent: writes keep no diff and are never reviewed. */
+  edits?: EditJournal;
   /** Puts agents' elicitations to the person (the session view); without it agents are not offered them. */
   elicitations?: ElicitationPrompter;
   lm?: LanguageModelBridge;
@@ -170,6 +173,7 @@ export class VigilServices extends Disposable {
       launchFor: o.launchFor,
       loadHistoryFor: (sessionId) => loadHistory(late.supervisor!, sessionId),
       policy: o.policy,
+      ...(o.edits ? { edits: o.edits } : {}),
       // Questions go through the store once the cross-window side exists, so any window can answer them.
       prompter: { ask: (question, signal) => (late.prompter ?? o.prompter).ask(question, signal) },
       terminals: registry,

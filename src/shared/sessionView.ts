@@ -3,6 +3,7 @@
 
 import type { AgentStateView } from './agentState';
 import type { AttachmentSummary } from './promptContext';
+import type { ApprovalDetails, FileEditView } from './fileEdits';
 
 export type TurnPhase = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'awaitingApproval';
 
@@ -45,6 +46,8 @@ export interface ToolCallView {
   /** Epoch ms; the card shows the duration from these. */
   startedAt?: number;
   endedAt?: number;
+  /** Files this call wrote through Vigil, each openable in the diff editor. */
+  edits?: FileEditView[];
 }
 
 export interface PlanItemView {
@@ -80,7 +83,9 @@ export type EntryView =
   | { kind: 'notice'; id: string; at: number; notice: NoticeView }
   | { kind: 'wakeup'; id: string; at: number; text: string; taskIds: string[] }
   /** The end of a turn that has a checkpoint (offers "Restore to before this turn"), or says why it has none. */
-  | { kind: 'checkpoint'; id: string; at: number; turnId: string; restorable: boolean; note?: string };
+  | { kind: 'checkpoint'; id: string; at: number; turnId: string; restorable: boolean; note?: string }
+  /** At a turn's end: the files it changed through Vigil, with +/− counts. */
+  | { kind: 'edits'; id: string; at: number; files: FileEditView[] };
 
 export type EntryKind = EntryView['kind'];
 
@@ -118,6 +123,8 @@ export interface ApprovalView {
   kind?: ToolKindView;
   rawInput?: unknown;
   at: number;
+  /** The command, folder and background flag, or the edit and its diff, in readable form. */
+  details?: ApprovalDetails;
 }
 
 /**

@@ -8,6 +8,7 @@ import type {
   TaskView, ToolCallPatch, ToolCallView, ToolContentView, TurnStatusView,
 } from './sessionView';
 import { noticeActions } from './sessionView';
+import { approvalPreviewChars, editIdPattern, type ApprovalDetails, type FileEditView } from './fileEdits';
 
 /** Bounds that keep one bad value from freezing the view; generous for real transcripts. */
 export const viewLimits = {
@@ -32,6 +33,26 @@ const toolContent: z.ZodType<ToolContentView> = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('terminal'), terminalId: id }),
 ]);
 
+const count = z.number().int().nonnegative().max(1e9);
+const fileEdit: z.ZodType<FileEditView> = z.strictObject({
+  editId: z.string().regex(editIdPattern),
+  path: title,
+  added: count,
+  removed: count,
+  created: z.boolean(),
+  noDiff: z.enum(['binary', 'tooLarge']).optional(),
+});
+const fileEdits = z.array(fileEdit).max(10_000);
+const approvalDetails: z.ZodType<ApprovalDetails> = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('command'), command: z.string().max(20_000), cwd: title.optional(), background: z.boolean() }),
+  z.strictObject({
+    type: z.literal('edit'),
+    edit: fileEdit,
+    preview: z.strictObject({ oldText: z.string().max(approvalPreviewChars), newText: z.string().max(approvalPreviewChars) }).optional(),
+    review: z.boolean().optional(),
+  }),
+]);
+
 const toolCallFields = {
   title,
   kind: toolKind,
@@ -42,6 +63,7 @@ const toolCallFields = {
   locations: z.array(z.strictObject({ path: title, line: z.number().int().nonnegative().optional() })).max(1_000).optional(),
   startedAt: epochMs.optional(),
   endedAt: epochMs.optional(),
+  edits: fileEdits.optional(),
 };
 
 export const toolCallSchema: z.ZodType<ToolCallView> = z.strictObject({ toolCallId: id, ...toolCallFields });
@@ -83,6 +105,7 @@ export const entrySchema: z.ZodType<EntryView> = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('notice'), id, at: epochMs, notice: noticeSchema }),
   z.strictObject({ kind: z.literal('wakeup'), id, at: epochMs, text, taskIds: z.array(id).max(1_000) }),
   z.strictObject({ kind: z.literal('checkpoint'), id, at: epochMs, turnId: id, restorable: z.boolean(), note: text.optional() }),
+  z.strictObject({ kind: z.literal('edits'), id, at: epochMs, files: fileEdits }),
 ]);
 
 const turnStatus: z.ZodType<TurnStatusView> = z.strictObject({
@@ -112,6 +135,7 @@ const approval: z.ZodType<ApprovalView> = z.strictObject({
   kind: toolKind.optional(),
   rawInput: json.optional(),
   at: epochMs,
+  details: approvalDetails.optional(),
 });
 
 const sessionMeta: z.ZodType<SessionMetaView> = z.strictObject({

@@ -11,6 +11,7 @@ import { elicitationLimits, type ElicitationValue } from './elicitationForm';
 import type { ApprovalDecision, ElicitationAction, EntryView, HostEvent, NoticeAction, SessionSnapshot } from './sessionView';
 import { noticeActions } from './sessionView';
 import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
+import { editIdPattern } from './fileEdits';
 
 /** Request ids are chosen by the webview and echoed by the host (pong, error). */
 export type RequestId = string;
@@ -33,6 +34,8 @@ export type WebviewMessage =
   | { type: 'openSession'; id: RequestId; sessionId?: string }
   /** A workspace-file link in model markdown was clicked; the host opens it only inside the workspace. */
   | { type: 'openFile'; id: RequestId; path: string; line?: number }
+  /** Opens an edit the host recorded (by its id, never a path) in VS Code's diff editor. */
+  | { type: 'openDiff'; id: RequestId; editId: string }
   /** A button of a notice (Open Log, Open Settings, Sign in…). */
   | { type: 'noticeAction'; id: RequestId; sessionId?: string; action: NoticeAction }
   /** A header control of the agent's options: pick a value of `configId`, or (without it) see all options. */
@@ -130,6 +133,7 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('killTask'), id: requestId, taskId: refId }),
   z.strictObject({ type: z.literal('openSession'), id: requestId, sessionId }),
   z.strictObject({ type: z.literal('openFile'), id: requestId, path: z.string().min(1).max(webviewLimits.pathChars), line: z.number().int().min(1).max(10_000_000).optional() }),
+  z.strictObject({ type: z.literal('openDiff'), id: requestId, editId: z.string().regex(editIdPattern, 'edit id has characters outside [A-Za-z0-9-] or is longer than 64') }),
   z.strictObject({ type: z.literal('noticeAction'), id: requestId, sessionId, action: z.enum(noticeActions as [NoticeAction, ...NoticeAction[]]) }),
   z.strictObject({ type: z.literal('agentOption'), id: requestId, sessionId, configId: z.string().min(1).max(256).optional() }),
   z.strictObject({ type: z.literal('restoreCheckpoint'), id: requestId, sessionId, turnId: refId }),

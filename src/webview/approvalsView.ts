@@ -1,8 +1,8 @@
 // Permission prompts for tool calls: allow once, allow always, reject.
 
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import type { ApprovalDecision, ApprovalView } from '../shared/sessionView';
-import { formatJson } from './format';
+import { approvalDetails, isEditReview } from './approvalDetails';
 import type { ViewActions } from './viewActions';
 
 export function approvalsView(approvals: ApprovalView[], actions: ViewActions): TemplateResult {
@@ -10,12 +10,17 @@ export function approvalsView(approvals: ApprovalView[], actions: ViewActions): 
   const answer = (a: ApprovalView, decision: ApprovalDecision) =>
     actions.post({ type: 'approval', sessionId: actions.sessionId(), requestId: a.requestId, decision });
   return html`<div id="approvals">${approvals.map((a) => html`<div class="approval" data-request-id=${a.requestId} role="alertdialog" aria-label="Approval needed">
-    <div class="approval-title"><span class="codicon codicon-shield"></span> Allow <strong>${a.title}</strong>?</div>
-    ${a.rawInput !== undefined ? html`<pre class="approval-input">${formatJson(a.rawInput, 2_000)}</pre>` : nothing}
-    <div class="approval-buttons">
-      <vscode-button class="allow-once" @click=${() => answer(a, 'allowOnce')}>Allow once</vscode-button>
-      <vscode-button class="allow-always" secondary @click=${() => answer(a, 'allowAlways')}>Allow always</vscode-button>
-      <vscode-button class="reject" secondary @click=${() => answer(a, 'reject')}>Reject</vscode-button>
-    </div>
+    <div class="approval-title"><span class="codicon codicon-shield"></span> ${isEditReview(a) ? html`Review: <strong>${a.title}</strong>` : html`Allow <strong>${a.title}</strong>?`}</div>
+    ${approvalDetails(a, actions)}
+    ${isEditReview(a)
+      ? html`<div class="approval-buttons">
+          <vscode-button class="accept-edit" @click=${() => answer(a, 'allowOnce')}>Accept</vscode-button>
+          <vscode-button class="reject" secondary @click=${() => answer(a, 'reject')}>Reject</vscode-button>
+        </div>`
+      : html`<div class="approval-buttons">
+          <vscode-button class="allow-once" @click=${() => answer(a, 'allowOnce')}>Allow once</vscode-button>
+          <vscode-button class="allow-always" secondary @click=${() => answer(a, 'allowAlways')}>Allow always</vscode-button>
+          <vscode-button class="reject" secondary @click=${() => answer(a, 'reject')}>Reject</vscode-button>
+        </div>`}
   </div>`)}</div>`;
 }

@@ -8,6 +8,7 @@ import { renderMarkdown } from './markdown';
 import { copyButton } from './messageCopy';
 import { toolCallCard } from './toolCallCard';
 import { checkpointTemplate } from './checkpointView';
+import { editsEntry } from './diffSummary';
 import type { ViewActions } from './viewActions';
 
 const attachmentIcon = { file: 'file', selection: 'selection', problems: 'warning', image: 'file-media' } as const;
@@ -57,5 +58,7 @@ export function renderEntry(entry: EntryView, actions: ViewActions): TemplateRes
       </div>`;
     case 'checkpoint':
       return checkpointTemplate(entry, actions);
+    case 'edits':
+      return editsEntry(entry.id, entry.files, actions);
   }
 }

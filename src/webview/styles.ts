@@ -170,4 +170,14 @@ export const sessionStyles = css`
   .elicitation-url code { overflow-wrap: anywhere; }
   .elicitation-host { font-size: 1.1em; }
   .elicitation-buttons { display: flex; gap: 6px; margin-top: 6px; flex-wrap: wrap; }
+  .edit-list { list-style: none; margin: 2px 0; padding: 0; }
+  .edit-row { display: flex; align-items: center; gap: 6px; }
+  .edit-path { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-family: var(--vscode-editor-font-family); }
+  .edit-added { color: var(--vscode-gitDecoration-addedResourceForeground); }
+  .edit-removed { color: var(--vscode-gitDecoration-deletedResourceForeground); }
+  .edit-nodiff, .edit-large { color: var(--vscode-descriptionForeground); }
+  .entry.edits { margin: 4px 8px; }
+  .approval-details { display: grid; grid-template-columns: max-content 1fr; gap: 2px 8px; margin: 4px 0; }
+  .approval-details dd { margin: 0; } .approval-details pre { margin: 0; white-space: pre-wrap; }
+  .approval-details.edit-details { display: block; } .approval-details .diff { max-height: 40vh; overflow: auto; }
 `;

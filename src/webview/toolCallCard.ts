@@ -3,8 +3,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { TOOL_ENDED_TEXT, type ToolCallView, type ToolContentView, type ToolKindView, type ToolStatusView } from '../shared/sessionView';
 import { formatJson, truncate } from './format';
-import { diffLines } from './lineDiff';
+import { diffLines } from '../shared/lineDiff';
 import type { ViewActions } from './viewActions';
+import { editList } from './diffSummary';
 
 const kindIcon: Record<ToolKindView, string> = {
   read: 'file', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal',
@@ -23,7 +24,7 @@ const outputLimit = 20_000;
 
 export function toolCallCard(call: ToolCallView, actions: ViewActions): TemplateResult {
   const live = call.status === 'pending' || call.status === 'in_progress';
-  const hasDiff = call.content.some((c) => c.type === 'diff');
+  const hasDiff = call.content.some((c) => c.type === 'diff') || (call.edits?.length ?? 0) > 0;
   return html`<details class="tool-card" ?open=${live || hasDiff}>
     <summary>
       <span class="codicon codicon-${kindIcon[call.kind]}"></span>
@@ -41,6 +42,7 @@ export function toolCallCard(call: ToolCallView, actions: ViewActions): Template
       ? html`<div class="tool-section tool-locations">${call.locations.map((l) => html`<code>${l.path}${l.line !== undefined ? `:${l.line}` : ''}</code> `)}</div>`
       : nothing}
     ${call.content.map((c) => toolContent(c, actions))}
+    ${call.edits?.length ? html`<div class="tool-section tool-edits">${editList(call.edits, actions)}</div>` : nothing}
     ${call.rawOutput !== undefined && !call.content.some((c) => c.type === 'text')
       ? html`<div class="tool-section tool-output"><div class="label">Output</div><pre>${formatJson(call.rawOutput, outputLimit)}</pre></div>`
       : nothing}

@@ -16,6 +16,9 @@ interface Pending {
   settle(answer: PermissionAnswer): void;
 }
 
+/** Raw input larger than this (e.g. a whole file's content) is shown cut. */
+const rawInputChars = 20_000;
+
 const kinds = new Set<string>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 
 export class ApprovalBroker implements PermissionPrompter {
@@ -39,6 +42,8 @@ export class ApprovalBroker implements PermissionPrompter {
       title: question.title,
       kind: (kinds.has(question.kind) ? question.kind : 'other') as ToolKindView,
       at: this.now(),
+      ...(question.details ? { details: question.details } : {}),
+      ...(question.rawInput !== undefined ? { rawInput: boundedRaw(question.rawInput) } : {}),
     };
     return new Promise<PermissionAnswer>((resolve) => {
       const settle = (answer: PermissionAnswer) => {
@@ -62,4 +67,15 @@ export class ApprovalBroker implements PermissionPrompter {
     pending.settle(answer);
     return true;
   }
+}
+
+function boundedRaw(raw: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(raw);
+  } catch {
+    return '(the raw input cannot be shown: it is not plain JSON)';
+  }
+  if (text === undefined || text.length <= rawInputChars) return raw;
+  return `${text.slice(0, rawInputChars)}… (${text.length - rawInputChars} more characters not shown)`;
 }

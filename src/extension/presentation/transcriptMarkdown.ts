@@ -6,7 +6,8 @@
 
 import type { EntryView, NoticeView, ToolCallView, ToolContentView } from '../../shared/sessionView';
 import { TOOL_ENDED_TEXT } from '../../shared/sessionView';
-import { diffLines } from '../../webview/lineDiff';
+import { describeCounts } from '../../shared/fileEdits';
+import { diffLines } from '../../shared/lineDiff';
 
 export interface ExportHeader {
   title: string;
@@ -64,6 +65,8 @@ export function entryMarkdown(entry: EntryView, limits: ExportLimits = exportLim
       const tasks = entry.taskIds.map((id) => `\`${inlineCode(id)}\``).join(', ');
       return `### Background ${entry.taskIds.length === 1 ? 'task' : 'tasks'} ${tasks} woke the agent · ${at}\n${entry.text ? `\n${fenced(cut(entry.text, limits), 'text')}` : ''}`;
     }
+    case 'edits':
+      return `### Files changed · ${at}\n\n${entry.files.map((f) => `- \`${inlineCode(f.path)}\` ${describeCounts(f)}`).join('\n')}\n`;
     case 'checkpoint':
       return `### Checkpoint · ${at}\n\n${entry.restorable ? 'The files this turn changed can be restored to how they were before it (Vigil: Restore Checkpoint…).' : 'No restorable checkpoint for this turn.'}${entry.note ? ` ${inline(entry.note)}` : ''}\n`;
   }

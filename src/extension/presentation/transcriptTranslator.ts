@@ -6,6 +6,7 @@ import type { AttachmentSummary } from '../../shared/promptContext';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import { ENDED_WITHOUT_RESULT, ToolCallTracker } from '../core/supervisor/toolCalls';
 import { checkpointEntry } from './checkpointEntry';
+import { TurnEdits } from './turnEdits';
 import type { EntryView, HostEvent, PlanItemView, ToolCallPatch, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../shared/sessionView';
 
 const toolKinds = new Set<ToolKindView>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
@@ -21,6 +22,8 @@ export class TranscriptTranslator {
   private turnId: string | undefined;
   /** Tool calls of the current turn that have no final status yet. */
   private readonly openTools = new ToolCallTracker();
+  /** The files written for the agent in the current turn. */
+  private readonly edits = new TurnEdits();
 
   translate(record: TranscriptRecord): HostEvent[] {
     const at = record.at;
@@ -29,16 +32,17 @@ export class TranscriptTranslator {
         return [...this.endStream(), { type: 'entryAppended', entry: this.promptEntry(record.text, record.source, at, record.attachments) }];
       case 'agentUpdate':
         this.openTools.observe(record.update);
+        if (TurnEdits.isEditRecord(record.update)) return this.edits.observe(record.update);
         return this.fromUpdate(record.update, at);
       case 'notice':
         return [...this.endStream(), this.noticeEntry(record.level === 'error' ? 'error' : 'info', record.text, at)];
       case 'turnStarted':
         this.turnId = record.turnId;
-        return [...this.endStream(), ...this.endOpenTools(at)];
+        return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at)];
       case 'turnEnded':
-        return [...this.endStream(), ...this.endOpenTools(at)];
+        return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at)];
       case 'interrupted':
-        return [...this.endStream(), ...this.endOpenTools(at), this.noticeEntry('interrupted', record.reason, at)];
+        return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at), this.noticeEntry('interrupted', record.reason, at)];
       case 'checkpoint': {
         const entry = checkpointEntry(record, this.nextId('checkpoint', at));
         return entry ? [...this.endStream(), { type: 'entryAppended', entry }] : [];
@@ -63,6 +67,11 @@ export class TranscriptTranslator {
     const ids = this.openTools.openIds();
     for (const id of ids) this.openTools.close(id);
     return ids.map((toolCallId) => ({ type: 'toolCallUpdated', toolCallId, patch: { status: ENDED_WITHOUT_RESULT.status, endedAt: at } }));
+  }
+
+  /** The turn's list of changed files (a turn that died without its end record gets it when the next one starts). */
+  private endEdits(at: number): HostEvent[] {
+    return this.edits.end(() => this.nextId('edits', at), at);
   }
 
   private nextId(prefix: string, at: number): string {

@@ -8,7 +8,7 @@ import type { Logger } from '../core/ports/logger';
 import { approvalModeFor, type ValidatedSettings } from './settingsValidation';
 
 export class SettingsApprovalPolicy implements ApprovalPolicy {
-  constructor(private readonly config: { isTrusted(): boolean; readonly settings: Pick<ValidatedSettings, 'approvals'> }) {}
+  constructor(private readonly config: { isTrusted(): boolean; readonly settings: Pick<ValidatedSettings, 'approvals'> & Partial<Pick<ValidatedSettings, 'edits'>> }) {}
 
   isTrusted(): boolean {
     return this.config.isTrusted();
@@ -17,6 +17,10 @@ export class SettingsApprovalPolicy implements ApprovalPolicy {
   /** With a tool kind, `vigil.approvals.byKind` applies (to permission requests and to Vigil's own client-side checks). */
   mode(kind?: string): ApprovalMode {
     return approvalModeFor(this.config.settings.approvals, kind);
+  }
+
+  editReview(): 'auto' | 'ask' {
+    return this.config.settings.edits?.review ?? 'auto';
   }
 }
 

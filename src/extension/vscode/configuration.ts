@@ -150,6 +150,11 @@ export class VigilConfiguration extends Disposable {
         ));
       }
     }
+    // A workspace may ask for reviews of writes, never turn off the review its person asked for.
+    if (resolution.setByWorkspace('edits.review') && settings.edits.review === 'auto' && validateSettings(resolution.userLevel).settings.edits.review === 'ask') {
+      settings.edits.review = 'ask';
+      this.noteOnce('edits.review', () => this.logger.warn('[settings] this workspace sets vigil.edits.review to "auto", but your user setting asks to review edits, so edits are reviewed. To stop reviewing, change vigil.edits.review in your User settings.'));
+    }
     this.questions = resolution.questions;
     this.ignored = resolution.ignored;
     for (const ignored of resolution.ignored) this.noteIgnored(ignored);

@@ -47,6 +47,8 @@ export interface SessionControllerDeps {
    */
   changed(statusOnly?: boolean): void;
   showTaskOutput(taskId: string): Promise<void>;
+  /** Opens a recorded edit in the diff editor (editDiffs.ts). */
+  openDiff?(editId: string): Promise<void>;
   /** Opens a file a markdown link names, after checking it is inside the workspace. */
   openFile(path: string, line?: number): Promise<void>;
   killTask(taskId: string): Promise<void>;
@@ -418,6 +420,10 @@ export class SessionController extends Disposable implements SessionViewControll
 
   onOpenFile(intent: { path: string; line?: number }): Promise<void> {
     return this.d.openFile(intent.path, intent.line);
+  }
+
+  async onOpenDiff(intent: { editId: string }): Promise<void> {
+    await this.d.openDiff?.(intent.editId);
   }
 
   onKillTask(intent: { taskId: string }): Promise<void> {

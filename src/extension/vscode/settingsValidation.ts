@@ -35,6 +35,8 @@ export interface ValidatedSettings {
   mcpServers: McpServer[];
   /** `enabled`: each turn's folder is snapshotted before and after it, for "Restore to before this turn". */
   checkpoints: { enabled: boolean };
+  /** `review`: the agent's writes apply at once (`auto`) or wait for the person's review of their diff (`ask`). */
+  edits: { review: 'auto' | 'ask' };
 }
 
 export interface SettingIssue {
@@ -51,13 +53,14 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
   approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
   mcpServers: [],
   checkpoints: { enabled: true },
+  edits: { review: 'auto' },
 };
 
 /** Reads one setting below `vigil.` (e.g. `model.name`); undefined when unset. */
 export type SettingReader = (key: string) => unknown;
 
 /** Every key `validateSettings` reads. (`model.scriptFile` is gone: the demo script is test-only, via VIGIL_DEMO_SCRIPT.) */
-export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'checkpoints.enabled'] as const;
+export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'checkpoints.enabled', 'edits.review'] as const;
 
 export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
   const issues: SettingIssue[] = [];
@@ -81,6 +84,7 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
     },
     mcpServers: mcpServers(read('mcpServers'), issue),
     checkpoints: { enabled: boolean(read('checkpoints.enabled'), 'checkpoints.enabled', SETTING_DEFAULTS.checkpoints.enabled, issue) },
+    edits: { review: oneOf(read('edits.review'), ['auto', 'ask'] as const, SETTING_DEFAULTS.edits.review, 'edits.review', issue) },
   };
   return { settings, issues };
 }

@@ -38,6 +38,8 @@ import { TaskTerminals } from './taskTerminal';
 import { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
 import { SessionViewProvider } from './webview/sessionViewProvider';
 import { openWorkspaceFile } from './workspaceLinks';
+import { EditJournal } from '../core/acp/editJournal';
+import { EditDiffs } from './editDiffs';
 
 /** The view's heartbeat comes every 4 s while a person can see it; a little slack for a busy host. */
 const viewSeenForMs = 12_000;
@@ -45,6 +47,9 @@ const viewSeenForMs = 12_000;
 export class VigilApp extends Disposable {
   readonly config: VigilConfiguration;
   readonly broker = new ApprovalBroker();
+  /** What the agent's writes replaced (bounded, in memory), for their diffs and `ask` review. */
+  private readonly edits = new EditJournal();
+  private readonly editDiffs: EditDiffs;
   readonly elicitations = new ElicitationBroker();
   readonly statusBar: StatusBarController;
   readonly sessionView: SessionViewProvider;
@@ -73,6 +78,7 @@ export class VigilApp extends Disposable {
     readonly redactor: Redactor = new Redactor(),
   ) {
     super();
+    this.editDiffs = this._register(new EditDiffs(this.edits, logger));
     this.config = this._register(new VigilConfiguration(logger, { trust: new WorkspaceSettingsTrust({ storage: context.workspaceState, logger }) }));
     this.learnAgentEnv();
     this.learnMcpSecrets();
@@ -92,6 +98,7 @@ export class VigilApp extends Disposable {
         showTaskOutput: (taskId) => this.terminals.show(taskId),
         killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
         openFile: (file, line) => openWorkspaceFile(file, line, logger),
+        openDiff: (editId) => this.editDiffs.open(editId),
         metaExtra: (sessionId) => this.agentLabel(sessionId),
         folderForNewSession: () => folderForNewSession(windowFolders(), activeFile()),
         windowKey: () => windowFolders()[0] ?? '',
@@ -187,6 +194,7 @@ export class VigilApp extends Disposable {
       outputByteLimit: () => this.config.settings.tasks.outputByteLimit,
       launchFor: () => this.launch(),
       policy: new SettingsApprovalPolicy(this.config),
+      edits: this.edits,
       prompter: new ApprovalPrompter({
         surface: () => ({
           ask: (question, signal) => this.broker.ask(question, signal),

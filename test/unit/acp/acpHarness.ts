@@ -17,6 +17,7 @@ import type { TurnEnded } from '../../../src/extension/core/ports/turns';
 import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
 import { TurnSupervisor } from '../../../src/extension/core/supervisor/turnSupervisor';
 import { FakeTerminalHost } from '../../fakes/fakeTerminalHost';
+import type { EditJournal } from '../../../src/extension/core/acp/editJournal';
 
 export const fakeAgentScript = path.resolve(__dirname, '../../fixtures/agents/fakeAcpAgent.js');
 
@@ -40,6 +41,10 @@ export class AcpHarness {
   answers: PermissionAnswer[] = [];
   /** What the scripted person answers; `wait` leaves the prompt open until it is cancelled. */
   answer: PermissionAnswer | 'wait' = 'allowOnce';
+  /** `vigil.edits.review`. */
+  review: 'auto' | 'ask' = 'auto';
+  /** Runs before the scripted person answers a question (e.g. to change a file while its edit waits for review). */
+  beforeAnswer: ((question: PermissionQuestion) => Promise<void>) | undefined;
   sup!: TurnSupervisor;
   /** Read at every turn start, so a test may loosen the bound for the turns after a stall. */
   settings = { timeoutMs: 10_000, graceMs: 1_000 };
@@ -48,7 +53,7 @@ export class AcpHarness {
   private root = '';
   private waiters: Array<() => void> = [];
 
-  static async create(o: { lm?: LanguageModelBridge; terminalHost?: (storageRoot: string) => Promise<TerminalHost>; launch?: () => LaunchSpec; settings?: { timeoutMs?: number; graceMs?: number }; initializeTimeoutMs?: number; mcpServers?: McpServerSource[]; elicitations?: ElicitationPrompter } = {}): Promise<AcpHarness> {
+  static async create(o: { lm?: LanguageModelBridge; terminalHost?: (storageRoot: string) => Promise<TerminalHost>; launch?: () => LaunchSpec; settings?: { timeoutMs?: number; graceMs?: number }; initializeTimeoutMs?: number; mcpServers?: McpServerSource[]; elicitations?: ElicitationPrompter; edits?: EditJournal } = {}): Promise<AcpHarness> {
     const h = new AcpHarness();
     h.settings = { timeoutMs: o.settings?.timeoutMs ?? 10_000, graceMs: o.settings?.graceMs ?? 1_000 };
     h.root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-acp-'));
@@ -60,13 +65,15 @@ export class AcpHarness {
       log,
       cwdFor: () => h.workspace,
       launchFor: async () => (o.launch ?? (() => customLaunch({ command: process.execPath, args: [fakeAgentScript] })))(),
-      policy: { isTrusted: () => h.trusted, mode: (kind) => (kind !== undefined ? h.byKind[kind] : undefined) ?? h.mode },
+      policy: { isTrusted: () => h.trusted, mode: (kind) => (kind !== undefined ? h.byKind[kind] : undefined) ?? h.mode, editReview: () => h.review },
+      edits: o.edits,
       prompter: {
-        ask: (question, signal) => {
+        ask: async (question, signal) => {
           h.questions.push(question);
           h.notify();
           const next = h.answers.shift() ?? h.answer;
-          if (next !== 'wait') return Promise.resolve(next);
+          await h.beforeAnswer?.(question);
+          if (next !== 'wait') return next;
           return new Promise((resolve) => signal.addEventListener('abort', () => resolve('cancelled'), { once: true }));
         },
       },

@@ -29,3 +29,19 @@ describe('approval broker', () => {
     assert.deepStrictEqual(broker.openFor('s'), []);
   });
 });
+
+describe('approval broker: readable details and raw input', () => {
+  it('passes the details through and cuts a raw input that is too large to show', async () => {
+    const broker = new ApprovalBroker(() => 1);
+    const seen: unknown[] = [];
+    broker.subscribe((c) => c.type === 'requested' && seen.push(c.approval));
+    const controller = new AbortController();
+    const details = { type: 'command' as const, command: 'npm test', cwd: '/ws', background: true };
+    void broker.ask({ sessionId: 's', title: 'run npm test', kind: 'execute', details, rawInput: { command: 'npm test', content: 'x'.repeat(50_000) } }, controller.signal);
+    const approval = seen[0] as { details: unknown; rawInput: unknown };
+    assert.deepStrictEqual(approval.details, details);
+    assert.strictEqual(typeof approval.rawInput, 'string');
+    assert.match(approval.rawInput as string, /more characters not shown\)$/);
+    controller.abort();
+  });
+});

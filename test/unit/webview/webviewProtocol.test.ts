@@ -198,3 +198,14 @@ describe('webview protocol: prompt context and elicitations', () => {
     assert.equal(parseHostMessage({ type: 'mentions', requestId: 'w3', items: [{ kind: 'file', path: 'a.ts' }], images: false }).ok, true);
   });
 });
+
+describe('webview protocol: openDiff names a host-made edit id, never a path', () => {
+  it('accepts an edit id and rejects paths, traversal, extra fields and long ids', () => {
+    assert.equal(parseWebviewMessage({ type: 'openDiff', id: 'd1', editId: '3f2a9c1e-0b7d-4c1e-9a55-1f2e3d4c5b6a' }).ok, true);
+    for (const editId of ['../../etc/passwd', '/ws/a.ts', 'a b', '', 'x'.repeat(65), 'e\u0000']) {
+      assert.match(rejected({ type: 'openDiff', id: 'd2', editId }), /editId/);
+    }
+    assert.match(rejected({ type: 'openDiff', id: 'd3', editId: 'e-1', path: '/etc/passwd' }), /path|Unrecognized/);
+    assert.match(rejected({ type: 'openDiff', id: 'd4', editId: 42 }), /editId/);
+  });
+});

@@ -30,6 +30,7 @@ import { historyText } from '../../../shared/promptContext';
 import { TASK_SESSION_ENV } from '../../../shared/taskBridgeProtocol';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
+import type { EditJournal } from './editJournal';
 import { TurnLeftovers } from '../supervisor/turnLeftovers';
 import type { AgentMarker } from '../supervisor/turnProcesses';
 
@@ -55,6 +56,8 @@ export interface AcpHandleDeps {
   agentSessions?: AgentSessionBook;
   /** Bound on `session/close` and `session/delete` when the agent is released (default 2 s). */
   closeTimeoutMs?: number;
+  /** Keeps what the agent's writes replaced, for their diffs and `ask` review (shared by every session of the window). */
+  edits?: EditJournal;
   /** Bound on each of `session/resume`, `load` and `new` (default 60 s). */
   openTimeoutMs?: number;
 }
@@ -368,6 +371,7 @@ export class AcpAgentHandle implements AgentHandle {
       proc,
       {
         vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm,
+        ...(this.deps.edits ? { edits: this.deps.edits, writesThroughClient: spec.builtin } : {}),
         ...(forSession && this.elicitations ? { elicitations: this.elicitations } : {}),
         ...(forSession
           ? {

@@ -20,6 +20,9 @@ import { listModels, streamChat } from './lmHost';
 import type { PermissionGate } from './permissionGate';
 import type { TerminalBridge } from './terminalBridge';
 import { describeLocation, type Location } from './workspaceBoundary';
+import type { EditJournal } from './editJournal';
+import { writeWithDiff } from './editWrites';
+import { commandDetailsOf, editDetailsOf } from './approvalDetails';
 import { commandLineOf } from '../tasks/shellCommand';
 import { placeDirectory } from './workspaceDir';
 import type { WorkspaceFs } from './workspaceFs';
@@ -43,6 +46,10 @@ export interface ConnectionDeps {
   onSessionOpened?(acpSessionId: string, response: unknown): void;
   /** Answers the agent's elicitations; without it the client does not advertise them. */
   elicitations?: ElicitationHost;
+  /** Keeps what each write replaced, for its diff (editJournal.ts); without it writes keep no diff and are never reviewed. */
+  edits?: EditJournal;
+  /** The agent writes files only through fs/write_text_file (the built-in agent): a review of the write can stand for its edit permission. */
+  writesThroughClient?: boolean;
 }
 
 /** A request no agent implements, sent after a load only for its answer's place in the stream. */
@@ -256,13 +263,14 @@ export class AcpConnection {
     };
 
     /** Client-side operations run only inside a prompt of this session, and only as the approvals policy says (permissionGate.ts). */
-    const authorize = async (acpSessionId: string, op: ClientOp, signal: AbortSignal): Promise<void> => {
+    const authorize = async (acpSessionId: string, op: ClientOp, signal: AbortSignal, rawInput?: unknown): Promise<void> => {
       if (!this.promptsOpen.has(acpSessionId)) throw denied('No turn of this session is running: Vigil runs commands and writes files for the agent only during a turn.');
       const verdict = await gate.authorize(
         vigilSessionId,
         op,
         { opened: (title) => this.emit(acpSessionId, (d) => d.approvalOpened(title)), closed: (title, a) => this.emit(acpSessionId, (d) => d.approvalClosed(title, a)) },
         signal,
+        rawInput,
       );
       if (!verdict.allowed) throw denied(verdict.reason);
     };
@@ -280,8 +288,10 @@ export class AcpConnection {
         // The question names the command or files the approval will be held to, when the agent's title does not.
         const title = describePermission(params.toolCall.title ?? params.toolCall.toolCallId, targetsOf(params.toolCall, workspace.root), workspace.root);
         this.emit(params.sessionId, (d) => d.request(`permission: ${title}`));
+        if (this.deps.writesThroughClient && this.deps.edits && gate.reviewsEdits && params.toolCall.kind === 'edit') return gate.allowForReview(params.options, params.toolCall);
+        const details = commandDetailsOf(params.toolCall) ?? (this.deps.edits ? editDetailsOf(params.toolCall, this.deps.edits, vigilSessionId, workspace.root) : undefined);
         return gate.answer(
-          { sessionId: vigilSessionId, title, kind: params.toolCall.kind ?? 'other' },
+          { sessionId: vigilSessionId, title, kind: params.toolCall.kind ?? 'other', ...(details ? { details } : {}), ...(params.toolCall.rawInput !== undefined ? { rawInput: params.toolCall.rawInput } : {}) },
           params.options,
           { opened: () => this.emit(params.sessionId, (d) => d.approvalOpened(title)), closed: (a) => this.emit(params.sessionId, (d) => d.approvalClosed(title, a)) },
           signal,
@@ -319,11 +329,17 @@ export class AcpConnection {
         // Through a symlink inside, the file written is the link's target: that is what an approval must have named,
         // and what the question shows (an approval of `notes.md` does not cover writing what it points to).
         const op: ClientOp = where.hops.length > 0 ? { kind: 'edit', path: where.real, shown: describeLocation(where) } : { kind: 'edit', path: where.abs };
-        if (!approvedOutside) await authorize(params.sessionId, op, signal);
+        const sid = params.sessionId;
+        const hooks = { opened: (title: string) => this.emit(sid, (d) => d.approvalOpened(title)), closed: (title: string, a: string) => this.emit(sid, (d) => d.approvalClosed(title, a)) };
         try {
-          await workspace.write(where, params.content);
+          await writeWithDiff(workspace, gate, this.deps.edits, {
+            sessionId: vigilSessionId, where, content: params.content, op, turn: this.sinks.get(sid)?.describer ?? this,
+            authorize: async () => (approvedOutside ? undefined : authorize(sid, op, signal)),
+            review: (g, proposal) => g.reviewEdit(vigilSessionId, op, { type: 'edit', edit: proposal.edit.view, ...(proposal.preview ? { preview: proposal.preview } : {}), review: true }, hooks, signal, { path: params.path }),
+            recorded: (views) => this.emit(sid, (d) => d.fileEdited(views.edit, views.file)),
+          });
         } catch (error) {
-          throw asRequestError(error);
+          throw error instanceof VigilError && error.code === 'PERMISSION_DENIED' ? denied(error.message) : asRequestError(error);
         }
         return {};
       })
@@ -339,7 +355,9 @@ export class AcpConnection {
         });
         if (place.problem === 'notFolder') throw new RequestError(-32602, `The terminal cwd ${place.path} is not a folder.`);
         const envNames = (params.env ?? []).map((e) => e.name);
-        await authorize(params.sessionId, { kind: 'execute', commandLine, cwd: place.path, cwdInside: place.inside, cwdMissing: place.problem === 'missing', background, envNames }, signal);
+        // The raw input shown on request: the environment by its names only (its values may be secrets).
+        const rawInput = { command: params.command, args: params.args, cwd: params.cwd, background, env: envNames };
+        await authorize(params.sessionId, { kind: 'execute', commandLine, cwd: place.path, cwdInside: place.inside, cwdMissing: place.problem === 'missing', background, envNames }, signal, rawInput);
         try {
           // The checked real directory, not the agent's spelling of it: a symlink it names cannot be re-pointed in between.
           const created = await terminals.create(vigilSessionId, { ...params, cwd: place.path }, () =>

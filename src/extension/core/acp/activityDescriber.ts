@@ -1,6 +1,7 @@
 // Turns ACP traffic into the supervisor's AgentEvents: a short description and what the turn now waits on.
 
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { fileEditedUpdate, type FileEditView } from '../../../shared/fileEdits';
 import type { AgentEvent, WaitingOn } from '../ports/agentHandle';
 import { isStateUpdate } from './agentSessionState';
 import { retryNoticeText, type ProviderRetryParams } from '../../../shared/providerRetry';
@@ -71,6 +72,13 @@ export class ActivityDescriber {
   providerRetry(p: ProviderRetryParams): AgentEvent {
     const text = retryNoticeText(p);
     return { description: `model: ${text.charAt(0).toLowerCase()}${text.slice(1, -1)}`, waitingOn: { kind: 'model' }, notice: text };
+  }
+
+  /** A write Vigil made for the agent: kept in the transcript for the running tool's card and the turn's change list. */
+  fileEdited(edit: FileEditView, file: FileEditView): AgentEvent {
+    const toolCallId = this.currentToolId && this.tools.has(this.currentToolId) ? this.currentToolId : undefined;
+    const update = { sessionUpdate: fileEditedUpdate, ...(toolCallId ? { toolCallId } : {}), edit, file };
+    return { description: `fs: wrote ${edit.path}`, waitingOn: this.afterTool(), update };
   }
 
   approvalOpened(title: string): AgentEvent {

@@ -2,6 +2,7 @@
 // approval policy, VS Code language models (host side of `_vigil/lm/*`), and API keys from SecretStorage.
 
 import type { ChatMessage, ToolSpec } from '../../../shared/agentProtocol/history';
+import type { ApprovalDetails } from '../../../shared/fileEdits';
 
 /** What the person answered to a permission prompt; `cancelled` when the prompt was aborted (turn cancelled). */
 export type PermissionAnswer = 'allowOnce' | 'allowAlways' | 'reject' | 'cancelled';
@@ -12,6 +13,10 @@ export interface PermissionQuestion {
   title: string;
   /** ACP tool kind (`read`, `edit`, `execute`, …) or `other`. */
   kind: string;
+  /** The command, its folder and whether it runs in the background, or the edit and its diff, in readable form. */
+  details?: ApprovalDetails;
+  /** What the agent sent, shown on request beside the readable form. */
+  rawInput?: unknown;
 }
 
 export interface PermissionPrompter {
@@ -27,6 +32,8 @@ export interface ApprovalPolicy {
   isTrusted(): boolean;
   /** The mode for a tool kind: `vigil.approvals.byKind` where it names the kind, else the policy. */
   mode(kind?: string): ApprovalMode;
+  /** `vigil.edits.review`: writes apply at once (`auto`, the default) or wait for the person's review of their diff. */
+  editReview?(): 'auto' | 'ask';
 }
 
 export interface LanguageModelInfo {

@@ -15,7 +15,8 @@
 // is never remembered ("allow always" counts once).
 
 import type { PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import { describeOp, GrantLedger, type ClientOp, type ToolCallLike } from './clientGrants';
+import { describeCounts, type ApprovalDetails } from '../../../shared/fileEdits';
+import { describeOp, GrantLedger, shown, type ClientOp, type ToolCallLike } from './clientGrants';
 import type { ApprovalMode, ApprovalPolicy, PermissionAnswer, PermissionPrompter, PermissionQuestion } from './hostPorts';
 
 const readOnlyKinds = new Set(['read', 'search', 'think', 'fetch']);
@@ -71,7 +72,7 @@ export class PermissionGate {
   }
 
   /** Decides a client-side operation the agent wants Vigil to perform (see the rule in the header). */
-  async authorize(sessionId: string, op: ClientOp, hooks: AskHooks, requestSignal: AbortSignal): Promise<ClientOpVerdict> {
+  async authorize(sessionId: string, op: ClientOp, hooks: AskHooks, requestSignal: AbortSignal, rawInput?: unknown): Promise<ClientOpVerdict> {
     const what = describeOp(op);
     if (!this.policy.isTrusted()) {
       const action = op.kind === 'execute' ? 'run commands' : 'write files';
@@ -86,10 +87,47 @@ export class PermissionGate {
       if (decision === 'reject') return { allowed: false, reason: `Refused to ${what}: the approval policy does not allow it.` };
     }
     const title = outside ? what : `${what} (the agent did not ask for permission first)`;
-    const answer = await this.ask({ sessionId, title, kind: op.kind }, { opened: () => hooks.opened(title), closed: (a) => hooks.closed(title, a) }, requestSignal);
+    const details: ApprovalDetails | undefined = op.kind === 'execute' ? { type: 'command', command: shown(op.commandLine, 20_000), cwd: shown(op.cwd, 4_000), background: op.background } : undefined;
+    const question = { sessionId, title, kind: op.kind, ...(details ? { details } : {}), ...(rawInput !== undefined ? { rawInput } : {}) };
+    const answer = await this.ask(question, { opened: () => hooks.opened(title), closed: (a) => hooks.closed(title, a) }, requestSignal);
     if (answer === 'allowAlways' && !outside) this.grants.grantAlways(op.kind);
     if (answer === 'allowOnce' || answer === 'allowAlways') return { allowed: true };
     return { allowed: false, reason: `Refused to ${what}: ${answer === 'cancelled' ? 'the question was cancelled' : 'the person did not approve it'}. Do not retry it; ask the person or choose another way.` };
+  }
+
+  /** Whether writes wait for the person's review of their diff (`vigil.edits.review` is `ask`). */
+  get reviewsEdits(): boolean {
+    return this.policy.editReview?.() === 'ask';
+  }
+
+  /**
+   * `ask` review of a write: the person sees its diff and accepts or rejects this one file. It replaces the
+   * policy's question (one question per write, not two); a permission given for the write is used up, and a policy
+   * that refuses writes still refuses them unasked.
+   */
+  async reviewEdit(sessionId: string, op: Extract<ClientOp, { kind: 'edit' }>, details: Extract<ApprovalDetails, { type: 'edit' }>, hooks: AskHooks, requestSignal: AbortSignal, rawInput?: unknown): Promise<ClientOpVerdict> {
+    const what = describeOp(op);
+    if (!this.policy.isTrusted()) {
+      return { allowed: false, reason: `Refused to ${what}: this workspace is in Restricted Mode (not trusted), so Vigil does not let the agent write files. Trust the workspace to allow it.` };
+    }
+    this.grants.take(op);
+    if (decide(op.kind, true, this.policy.mode(op.kind)) === 'reject') return { allowed: false, reason: `Refused to ${what}: the approval policy does not allow it.` };
+    const title = `edit ${details.edit.path} (${describeCounts(details.edit)})`;
+    const question = { sessionId, title, kind: op.kind, details, ...(rawInput !== undefined ? { rawInput } : {}) };
+    const answer = await this.ask(question, { opened: () => hooks.opened(title), closed: (a) => hooks.closed(title, a) }, requestSignal);
+    if (answer === 'allowOnce' || answer === 'allowAlways') return { allowed: true };
+    const why = answer === 'cancelled' ? 'the review was cancelled before the person answered' : 'the person rejected the edit';
+    return { allowed: false, reason: `Did not write ${details.edit.path}: ${why}. The file is unchanged. Do not write it again unless the person asks; ask them what they want instead.` };
+  }
+
+  /**
+   * An edit tool's permission request of an agent that writes only through Vigil (the built-in agent) while writes are
+   * reviewed: allowed once unasked, since the write it leads to is asked about with its diff (one question, not two).
+   */
+  allowForReview(options: PermissionOption[], toolCall: ToolCallLike): RequestPermissionResponse {
+    const response = select(options, 'allowOnce');
+    if (response.outcome.outcome === 'selected') this.grants.record(toolCall, false);
+    return response;
   }
 
   /** The turn ended: approvals given "once" in it cover nothing after it. */

@@ -147,6 +147,9 @@ export class SessionViewChannel {
         return c.onOpenSession({ sessionId: message.sessionId });
       case 'openFile':
         return c.onOpenFile({ path: message.path, line: message.line });
+      case 'openDiff':
+        if (!c.onOpenDiff) throw new Error('This view cannot open diffs.');
+        return c.onOpenDiff({ editId: message.editId });
       case 'noticeAction':
         return c.onNoticeAction?.({ sessionId: message.sessionId, action: message.action });
       case 'agentOption':

@@ -27,6 +27,8 @@ export interface SessionViewController {
   onKillTask(intent: { taskId: string }): void | Promise<void>;
   /** A file link in model markdown; the path is the webview's claim and must be checked again. */
   onOpenFile(intent: { path: string; line?: number }): void | Promise<void>;
+  /** An edit's "Open diff": the id is the host's own (the view names no file); unknown ids get a plain message. */
+  onOpenDiff?(intent: { editId: string }): void | Promise<void>;
   /** Without a session id: let the person pick one (or start a new one). */
   onOpenSession(intent: { sessionId?: string }): void | Promise<void>;
   /** A notice's button: Open Log, Open Settings, Sign in…. */

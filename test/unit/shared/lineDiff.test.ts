@@ -1,7 +1,7 @@
 // Line diffs for edit cards.
 
 import * as assert from 'node:assert/strict';
-import { diffLines } from '../../../src/webview/lineDiff';
+import { diffLines } from '../../../src/shared/lineDiff';
 
 describe('line diff', () => {
   it('marks a changed line with its context and folds the rest', () => {

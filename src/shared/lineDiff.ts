@@ -1,11 +1,26 @@
-// A line diff for edit cards: common prefix/suffix trimmed, LCS on what is left while it is small,
-// a plain "all removed, all added" beyond that (an edit card must never stall the view).
+// A line diff for edit cards and the +/− counts of an edit: common prefix/suffix trimmed, LCS on what is left
+// while it is small, a plain "all removed, all added" beyond that (neither the view nor the host may stall on it).
 
 export type DiffLine = { op: ' ' | '-' | '+'; text: string } | { op: '…'; skipped: number };
 
 const lcsCellBudget = 250_000;
 
 export function diffLines(oldText: string, newText: string, context = 3): DiffLine[] {
+  return withContext(fullDiff(oldText, newText), context);
+}
+
+/** Lines added and removed from `oldText` to `newText` (the counts a change list shows). */
+export function countLineChanges(oldText: string, newText: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const line of fullDiff(oldText, newText)) {
+    if (line.op === '+') added++;
+    else if (line.op === '-') removed++;
+  }
+  return { added, removed };
+}
+
+function fullDiff(oldText: string, newText: string): { op: ' ' | '-' | '+'; text: string }[] {
   const a = oldText === '' ? [] : oldText.split('\n');
   const b = newText === '' ? [] : newText.split('\n');
   let start = 0;
@@ -18,9 +33,10 @@ export function diffLines(oldText: string, newText: string, context = 3): DiffLi
   }
   const full: { op: ' ' | '-' | '+'; text: string }[] = [];
   for (let i = 0; i < start; i++) full.push({ op: ' ', text: a[i] });
-  full.push(...middle(a.slice(start, endA), b.slice(start, endB)));
+  // A loop, not a spread: a spread of a million lines overflows the stack.
+  for (const line of middle(a.slice(start, endA), b.slice(start, endB))) full.push(line);
   for (let i = endA; i < a.length; i++) full.push({ op: ' ', text: a[i] });
-  return withContext(full, context);
+  return full;
 }
 
 function middle(a: string[], b: string[]): { op: ' ' | '-' | '+'; text: string }[] {
