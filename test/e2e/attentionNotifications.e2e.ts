@@ -2,31 +2,25 @@
 // "finished" notification, and its "Open Session" button brings that session into the view.
 
 import * as assert from 'node:assert';
-import { openE2eSession, type E2eSession } from '../harness/e2eSession';
+import type { E2eSession } from '../harness/e2eSession';
+import { openScriptedModelSession, type ScriptedModelSession } from '../harness/scriptedModelSession';
 import { SessionView, uiTimeout } from '../harness/sessionView';
 import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
 import { hang } from '../fakes/modelEndpoints/script';
 
 describe('attention notifications (real workbench)', function () {
+  let opened: ScriptedModelSession | undefined;
   let session: E2eSession | undefined;
   let endpoint: ModelEndpoint | undefined;
   let view: SessionView;
 
   before(async function () {
-    endpoint = await ModelEndpoint.start();
-    session = await openE2eSession({
-      name: 'attention',
-      settings: { 'vigil.model.provider': 'openai-compatible', 'vigil.model.baseUrl': `${endpoint.origin}/v1`, 'vigil.model.name': 'scripted-model' },
-    });
-    view = new SessionView(session.workbench);
-    await session.workbench.runCommand('Vigil: New Session');
-    await view.waitPainted();
-    await view.locator('#session-header .session-model', { hasText: 'openai-compatible: scripted-model' }).waitFor({ timeout: uiTimeout });
+    opened = await openScriptedModelSession('attention');
+    ({ session, endpoint, view } = opened);
   });
 
   after(async function () {
-    await session?.close();
-    await endpoint?.close();
+    await opened?.close();
   });
 
   it('a turn that finishes while another session is on screen notifies once, and Open Session shows it', async () => {

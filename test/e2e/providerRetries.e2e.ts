@@ -5,33 +5,26 @@
 import * as assert from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { openE2eSession, type E2eSession } from '../harness/e2eSession';
+import type { E2eSession } from '../harness/e2eSession';
+import { openScriptedModelSession, type ScriptedModelSession } from '../harness/scriptedModelSession';
 import { vigilStorage } from '../harness/runFiles';
 import { SessionView, uiTimeout } from '../harness/sessionView';
 import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
 import { httpError, text } from '../fakes/modelEndpoints/script';
 
 describe('model retries (real workbench)', function () {
+  let opened: ScriptedModelSession | undefined;
   let session: E2eSession | undefined;
   let endpoint: ModelEndpoint | undefined;
   let view: SessionView;
 
   before(async function () {
-    endpoint = await ModelEndpoint.start();
-    session = await openE2eSession({
-      name: 'retries',
-      settings: { 'vigil.model.provider': 'openai-compatible', 'vigil.model.baseUrl': `${endpoint.origin}/v1`, 'vigil.model.name': 'scripted-model' },
-    });
-    view = new SessionView(session.workbench);
-    await session.workbench.runCommand('Vigil: New Session');
-    await view.waitPainted();
-    // code-server may hand the extension host the user settings a moment after it starts: the header names the model once they count.
-    await view.locator('#session-header .session-model', { hasText: 'openai-compatible: scripted-model' }).waitFor({ timeout: uiTimeout });
+    opened = await openScriptedModelSession('retries');
+    ({ session, endpoint, view } = opened);
   });
 
   after(async function () {
-    await session?.close();
-    await endpoint?.close();
+    await opened?.close();
   });
 
   it('a scripted 429 then success shows the retry and no pause', async () => {

@@ -82,9 +82,3 @@ function classify(event: SupervisorEvent): (Attention & { once?: string }) | und
       return undefined;
   }
 }
-
-/** A setting's value as the person wrote it: anything but `false` keeps the notification on (the default). */
-export function readAttentionSettings(get: (key: AttentionKind) => unknown): AttentionSettings {
-  const on = (key: AttentionKind) => get(key) !== false;
-  return { turnFinished: on('turnFinished'), approvalNeeded: on('approvalNeeded'), stalled: on('stalled'), wakeup: on('wakeup') };
-}

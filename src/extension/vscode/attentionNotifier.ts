@@ -6,7 +6,7 @@ import { errorMessage } from '../core/common/errors';
 import { Disposable, toDisposable } from '../core/common/disposable';
 import type { Logger } from '../core/ports/logger';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
-import { AttentionPolicy, readAttentionSettings, type Attention } from '../presentation/attentionPolicy';
+import { AttentionPolicy, type Attention, type AttentionSettings } from '../presentation/attentionPolicy';
 
 export const OPEN_SESSION = 'Open Session';
 
@@ -18,6 +18,8 @@ export interface AttentionNotifierDeps {
   approvalPrompterNotifies(sessionId: string): boolean;
   title(sessionId: string): Promise<string | undefined>;
   redact(text: string): string;
+  /** `vigil.notifications.*`, validated (VigilConfiguration). */
+  settings(): AttentionSettings;
   logger: Logger;
   /** Tests: a window-state source other than `vscode.window.state`. */
   windowFocused?(): boolean;
@@ -35,7 +37,7 @@ export class AttentionNotifier extends Disposable {
 
   private onEvent(event: SupervisorEvent): void {
     if (this.isDisposed) return;
-    const settings = readAttentionSettings((key) => vscode.workspace.getConfiguration('vigil.notifications').get(key));
+    const settings = this.d.settings();
     const attention = this.policy.decide(event, settings, {
       windowFocused: this.d.windowFocused?.() ?? vscode.window.state.focused,
       sessionShowing: (id) => this.d.showing(id),

@@ -1,6 +1,7 @@
 // Validation of `vigil.*` settings (except turnLiveness, which has its own resolver in core/settings):
 // every invalid value falls back to its default with a message naming the setting and the fix. Pure, unit-tested.
 
+import type { AttentionSettings } from '../presentation/attentionPolicy';
 import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { CustomAgentSettings } from '../core/acp/agentLaunch';
@@ -35,6 +36,8 @@ export interface ValidatedSettings {
   mcpServers: McpServer[];
   /** `enabled`: each turn's folder is snapshotted before and after it, for "Restore to before this turn". */
   checkpoints: { enabled: boolean };
+  /** `vigil.notifications.*`: which events notify while the person looks elsewhere. */
+  notifications: AttentionSettings;
   /** `review`: the agent's writes apply at once (`auto`) or wait for the person's review of their diff (`ask`). */
   edits: { review: 'auto' | 'ask' };
 }
@@ -53,6 +56,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
   approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
   mcpServers: [],
   checkpoints: { enabled: true },
+  notifications: { turnFinished: true, approvalNeeded: true, stalled: true, wakeup: true },
   edits: { review: 'auto' },
 };
 
@@ -60,7 +64,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
 export type SettingReader = (key: string) => unknown;
 
 /** Every key `validateSettings` reads. (`model.scriptFile` is gone: the demo script is test-only, via VIGIL_DEMO_SCRIPT.) */
-export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'checkpoints.enabled', 'edits.review'] as const;
+export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'checkpoints.enabled', 'edits.review', 'notifications.turnFinished', 'notifications.approvalNeeded', 'notifications.stalled', 'notifications.wakeup'] as const;
 
 export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
   const issues: SettingIssue[] = [];
@@ -84,6 +88,12 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
     },
     mcpServers: mcpServers(read('mcpServers'), issue),
     checkpoints: { enabled: boolean(read('checkpoints.enabled'), 'checkpoints.enabled', SETTING_DEFAULTS.checkpoints.enabled, issue) },
+    notifications: {
+      turnFinished: boolean(read('notifications.turnFinished'), 'notifications.turnFinished', true, issue),
+      approvalNeeded: boolean(read('notifications.approvalNeeded'), 'notifications.approvalNeeded', true, issue),
+      stalled: boolean(read('notifications.stalled'), 'notifications.stalled', true, issue),
+      wakeup: boolean(read('notifications.wakeup'), 'notifications.wakeup', true, issue),
+    },
     edits: { review: oneOf(read('edits.review'), ['auto', 'ask'] as const, SETTING_DEFAULTS.edits.review, 'edits.review', issue) },
   };
   return { settings, issues };

@@ -232,6 +232,7 @@ export class VigilApp extends Disposable {
       approvalPrompterNotifies: (sessionId) => !(this.sessionView.isReady && this.sessions.currentSessionId === sessionId),
       title: async (sessionId) => (await services.supervisor.sessions.get(sessionId))?.title,
       redact: (text) => this.redactor.redact(text),
+      settings: () => this.config.settings.notifications,
       logger: this.logger,
     }));
     this._register(toDisposable(services.crossWindow.onWaitingChanged((waiting) => {

@@ -3,6 +3,7 @@
 
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
+import { validateSettings } from '../../../src/extension/vscode/settingsValidation';
 import { silentLogger } from '../../../src/extension/core/ports/logger';
 import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
 import { AttentionNotifier, OPEN_SESSION } from '../../../src/extension/vscode/attentionNotifier';
@@ -47,6 +48,8 @@ describe('attention notifier (extension host)', () => {
       approvalPrompterNotifies: () => false,
       title: async () => 'Fix the build',
       redact: (text) => text.replace('sk-secret', '***'),
+      // Read as the app reads them: through the validator, from the real configuration.
+      settings: () => validateSettings((key) => vscode.workspace.getConfiguration('vigil').get(key)).settings.notifications,
       logger: silentLogger,
       windowFocused: () => focused,
     });

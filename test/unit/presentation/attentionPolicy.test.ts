@@ -3,7 +3,8 @@
 
 import * as assert from 'node:assert/strict';
 import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
-import { AttentionPolicy, readAttentionSettings, type AttentionContext, type AttentionSettings } from '../../../src/extension/presentation/attentionPolicy';
+import { AttentionPolicy, type AttentionContext, type AttentionSettings } from '../../../src/extension/presentation/attentionPolicy';
+import { validateSettings } from '../../../src/extension/vscode/settingsValidation';
 
 const all: AttentionSettings = { turnFinished: true, approvalNeeded: true, stalled: true, wakeup: true };
 const away: AttentionContext = { windowFocused: false, sessionShowing: () => true, approvalPrompterNotifies: () => false };
@@ -69,7 +70,7 @@ describe('attention policy (notifications)', () => {
     assert.equal(p.decide({ type: 'activity', sessionId: 's1', turnId: 't1', description: 'model: streaming', waitingOn: { kind: 'model' } }, all, away), undefined);
   });
 
-  it('each kind is off with its own setting; anything but false keeps it on', () => {
+  it('each kind is off with its own setting; a value that is not a boolean keeps it on and is reported', () => {
     const off = (key: keyof AttentionSettings) => ({ ...all, [key]: false });
     assert.equal(new AttentionPolicy().decide(ended('completed'), off('turnFinished'), away), undefined);
     assert.equal(new AttentionPolicy().decide(stall, off('stalled'), away), undefined);
@@ -77,8 +78,10 @@ describe('attention policy (notifications)', () => {
     assert.equal(new AttentionPolicy().decide(approval(true), off('approvalNeeded'), away), undefined);
     assert.equal(new AttentionPolicy().decide(wakeup, off('wakeup'), away), undefined);
     assert.ok(new AttentionPolicy().decide(wakeup, off('stalled'), away));
-    const values: Record<string, unknown> = { turnFinished: false, approvalNeeded: 'no', stalled: undefined, wakeup: 0 };
-    assert.deepEqual(readAttentionSettings((k) => values[k]), { turnFinished: false, approvalNeeded: true, stalled: true, wakeup: true });
+    const values: Record<string, unknown> = { 'notifications.turnFinished': false, 'notifications.approvalNeeded': 'no', 'notifications.wakeup': 0 };
+    const { settings, issues } = validateSettings((k) => values[k]);
+    assert.deepEqual(settings.notifications, { turnFinished: false, approvalNeeded: true, stalled: true, wakeup: true });
+    assert.deepEqual(issues.map((i) => i.key).sort(), ['vigil.notifications.approvalNeeded', 'vigil.notifications.wakeup']);
   });
 
   it('leaves the title out when the session has none', () => {

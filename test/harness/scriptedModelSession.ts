@@ -1,0 +1,42 @@
+// A workbench whose built-in agent talks to a local scripted OpenAI-compatible endpoint, with a new session open
+// once the header names that model (code-server may hand the extension host the user settings a moment late).
+
+import { openE2eSession, type E2eSession } from './e2eSession';
+import { SessionView, uiTimeout } from './sessionView';
+import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
+
+export interface ScriptedModelSession {
+  session: E2eSession;
+  endpoint: ModelEndpoint;
+  view: SessionView;
+  close(): Promise<void>;
+}
+
+export async function openScriptedModelSession(name: string, settings: Record<string, unknown> = {}): Promise<ScriptedModelSession> {
+  const endpoint = await ModelEndpoint.start();
+  let session: E2eSession | undefined;
+  try {
+    session = await openE2eSession({
+      name,
+      settings: { 'vigil.model.provider': 'openai-compatible', 'vigil.model.baseUrl': `${endpoint.origin}/v1`, 'vigil.model.name': 'scripted-model', ...settings },
+    });
+    const view = new SessionView(session.workbench);
+    await session.workbench.runCommand('Vigil: New Session');
+    await view.waitPainted();
+    await view.locator('#session-header .session-model', { hasText: 'openai-compatible: scripted-model' }).waitFor({ timeout: uiTimeout });
+    const opened = session;
+    return {
+      session: opened,
+      endpoint,
+      view,
+      async close() {
+        await opened.close();
+        await endpoint.close();
+      },
+    };
+  } catch (error) {
+    await session?.close();
+    await endpoint.close();
+    throw error;
+  }
+}
