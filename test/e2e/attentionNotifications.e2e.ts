@@ -29,6 +29,8 @@ describe('attention notifications (real workbench)', function () {
     const first = await view.sessionId();
     await view.send('Hold this turn for a while');
     await view.waitPhase('running');
+    // Released only once the agent's request is held: a release before it arrives would leave it hanging.
+    await endpoint!.waitFor(() => endpoint!.hangingCount === 1, 'the agent to open the held stream');
     // The model holds its answer; meanwhile the person moves to a new session.
     await session!.workbench.runCommand('Vigil: New Session');
     const second = await view.waitPainted();
