@@ -50,8 +50,8 @@ describe('agent options, commands, usage and title (fake third-party agent)', fu
     if (model.kind === 'select') {
       assert.deepEqual(model.choices.map((c) => `${c.group}/${c.value}`), ['Fast models/fast-1', 'Fast models/fast-2', 'Deep models/deep-1', 'Deep models/broken']);
     }
-    // The command list follows session/new, outside any prompt.
-    await waitState((x) => x.commands.length === 3, 'the command list');
+    // The command list and the usage follow session/new, outside any prompt (two updates, in that order).
+    await waitState((x) => x.commands.length === 3 && x.usage !== undefined, 'the command list and the usage');
     assert.deepEqual(state().commands[1], { name: 'explain', description: 'Explain a file or symbol', hint: 'file or symbol to explain' });
     assert.deepEqual(state().usage, { used: 0, size: 200_000, cost: { amount: 0, currency: 'USD' } });
   });

@@ -27,13 +27,14 @@ describe('real agents resume their own session after a reload', function () {
     w = endpoint = recipe = undefined;
   });
 
-  // What each pinned agent does with a kept session (seen here): Gemini CLI advertises loadSession but
-  // cannot find its own session again ("No previous sessions found for this project"), so Vigil falls back.
-  const expected: Record<RealAgentName, 'resumed' | 'loaded' | 'fallback'> = { codex: 'resumed', claude: 'resumed', copilot: 'loaded', opencode: 'resumed', gemini: 'fallback' };
+  // What each pinned agent does with a kept session (seen here): Gemini CLI advertises loadSession, but
+  // whether it finds its own session again depends on whether it saved it before the window closed
+  // ("No previous sessions found for this project" when not): Vigil then falls back, and either way is right.
+  const expected: Record<RealAgentName, 'resumed' | 'loaded' | 'loadedOrFallback'> = { codex: 'resumed', claude: 'resumed', copilot: 'loaded', opencode: 'resumed', gemini: 'loadedOrFallback' };
   const chosen = (process.env.VIGIL_RESUME_AGENTS?.split(',') ?? ['codex', 'claude', 'copilot', 'gemini']) as RealAgentName[]; // opencode resumes too, in ~40 s: VIGIL_RESUME_AGENTS=opencode
   for (const name of chosen) {
     const way = expected[name];
-    it(`${name}: ${way === 'fallback' ? 'its failed load falls back to a new session, and the person is told once' : `session/${way === 'resumed' ? 'resume' : 'load'} after the reload; the model gets the earlier turn from the agent`}`, async () => {
+    it(`${name}: ${way === 'loadedOrFallback' ? 'its session is loaded, or a failed load falls back to a new session and the person is told once' : `session/${way === 'resumed' ? 'resume' : 'load'} after the reload; the model gets the earlier turn from the agent`}`, async () => {
       w = await World.create();
       w.stallMs = realAgentBounds.stallMs;
       w.initializeTimeoutMs = realAgentBounds.startMs;
@@ -52,16 +53,18 @@ describe('real agents resume their own session after a reload', function () {
       endpoint.script(text('The word was pelican.'));
       const two = await b.turn(second);
       assert.equal(two.reason, 'completed', `${two.message}; ${b.logs.slice(-10).join(' | ')}`);
-      if (way === 'fallback') {
+      const loaded = b.logs.some((l) => l.includes('loaded its session'));
+      if (way === 'loadedOrFallback' && !loaded) {
         assert.equal(b.notices().length, 1, b.logs.join(' | '));
         assert.match(b.notices()[0], /could not load its earlier session \(.+\), so it starts without the earlier conversation/);
         assert.ok(!JSON.stringify(endpoint.mainRequests().at(-1)!.body).includes(firstAnswer), 'nothing of the earlier turn was re-sent');
         return;
       }
-      assert.ok(b.logs.some((l) => l.includes(`${way} its session`)), `${way}: ${b.logs.join(' | ')}`);
+      const said = way === 'loadedOrFallback' ? 'loaded' : way;
+      assert.ok(b.logs.some((l) => l.includes(`${said} its session`)), `${said}: ${b.logs.join(' | ')}`);
       assert.deepEqual(b.notices(), []);
-      const said = (await answers(b)).join('');
-      assert.equal(said.split(firstAnswer).length - 1, 1, `the earlier answer is in the transcript once (a load's replay is not recorded): ${said.slice(0, 400)}`);
+      const shown = (await answers(b)).join('');
+      assert.equal(shown.split(firstAnswer).length - 1, 1, `the earlier answer is in the transcript once (a load's replay is not recorded): ${shown.slice(0, 400)}`);
       const last = endpoint.mainRequests().at(-1)!;
       const users = userMessages(last);
       assert.ok(JSON.stringify(last.body).includes(firstAnswer), 'the earlier answer reached the model');
