@@ -15,6 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { builtinLaunch, customLaunch, type LaunchSpec } from '../src/extension/core/acp/agentLaunch';
 import { SessionSecrets } from '../src/extension/core/mcp/sessionSecrets';
+import { silentLogger } from '../src/extension/core/ports/logger';
 import { ApprovalBroker } from '../src/extension/presentation/approvalBroker';
 import { VigilServices } from '../src/extension/services';
 import { ScriptedOpenAiServer } from '../test/fixtures/models/scriptedOpenAiServer';
@@ -34,7 +35,7 @@ async function withServices<T>(root: string, launch: () => LaunchSpec, withTaskS
   const services = await VigilServices.start({
     storageRoot: path.join(root, 'storage'),
     windowId: 'bench',
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    logger: silentLogger,
     windowFolders: () => [workspace],
     folderlessCwd: () => workspace,
     liveness: () => ({ enabled: true, timeoutMs: 60_000, toolTimeoutMs: 120_000, graceMs: 5_000 }),
