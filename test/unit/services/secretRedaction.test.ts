@@ -3,7 +3,7 @@
 // stream (split across two SSE chunks).
 
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { builtinLaunch } from '../../../src/extension/core/acp/agentLaunch';
@@ -22,11 +22,23 @@ const agentScript = path.join(repoRoot, 'dist', 'agent.js');
 const KEY = 'sk-vigil-test-4f9c1e7a2b8d6053';
 const LATER_KEY = 'sk-later-key-77d1e0c9a4b3f2aa';
 
+/** Regular files under dir. Sockets hold no bytes, and a lock or temporary file may vanish while we walk. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+    const stat = lstatSync(full, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) return filesUnder(full);
+    return stat?.isFile() ? [full] : [];
   });
+}
+
+function contentOf(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw error;
+  }
 }
 
 /** Where a secret (or the longer half of one, the sign of a split that was not caught) shows up. */
@@ -135,7 +147,7 @@ describe('secrets never persisted or shown (plain Node, real agent process)', fu
     services.dispose();
     services = undefined;
 
-    const onDisk = filesUnder(storage).flatMap((file) => leaks(readFileSync(file, 'utf8')).map((piece) => `${path.relative(storage, file)}: ${piece}`));
+    const onDisk = filesUnder(storage).flatMap((file) => leaks(contentOf(file)).map((piece) => `${path.relative(storage, file)}: ${piece}`));
     assert.deepEqual(onDisk, []);
     assert.deepEqual(leaks(JSON.stringify(posted)), [], 'posted to the view');
     assert.ok(JSON.stringify(posted).includes(REDACTED));
