@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { chromium } from 'playwright-core';
-import { renderSessionViewHtml } from '../src/extension/vscode/webview/sessionViewHtml';
+import { renderSessionViewHtml } from '../src/extension/presentation/sessionViewHtml';
 import { snapshotTailEntries } from '../src/shared/webviewProtocol';
 import { loadNote } from './support/cpuHogs';
 

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ApprovalMode, ApprovalPolicy, PermissionAnswer, PermissionPrompter, PermissionQuestion } from '../core/acp/hostPorts';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
-import { approvalModeFor, type ValidatedSettings } from './settingsValidation';
+import { approvalModeFor, type ValidatedSettings } from '../core/settings/settingsValidation';
 
 export class SettingsApprovalPolicy implements ApprovalPolicy {
   constructor(private readonly config: { isTrusted(): boolean; readonly settings: Pick<ValidatedSettings, 'approvals'> & Partial<Pick<ValidatedSettings, 'edits'>> }) {}

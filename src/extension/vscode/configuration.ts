@@ -9,8 +9,8 @@ import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 import { Disposable } from '../core/common/disposable';
 import type { Logger } from '../core/ports/logger';
 import { LivenessSettingsResolver, type LivenessSettings } from '../core/settings/livenessSettings';
-import { resolveSettingTrust, tightenApprovals, type ConfirmedSetting, type IgnoredWorkspaceValue, type WorkspaceValueQuestion } from './settingsTrust';
-import { IssueLedger, SETTING_KEYS, validateSettings, type SettingIssue, type ValidatedSettings } from './settingsValidation';
+import { resolveSettingTrust, tightenApprovals, type ConfirmedSetting, type IgnoredWorkspaceValue, type WorkspaceValueQuestion } from '../core/settings/settingsTrust';
+import { IssueLedger, SETTING_KEYS, validateSettings, type SettingIssue, type ValidatedSettings } from '../core/settings/settingsValidation';
 import type { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
 
 export interface VigilSettings extends ValidatedSettings {

@@ -6,10 +6,10 @@ import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 import type { CustomAgentSettings } from '../core/acp/agentLaunch';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
-import { API_KEY_LABELS, API_KEY_PROVIDERS, type ApiKeyProvider } from './apiKeys';
-import { agentLabel, parseCommandLine, readRemembered, rememberAgent, sameAgent, validateModelName } from './modelChoices';
+import { API_KEY_LABELS, API_KEY_PROVIDERS, type ApiKeyProvider } from '../core/settings/apiKeys';
+import { agentLabel, parseCommandLine, readRemembered, rememberAgent, sameAgent, validateModelName } from '../presentation/modelChoices';
 import type { SecretStorageSource } from './secrets';
-import { validateBaseUrl, type ValidatedSettings } from './settingsValidation';
+import { validateBaseUrl, type ValidatedSettings } from '../core/settings/settingsValidation';
 
 const REMEMBERED_AGENTS_KEY = 'vigil.rememberedAgents';
 

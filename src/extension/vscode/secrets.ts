@@ -6,7 +6,7 @@ import { Disposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
 import type { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
-import { API_KEY_PROVIDERS, apiKeyProviderFor, apiKeySecretName, type ApiKeyProvider } from './apiKeys';
+import { API_KEY_PROVIDERS, apiKeyProviderFor, apiKeySecretName, type ApiKeyProvider } from '../core/settings/apiKeys';
 import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 
 export class SecretStorageSource extends Disposable implements SecretSource {

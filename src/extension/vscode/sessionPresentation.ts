@@ -3,7 +3,7 @@
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { CheckedPlacement } from '../core/folders/sessionFolders';
 import { folderName } from '../core/folders/sessionFolder';
-import { formatRelativeTime } from './relativeTime';
+import { formatRelativeTime } from '../presentation/relativeTime';
 import type { StatusPhase } from './statusPresentation';
 
 /** The status a row shows: the live phase of a turn in this window, else the session's stored state. */

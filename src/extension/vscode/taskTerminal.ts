@@ -7,8 +7,8 @@ import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
 import type { Redactor } from '../core/common/redactor';
 import type { TaskEvent, TaskSnapshot } from '../core/tasks/taskTypes';
-import { TaskMirrorFeed } from './taskMirrorFeed';
-import { mirrorName, oneLine, presentTaskPick } from './taskPresentation';
+import { TaskMirrorFeed } from '../presentation/taskMirrorFeed';
+import { mirrorName, oneLine, presentTaskPick } from '../presentation/taskPresentation';
 
 /** What the mirrors need of the task registry (TaskRegistry fits as is). */
 export interface TaskSource {

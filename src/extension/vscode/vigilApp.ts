@@ -27,7 +27,7 @@ import { CheckpointCommands } from './checkpointCommands';
 import { AgentOptionPicks } from './agentOptionPicks';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
-import { loadServices } from './servicesLoader';
+import { loadServices } from '../servicesLoader';
 import { AttentionNotifier } from './attentionNotifier';
 import { SessionController } from './sessionController';
 import { folderRow } from './sessionPresentation';

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
-import { ConfirmationLedger, declinedText, describeQuestion, summarizeValue, type Answer, type ConfirmedSetting, type WorkspaceValueQuestion } from './settingsTrust';
+import { ConfirmationLedger, declinedText, describeQuestion, summarizeValue, type Answer, type ConfirmedSetting, type WorkspaceValueQuestion } from '../core/settings/settingsTrust';
 import { SingleFlight } from '../core/common/singleFlight';
 
 const STORAGE_KEY = 'vigil.confirmedWorkspaceSettings';

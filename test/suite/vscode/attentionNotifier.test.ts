@@ -3,7 +3,7 @@
 
 import * as assert from 'node:assert';
 import * as vscode from 'vscode';
-import { validateSettings } from '../../../src/extension/vscode/settingsValidation';
+import { validateSettings } from '../../../src/extension/core/settings/settingsValidation';
 import { silentLogger } from '../../../src/extension/core/ports/logger';
 import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
 import { AttentionNotifier, OPEN_SESSION } from '../../../src/extension/vscode/attentionNotifier';

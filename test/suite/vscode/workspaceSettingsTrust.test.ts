@@ -5,7 +5,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import type { Logger } from '../../../src/extension/core/ports/logger';
 import { VigilConfiguration } from '../../../src/extension/vscode/configuration';
-import type { SettingLayers, WorkspaceValueQuestion } from '../../../src/extension/vscode/settingsTrust';
+import type { SettingLayers, WorkspaceValueQuestion } from '../../../src/extension/core/settings/settingsTrust';
 import { WorkspaceSettingsTrust } from '../../../src/extension/vscode/workspaceSettingsTrust';
 import { Stubs } from './stubs';
 

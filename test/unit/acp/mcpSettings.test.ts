@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import { describeMcpServer, maxMcpServers, mcpSecrets, validateMcpServers } from '../../../src/extension/core/acp/mcpSettings';
 import { filterByCapabilities, McpSettingsSource } from '../../../src/extension/core/acp/mcpSettingsSource';
-import { validateSettings } from '../../../src/extension/vscode/settingsValidation';
+import { validateSettings } from '../../../src/extension/core/settings/settingsValidation';
 
 const stdio: McpServer = { name: 'files', command: 'npx', args: ['-y', 'server-files'], env: [{ name: 'TOKEN', value: 'stdio-secret-1' }] };
 const http: McpServer = { type: 'http', name: 'docs', url: 'http://127.0.0.1:3000/mcp', headers: [{ name: 'Authorization', value: 'Bearer http-secret-2' }] };

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
 import { AttentionPolicy, type AttentionContext, type AttentionSettings } from '../../../src/extension/presentation/attentionPolicy';
-import { validateSettings } from '../../../src/extension/vscode/settingsValidation';
+import { validateSettings } from '../../../src/extension/core/settings/settingsValidation';
 
 const all: AttentionSettings = { turnFinished: true, approvalNeeded: true, stalled: true, wakeup: true };
 const away: AttentionContext = { windowFocused: false, sessionShowing: () => true, approvalPrompterNotifies: () => false };

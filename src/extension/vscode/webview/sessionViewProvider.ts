@@ -9,7 +9,7 @@ import type { HostEvent, SessionSnapshot } from '../../../shared/sessionView';
 import type { WebviewMessage } from '../../../shared/webviewProtocol';
 import { SessionViewChannel } from './sessionViewChannel';
 import type { SessionViewController } from './sessionViewController';
-import { createNonce, renderSessionViewHtml } from './sessionViewHtml';
+import { createNonce, renderSessionViewHtml } from '../../presentation/sessionViewHtml';
 
 export interface SessionViewProviderOptions {
   /** `context.extensionUri`: dist/ below it holds webview.js and codicons/. */

@@ -1,6 +1,6 @@
 // Which API key a model configuration needs and where it lives in SecretStorage; pure, unit-tested.
 
-import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
+import type { ProviderKind } from '../../../shared/agentProtocol/agentConfig';
 
 export type ApiKeyProvider = 'openai-compatible' | 'anthropic';
 export const API_KEY_PROVIDERS: readonly ApiKeyProvider[] = ['openai-compatible', 'anthropic'];

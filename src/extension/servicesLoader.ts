@@ -2,7 +2,7 @@
 // own bundle: the domain core and its schemas stay off the activation path.
 
 import * as path from 'node:path';
-import type * as Services from '../services';
+import type * as Services from './services';
 
 let loaded: typeof Services | undefined;
 

@@ -1,8 +1,8 @@
 // The text side of a task mirror: buffering before open, CRLF, the read-only hint, one exit line, and quick-pick rows.
 
 import * as assert from 'node:assert';
-import { READ_ONLY_HINT, TaskMirrorFeed, describeEnd, toTerminalText, type MirroredTask } from '../../../src/extension/vscode/taskMirrorFeed';
-import { mirrorName, presentTaskPick, taskIcon } from '../../../src/extension/vscode/taskPresentation';
+import { READ_ONLY_HINT, TaskMirrorFeed, describeEnd, toTerminalText, type MirroredTask } from '../../../src/extension/presentation/taskMirrorFeed';
+import { mirrorName, presentTaskPick, taskIcon } from '../../../src/extension/presentation/taskPresentation';
 
 const task = (patch: Partial<MirroredTask> = {}): MirroredTask => ({ id: 't-1', command: 'npm test', status: 'running', exitCode: null, signal: null, startedAt: 1_000, endedAt: null, ...patch });
 

@@ -1,8 +1,8 @@
 // Select Agent / Select Model / Set API Key helpers: command lines, remembered agents, model names, which key a model needs.
 
 import * as assert from 'node:assert';
-import { apiKeyProviderFor, apiKeySecretName } from '../../../src/extension/vscode/apiKeys';
-import { agentLabel, MAX_REMEMBERED_AGENTS, parseCommandLine, readRemembered, rememberAgent, validateModelName } from '../../../src/extension/vscode/modelChoices';
+import { apiKeyProviderFor, apiKeySecretName } from '../../../src/extension/core/settings/apiKeys';
+import { agentLabel, MAX_REMEMBERED_AGENTS, parseCommandLine, readRemembered, rememberAgent, validateModelName } from '../../../src/extension/presentation/modelChoices';
 
 describe('model and agent choices', () => {
   it('splits a typed agent command line, with quotes and no shell', () => {

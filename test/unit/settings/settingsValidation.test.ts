@@ -1,7 +1,7 @@
 // Settings validation: defaults, every bad shape reported with the setting's name and a fix, per-kind approvals, once-per-key reporting.
 
 import * as assert from 'node:assert';
-import { IssueLedger, SETTING_DEFAULTS, approvalModeFor, validateBaseUrl, validateSettings, type SettingReader } from '../../../src/extension/vscode/settingsValidation';
+import { IssueLedger, SETTING_DEFAULTS, approvalModeFor, validateBaseUrl, validateSettings, type SettingReader } from '../../../src/extension/core/settings/settingsValidation';
 
 const reader = (values: Record<string, unknown>): SettingReader => (key) => values[key];
 

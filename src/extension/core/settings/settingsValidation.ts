@@ -1,12 +1,12 @@
 // Validation of `vigil.*` settings (except turnLiveness, which has its own resolver in core/settings):
 // every invalid value falls back to its default with a message naming the setting and the fix. Pure, unit-tested.
 
-import type { AttentionSettings } from '../presentation/attentionPolicy';
-import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
+import type { AttentionSettings } from '../../presentation/attentionPolicy';
+import type { ProviderKind } from '../../../shared/agentProtocol/agentConfig';
 import type { McpServer } from '@agentclientprotocol/sdk';
-import type { CustomAgentSettings } from '../core/acp/agentLaunch';
-import { validateMcpServers } from '../core/acp/mcpSettings';
-import type { ApprovalMode } from '../core/acp/hostPorts';
+import type { CustomAgentSettings } from '../acp/agentLaunch';
+import { validateMcpServers } from '../acp/mcpSettings';
+import type { ApprovalMode } from '../acp/hostPorts';
 
 export type AgentSetting = { kind: 'built-in' } | ({ kind: 'custom' } & Required<CustomAgentSettings>);
 

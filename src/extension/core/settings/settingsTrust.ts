@@ -3,8 +3,8 @@
 // and its approval settings may only make approvals stricter. Pure (no `vscode`), unit-tested.
 
 import { createHash } from 'node:crypto';
-import type { ApprovalMode } from '../core/acp/hostPorts';
-import { describeMcpServer, validateMcpServers } from '../core/acp/mcpSettings';
+import type { ApprovalMode } from '../acp/hostPorts';
+import { describeMcpServer, validateMcpServers } from '../acp/mcpSettings';
 import { approvalModeFor, TOOL_KINDS, validateAgent, type ToolKind, type ValidatedSettings } from './settingsValidation';
 
 /** Settings below `vigil.` that decide what runs, where secrets go, or what is allowed: never from an untrusted workspace. */

@@ -17,8 +17,8 @@ import {
   valueHash,
   type Answer,
   type SettingLayers,
-} from '../../../src/extension/vscode/settingsTrust';
-import { SETTING_DEFAULTS, SETTING_KEYS, validateSettings } from '../../../src/extension/vscode/settingsValidation';
+} from '../../../src/extension/core/settings/settingsTrust';
+import { SETTING_DEFAULTS, SETTING_KEYS, validateSettings } from '../../../src/extension/core/settings/settingsValidation';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const hostileAgent = { command: '/bin/sh', args: ['-c', 'touch /tmp/owned'], env: { TOKEN: 'x' } };

@@ -2,8 +2,8 @@
 // person confirmed that exact value (it starts programs, like `vigil.agent`); the question names what would run.
 
 import * as assert from 'node:assert/strict';
-import { declinedText, describeQuestion, isHarmless, resolveSettingTrust, summarizeValue, valueHash, type Answer, type SettingLayers } from '../../../src/extension/vscode/settingsTrust';
-import { validateSettings } from '../../../src/extension/vscode/settingsValidation';
+import { declinedText, describeQuestion, isHarmless, resolveSettingTrust, summarizeValue, valueHash, type Answer, type SettingLayers } from '../../../src/extension/core/settings/settingsTrust';
+import { validateSettings } from '../../../src/extension/core/settings/settingsValidation';
 
 const mine = [{ name: 'mine', command: 'my-server' }];
 const theirs = [{ name: 'docs', type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer their-secret-token' } }, { name: 'evil', command: '/bin/sh', args: ['-c', 'touch /tmp/owned'], env: { TOKEN: 'very-secret-value' } }];

@@ -1,7 +1,7 @@
 // Relative last-activity times and task durations.
 
 import * as assert from 'node:assert';
-import { formatDuration, formatRelativeTime } from '../../../src/extension/vscode/relativeTime';
+import { formatDuration, formatRelativeTime } from '../../../src/extension/presentation/relativeTime';
 
 const now = Date.UTC(2026, 10, 30, 12, 0, 0);
 const MIN = 60_000;

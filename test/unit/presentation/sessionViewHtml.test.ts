@@ -1,7 +1,7 @@
 // The session view's HTML shell: a strict CSP with a fresh nonce per render.
 
 import * as assert from 'node:assert/strict';
-import { contentSecurityPolicy, createNonce, renderSessionViewHtml } from '../../../src/extension/vscode/webview/sessionViewHtml';
+import { contentSecurityPolicy, createNonce, renderSessionViewHtml } from '../../../src/extension/presentation/sessionViewHtml';
 
 describe('session view HTML', () => {
   const cspSource = 'https://file+.vscode-resource.vscode-cdn.net';
