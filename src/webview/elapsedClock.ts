@@ -4,7 +4,7 @@
 // out every second.
 
 import { LitElement } from 'lit';
-import { formatDuration } from './format';
+import { formatDuration } from '../shared/duration';
 
 const live = new Set<VigilElapsed>();
 let timer: ReturnType<typeof setInterval> | undefined;

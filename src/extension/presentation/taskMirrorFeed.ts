@@ -1,7 +1,7 @@
 // The text side of a task's terminal mirror, without VS Code: buffers until the terminal opens,
 // turns bare newlines into CRLF, answers typing with a hint, and prints the exit status once.
 
-import { formatDuration } from './relativeTime';
+import { formatDuration } from '../../shared/duration';
 
 export interface MirroredTask {
   id: string;

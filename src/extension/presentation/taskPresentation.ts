@@ -1,6 +1,6 @@
 // How a background task reads in quick picks and terminal names (status, elapsed, exit code); pure, unit-tested.
 
-import { formatDuration } from './relativeTime';
+import { formatDuration } from '../../shared/duration';
 import type { MirroredTask } from './taskMirrorFeed';
 
 export interface TaskPickRow {

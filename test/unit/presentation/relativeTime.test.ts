@@ -1,7 +1,7 @@
-// Relative last-activity times and task durations.
+// Relative last-activity times.
 
 import * as assert from 'node:assert';
-import { formatDuration, formatRelativeTime } from '../../../src/extension/presentation/relativeTime';
+import { formatRelativeTime } from '../../../src/extension/presentation/relativeTime';
 
 const now = Date.UTC(2026, 10, 30, 12, 0, 0);
 const MIN = 60_000;
@@ -28,10 +28,4 @@ describe('relative time', () => {
     assert.strictEqual(formatRelativeTime(Number.NaN, now), 'just now');
   });
 
-  it('formats durations in seconds, minutes and hours', () => {
-    assert.strictEqual(formatDuration(-5), '0 s');
-    assert.strictEqual(formatDuration(42_900), '42 s');
-    assert.strictEqual(formatDuration(185_000), '3 min 05 s');
-    assert.strictEqual(formatDuration(2 * 3600_000 + 10 * MIN), '2 h 10 min');
-  });
 });
