@@ -2,6 +2,7 @@
 // turns bare newlines into CRLF, answers typing with a hint, and prints the exit status once.
 
 import { formatDuration } from '../../shared/duration';
+import { taskEndSentence } from '../core/tasks/taskEnd';
 
 export interface MirroredTask {
   id: string;
@@ -26,23 +27,11 @@ export function toTerminalText(text: string): string {
   return text.replace(/\r?\n/g, '\r\n');
 }
 
-/** "exited with code 0 after 12 s", "was killed (SIGTERM)", "was lost (…)". */
+/** "exited with code 0 after 12 s", "was killed (SIGTERM) after 3 s", "was lost: …". */
 export function describeEnd(task: MirroredTask): string {
-  const after = task.endedAt !== null ? ` after ${formatDuration(task.endedAt - task.startedAt)}` : '';
-  switch (task.status) {
-    case 'exited':
-      return task.signal ? `ended by signal ${task.signal}${after}` : `exited with code ${task.exitCode ?? '?'}${after}`;
-    case 'killed':
-      return `was killed${task.signal ? ` (${task.signal})` : ''}${after}`;
-    case 'lost':
-      return 'was lost: its process is gone and it left no exit status (the window that started it may have closed mid-run)';
-    case 'running':
-      return 'is running';
-    default: {
-      const never: never = task.status;
-      return String(never);
-    }
-  }
+  if (task.status === 'lost') return `${taskEndSentence(task)} (the window that started it may have closed mid-run)`;
+  const after = task.status !== 'running' && task.endedAt !== null ? ` after ${formatDuration(task.endedAt - task.startedAt)}` : '';
+  return `${taskEndSentence(task)}${after}`;
 }
 
 export class TaskMirrorFeed {

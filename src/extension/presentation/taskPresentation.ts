@@ -1,6 +1,7 @@
 // How a background task reads in quick picks and terminal names (status, elapsed, exit code); pure, unit-tested.
 
 import { formatDuration } from '../../shared/duration';
+import { taskEndPhrase } from '../core/tasks/taskEnd';
 import type { MirroredTask } from './taskMirrorFeed';
 
 export interface TaskPickRow {
@@ -26,16 +27,11 @@ export function taskIcon(task: MirroredTask): string {
   }
 }
 
-export function taskStatusText(task: MirroredTask): string {
-  if (task.status === 'exited') return task.signal ? `ended by ${task.signal}` : `exit code ${task.exitCode ?? '?'}`;
-  return task.status;
-}
-
 export function presentTaskPick(task: MirroredTask & { cwd?: string; sessionId: string }, now: number, sessionTitle?: string): TaskPickRow {
   const elapsed = formatDuration((task.endedAt ?? now) - task.startedAt);
   return {
     label: `$(${taskIcon(task)}) ${oneLine(task.command, 120)}`,
-    description: `${taskStatusText(task)} · ${elapsed}`,
+    description: `${taskEndPhrase(task)} · ${elapsed}`,
     detail: [sessionTitle ? `Session: ${sessionTitle}` : `Session ${task.sessionId}`, task.id, ...(task.cwd ? [task.cwd] : [])].join(' · '),
   };
 }

@@ -57,7 +57,7 @@ describe('task mirror feed', () => {
 
   it('describes every way a task ends', () => {
     assert.strictEqual(describeEnd(task({ status: 'exited', exitCode: 0, endedAt: 2_000 })), 'exited with code 0 after 1 s');
-    assert.strictEqual(describeEnd(task({ status: 'exited', signal: 'SIGSEGV', endedAt: 2_000 })), 'ended by signal SIGSEGV after 1 s');
+    assert.strictEqual(describeEnd(task({ status: 'exited', signal: 'SIGSEGV', endedAt: 2_000 })), 'was terminated by SIGSEGV after 1 s');
     assert.match(describeEnd(task({ status: 'killed', signal: 'SIGTERM', endedAt: 2_000 })), /^was killed \(SIGTERM\)/);
     assert.match(describeEnd(task({ status: 'lost' })), /^was lost/);
   });

@@ -10,6 +10,7 @@ import { errorMessage } from '../common/errors';
 import type { Logger } from '../ports/logger';
 import type { CreateTerminalRequest } from '../ports/terminalHost';
 import { compilePattern } from '../tasks/lineMatcher';
+import { taskEndSentence } from '../tasks/taskEnd';
 import type { TaskSnapshot } from '../tasks/taskTypes';
 import { isTaskToolName, taskToolLimits, taskTools, type OutputParams, type StartParams, type TaskToolResult } from '../../../shared/taskTools';
 
@@ -143,12 +144,7 @@ function compilable(pattern: string): void {
 }
 
 function statusLine(t: TaskSnapshot): string {
-  const status =
-    t.status === 'running' ? 'running' :
-    t.status === 'exited' ? (t.signal ? `exited (terminated by ${t.signal})` : `exited with code ${t.exitCode ?? 'unknown'}`) :
-    t.status === 'killed' ? `killed${t.signal ? ` (${t.signal})` : ''}` :
-    'lost (its process disappeared without recording an exit status)';
-  return `Task ${t.id}: ${status}. Command: ${t.command.slice(0, 500)}`;
+  return `Task ${t.id}: ${taskEndSentence(t)}. Command: ${t.command.slice(0, 500)}`;
 }
 
 function describeStatus(t: TaskSnapshot): TaskToolResult {

@@ -1,6 +1,7 @@
 // The one formatter of wakeup prompts: how a background completion reads to the agent.
 
 import { wakeupPrefix } from '../../../shared/agentProtocol/vigilMethods';
+import { taskEndPhrase, taskEndSentence } from '../tasks/taskEnd';
 import type { TaskCompletion } from '../tasks/taskTypes';
 
 export function formatCompletion(c: TaskCompletion): string {
@@ -20,11 +21,10 @@ function headline(c: TaskCompletion): string {
   if (c.kind === 'pattern') return `matched "${c.pattern ?? ''}" (still running)`;
   switch (c.status) {
     case 'exited':
-      return c.signal ? `completed (terminated by ${c.signal})` : `completed (exit code ${c.exitCode ?? 'unknown'})`;
+      return `completed (${taskEndPhrase(c)})`;
     case 'killed':
-      return `was killed${c.signal ? ` (${c.signal})` : ''}`;
     case 'lost':
-      return 'was lost: its process disappeared without recording an exit status';
+      return taskEndSentence(c);
     case 'running':
       return 'reported while still running';
     default: {
