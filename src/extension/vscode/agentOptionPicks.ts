@@ -31,7 +31,11 @@ export class AgentOptionPicks {
     if (!ready) return;
     const mode = optionOfCategory(ready.state, 'mode');
     if (!mode) {
-      void vscode.window.showInformationMessage(`Vigil: this agent offers no modes. ${ready.state.options.length > 0 ? 'Its other options are under "Vigil: Agent Options…".' : ''}`.trim());
+      void vscode.window.showInformationMessage(
+        ready.state.options.length > 0
+          ? vscode.l10n.t('Vigil: this agent offers no modes. Its other options are under "Vigil: Agent Options…".')
+          : vscode.l10n.t('Vigil: this agent offers no modes.'),
+      );
       return;
     }
     await this.pickValue(ready.sessionId, mode);
@@ -45,14 +49,14 @@ export class AgentOptionPicks {
     if (arg?.configId) {
       const option = state.options.find((o) => o.id === arg.configId);
       if (!option) {
-        void vscode.window.showWarningMessage('Vigil: the agent no longer offers that option.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: the agent no longer offers that option.'));
         return;
       }
       await this.pickValue(sessionId, option);
       return;
     }
     if (state.options.length === 0) {
-      void vscode.window.showInformationMessage('Vigil: this agent offers no options through ACP.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: this agent offers no options through ACP.'));
       return;
     }
     const picked = await vscode.window.showQuickPick<Item<AgentOptionView>>(
@@ -62,7 +66,7 @@ export class AgentOptionPicks {
         detail: o.description === undefined ? undefined : safeLabel(o.description),
         value: o,
       })),
-      { title: 'Agent Options', placeHolder: this.placeHolder(sessionId, 'Which option of the agent?'), matchOnDescription: true },
+      { title: vscode.l10n.t('Agent Options'), placeHolder: this.placeHolder(sessionId, vscode.l10n.t('Which option of the agent?')), matchOnDescription: true },
     );
     if (picked?.value) await this.pickValue(sessionId, picked.value);
   }
@@ -77,7 +81,7 @@ export class AgentOptionPicks {
     if (!ready) return true;
     const model = optionOfCategory(ready.state, 'model');
     if (!model) {
-      void vscode.window.showInformationMessage('Vigil: this agent offers no model choice through ACP; its model is set in its own configuration (e.g. the env of the vigil.agent setting).');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: this agent offers no model choice through ACP; its model is set in its own configuration (e.g. the env of the vigil.agent setting).'));
       return true;
     }
     await this.pickValue(ready.sessionId, model);
@@ -85,24 +89,24 @@ export class AgentOptionPicks {
   }
 
   private placeHolder(sessionId: string, question: string): string {
-    return this.deps.turnLive(sessionId) ? `${question} (a turn is running: the agent takes the change as it can, usually from its next step)` : question;
+    return this.deps.turnLive(sessionId) ? vscode.l10n.t('{0} (a turn is running: the agent takes the change as it can, usually from its next step)', question) : question;
   }
 
   private async pickValue(sessionId: string, option: AgentOptionView): Promise<void> {
     if (option.kind === 'boolean') {
       const picked = await vscode.window.showQuickPick<Item<boolean>>(
         [
-          { label: `On${option.current ? ' $(check)' : ''}`, value: true },
-          { label: `Off${!option.current ? ' $(check)' : ''}`, value: false },
+          { label: `${vscode.l10n.t('On')}${option.current ? ' $(check)' : ''}`, value: true },
+          { label: `${vscode.l10n.t('Off')}${!option.current ? ' $(check)' : ''}`, value: false },
         ],
-        { title: option.name, placeHolder: this.placeHolder(sessionId, option.description ?? `${option.name}: on or off?`) },
+        { title: option.name, placeHolder: this.placeHolder(sessionId, option.description ?? vscode.l10n.t('{0}: on or off?', option.name)) },
       );
       if (picked?.value !== undefined && picked.value !== option.current) await this.set(sessionId, option, picked.value);
       return;
     }
     const picked = await vscode.window.showQuickPick<Item<string>>(choiceItems(option), {
       title: option.name,
-      placeHolder: this.placeHolder(sessionId, `${option.name} (now ${currentChoiceName(option)})`),
+      placeHolder: this.placeHolder(sessionId, vscode.l10n.t('{0} (now {1})', option.name, currentChoiceName(option))),
       matchOnDescription: true,
       matchOnDetail: true,
     });
@@ -113,7 +117,7 @@ export class AgentOptionPicks {
     const services = await this.deps.services();
     const shown = option.kind === 'boolean' ? (value ? 'on' : 'off') : option.choices.find((c) => c.value === value)?.name ?? String(value);
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Vigil: ${option.name} → ${shown}…` }, () =>
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Vigil: {0} → {1}…', option.name, shown) }, () =>
         services.agents.setAgentOption(sessionId, option.id, value),
       );
     } catch (error) {
@@ -125,23 +129,23 @@ export class AgentOptionPicks {
   /** The session and its agent's state, starting the agent when it has not said anything yet. */
   private async load(sessionId: string | undefined, what: string): Promise<{ sessionId: string; state: AgentStateView } | undefined> {
     if (!sessionId) {
-      void vscode.window.showInformationMessage(`Vigil: open or start a session first (Vigil: New Session); the agent's ${what} belong to a session.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: open or start a session first (Vigil: New Session); the agent\'s {0} belong to a session.', what));
       return undefined;
     }
     if (!this.deps.thirdPartyAgent()) {
-      void vscode.window.showInformationMessage(`Vigil: the built-in agent has no ${what} of its own; "Vigil: Select Model…" chooses its model, "Vigil: Select Agent…" another agent.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: the built-in agent has no {0} of its own; "Vigil: Select Model…" chooses its model, "Vigil: Select Agent…" another agent.', what));
       return undefined;
     }
     const services = await this.deps.services();
     if (services.crossWindow.elsewhere(sessionId)) {
-      void vscode.window.showWarningMessage(`Vigil: this session's turn runs in another window; change the agent's ${what} there.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: this session\'s turn runs in another window; change the agent\'s {0} there.', what));
       return undefined;
     }
     const known = services.agents.agentStateOf(sessionId);
     if (known && known.options.length > 0) return { sessionId, state: known };
     try {
       const state = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Vigil: starting the agent to read its ${what}…` },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Vigil: starting the agent to read its {0}…', what) },
         () => services.agents.prepareAgent(sessionId),
       );
       return { sessionId, state };

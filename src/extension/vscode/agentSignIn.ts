@@ -97,11 +97,11 @@ export class AgentSignIn {
   /** "Vigil: Sign In to Agent…": the agent's methods as choices, then that method's flow. */
   async signIn(sessionId = this.d.currentSessionId()): Promise<boolean> {
     if (!sessionId) {
-      void vscode.window.showInformationMessage('Vigil: open a session first; sign-in applies to the agent that serves it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: open a session first; sign-in applies to the agent that serves it.'));
       return false;
     }
     if (this.busy) {
-      void vscode.window.showInformationMessage('Vigil: a sign-in is already in progress.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: a sign-in is already in progress.'));
       return false;
     }
     this.busy = true;
@@ -117,17 +117,17 @@ export class AgentSignIn {
     const info = await this.inspect(agent);
     if (!info) return false;
     if (info.builtin) {
-      const choice = await vscode.window.showInformationMessage('Vigil: the built-in agent uses the API key of its model provider.', 'Set API Key');
+      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Vigil: the built-in agent uses the API key of its model provider.'), vscode.l10n.t('Set API Key'));
       if (choice) await vscode.commands.executeCommand('vigil.setApiKey');
       return false;
     }
     if (info.methods.length === 0) {
-      void vscode.window.showWarningMessage(`Vigil: ${info.label} offers no way to sign in over ACP. Sign in with its own tool, then send your message again.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: {0} offers no way to sign in over ACP. Sign in with its own tool, then send your message again.', info.label));
       return false;
     }
     const picked = await vscode.window.showQuickPick(
       info.methods.map((method) => ({ label: method.name, description: kindWords[method.kind === 'agent' && method.terminal ? 'terminal' : method.kind], detail: method.description, method })),
-      { title: `Sign in to ${info.label}`, placeHolder: 'How do you want to sign in?', ignoreFocusOut: true },
+      { title: vscode.l10n.t('Sign in to {0}', info.label), placeHolder: vscode.l10n.t('How do you want to sign in?'), ignoreFocusOut: true },
     );
     if (!picked) return false;
     const method = picked.method;
@@ -138,7 +138,7 @@ export class AgentSignIn {
     else if (method.terminal) ok = await this.signInInTerminal(agent, info, method.terminal);
     else ok = await this.progress(`Signing in to ${info.label} (${method.name})…`, (signal) => agent.signIn(method.id, signal));
     if (!ok) return false;
-    void vscode.window.showInformationMessage(`Vigil: signed in to ${info.label}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: signed in to {0}.', info.label));
     await this.d.unpause(sessionId).catch((error: unknown) => this.d.logger.warn(`unpausing ${sessionId} after sign-in: ${errorMessage(error)}`));
     const text = this.retry.take(sessionId);
     if (text !== undefined) {
@@ -154,7 +154,7 @@ export class AgentSignIn {
   /** The agent's methods (starting it just for `initialize` when it never ran here). */
   private async inspect(agent: AcpAgentHandle): Promise<AgentAuthInfo | undefined> {
     try {
-      return agent.authInfo ?? (await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Vigil: asking the agent how to sign in…' }, () => agent.inspectAuth()));
+      return agent.authInfo ?? (await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Vigil: asking the agent how to sign in…') }, () => agent.inspectAuth()));
     } catch (error) {
       this.failed('The agent could not be asked how to sign in', error);
       return undefined;
@@ -166,8 +166,10 @@ export class AgentSignIn {
     const values: Array<[string, string]> = [];
     for (const v of method.vars) {
       const value = await vscode.window.showInputBox({
-        title: `${method.name} — ${info.label}`,
-        prompt: `${v.label ?? v.name}${v.optional ? ' (optional)' : ''}. Kept in VS Code’s secret storage and passed to this agent as ${v.name}.`,
+        title: vscode.l10n.t('{0} — {1}', method.name, info.label),
+        prompt: v.optional
+          ? vscode.l10n.t('{0} (optional). Kept in VS Code’s secret storage and passed to this agent as {1}.', v.label ?? v.name, v.name)
+          : vscode.l10n.t('{0}. Kept in VS Code’s secret storage and passed to this agent as {1}.', v.label ?? v.name, v.name),
         placeHolder: v.name,
         password: true,
         ignoreFocusOut: true,
@@ -208,7 +210,11 @@ export class AgentSignIn {
       });
     });
     if (exit?.code !== 0) {
-      void vscode.window.showWarningMessage(`Vigil: the login in the terminal ended${exit?.code !== undefined ? ` with exit code ${exit.code}` : ''} without signing in. Choose "Sign in…" to try again.`);
+      void vscode.window.showWarningMessage(
+        exit?.code !== undefined
+          ? vscode.l10n.t('Vigil: the login in the terminal ended with exit code {0} without signing in. Choose "Sign in…" to try again.', exit.code)
+          : vscode.l10n.t('Vigil: the login in the terminal ended without signing in. Choose "Sign in…" to try again.'),
+      );
       return false;
     }
     return this.progress(`Starting ${info.label} after the login…`, async () => {
@@ -220,7 +226,7 @@ export class AgentSignIn {
   /** "Vigil: Sign Out of Agent": `logout` where the agent supports it, and forgets the variables stored for it. */
   async signOut(sessionId = this.d.currentSessionId()): Promise<void> {
     if (!sessionId) {
-      void vscode.window.showInformationMessage('Vigil: open a session first; sign-out applies to the agent that serves it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: open a session first; sign-out applies to the agent that serves it.'));
       return;
     }
     const agent = await this.d.agent(sessionId);
@@ -228,7 +234,7 @@ export class AgentSignIn {
     if (!info) return;
     const stored = parseStoredAuth(await this.d.secrets.get(authIndexKey(info.identity)));
     if (!info.logout && stored.vars.length === 0 && !stored.methodId) {
-      void vscode.window.showInformationMessage(`Vigil: ${info.label} does not support signing out over ACP, and Vigil keeps no credentials for it.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: {0} does not support signing out over ACP, and Vigil keeps no credentials for it.', info.label));
       return;
     }
     if (info.logout) {
@@ -239,21 +245,21 @@ export class AgentSignIn {
     await this.d.secrets.delete(authIndexKey(info.identity));
     if (!info.logout) await agent.restart('stored credentials forgotten').catch(() => undefined);
     const forgot = stored.vars.length > 0 ? ` Vigil forgot ${stored.vars.join(', ')}.` : '';
-    void vscode.window.showInformationMessage(`Vigil: signed out of ${info.label}.${forgot}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: signed out of {0}.{1}', info.label, forgot));
   }
 
   /** Runs one sign-in step with a cancellable notification; errors are shown in the agent's words. */
   private async progress(title: string, work: (signal: AbortSignal) => Promise<void>): Promise<boolean> {
     const abort = new AbortController();
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Vigil: ${title}`, cancellable: true }, (_progress, token) => {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Vigil: {0}', title), cancellable: true }, (_progress, token) => {
         token.onCancellationRequested(() => abort.abort());
         return work(abort.signal);
       });
       return true;
     } catch (error) {
       if (abort.signal.aborted || isVigilError(error, 'CANCELLED')) {
-        void vscode.window.showInformationMessage('Vigil: sign-in cancelled.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: sign-in cancelled.'));
         return false;
       }
       this.failed('Sign-in failed', error);
@@ -264,6 +270,6 @@ export class AgentSignIn {
   private failed(what: string, error: unknown): void {
     const message = this.d.redactor.redact(`Vigil: ${what}: ${errorMessage(error)}`);
     this.d.logger.warn(message);
-    void vscode.window.showErrorMessage(message.length > 1_500 ? `${message.slice(0, 1_499)}…` : message, 'Open Log').then((c) => c && this.d.showLog());
+    void vscode.window.showErrorMessage(message.length > 1_500 ? `${message.slice(0, 1_499)}…` : message, vscode.l10n.t('Open Log')).then((c) => c && this.d.showLog());
   }
 }

@@ -42,16 +42,16 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
     const services = await this.d.services();
     const checkpoints = services.checkpoints;
     if (!checkpoints) {
-      void vscode.window.showInformationMessage('Vigil: checkpoints are off (setting "vigil.checkpoints.enabled").');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: checkpoints are off (setting "vigil.checkpoints.enabled").'));
       return;
     }
     const session = sessionId ?? this.d.currentSessionId();
     if (!session) {
-      void vscode.window.showInformationMessage('Vigil: open a session first; its turns\' checkpoints are listed then.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: open a session first; its turns\' checkpoints are listed then.'));
       return;
     }
     if (await services.supervisor.hasActiveTurn(session)) {
-      void vscode.window.showWarningMessage('Vigil: a turn of this session is running. Stop it (or let it finish) before restoring a checkpoint, so the agent does not write over the restore.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: a turn of this session is running. Stop it (or let it finish) before restoring a checkpoint, so the agent does not write over the restore.'));
       return;
     }
     const turn = turnId ?? (await this.pickTurn(session));
@@ -60,11 +60,11 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
     try {
       plan = await checkpoints.preview(session, turn);
     } catch (error) {
-      void vscode.window.showErrorMessage(`Vigil: cannot restore this turn: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: cannot restore this turn: {0}', errorMessage(error)));
       return;
     }
     if (plan.files.length === 0) {
-      void vscode.window.showInformationMessage('Vigil: this turn changed no file that its checkpoint holds; there is nothing to restore.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: this turn changed no file that its checkpoint holds; there is nothing to restore.'));
       return;
     }
     if (!(await this.confirmPreview(plan))) return;
@@ -72,21 +72,25 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
     let overwrite = new Set<string>();
     if (since.length > 0) {
       const choice = await vscode.window.showWarningMessage(
-        `${since.length === 1 ? '1 file was' : `${since.length} files were`} changed again after this turn. Overwrite ${since.length === 1 ? 'it' : 'them'} with the state before the turn?`,
+        since.length === 1
+          ? vscode.l10n.t('1 file was changed again after this turn. Overwrite it with the state before the turn?')
+          : vscode.l10n.t('{0} files were changed again after this turn. Overwrite them with the state before the turn?', since.length),
         { modal: true, detail: list(since) },
-        'Overwrite',
-        'Keep Them',
+        vscode.l10n.t('Overwrite'),
+        vscode.l10n.t('Keep Them'),
       );
       if (choice === undefined) return;
-      if (choice === 'Overwrite') overwrite = new Set(since.map((f) => f.path));
+      if (choice === vscode.l10n.t('Overwrite')) overwrite = new Set(since.map((f) => f.path));
     }
     const result = await checkpoints.restore(plan, overwrite);
     this.d.logger.info(`[checkpoints] restored ${result.restored.length} file(s) of turn ${turn}; kept ${result.kept.length}`);
     if (result.kept.length === 0) {
-      void vscode.window.showInformationMessage(`Vigil: restored ${count(result.restored.length)} to before the turn.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: restored {0} to before the turn.', count(result.restored.length)));
     } else {
       void vscode.window.showWarningMessage(
-        `Vigil: restored ${count(result.restored.length)}; left ${count(result.kept.length)} as ${result.kept.length === 1 ? 'it is' : 'they are'}.`,
+        result.kept.length === 1
+          ? vscode.l10n.t('Vigil: restored {0}; left {1} as it is.', count(result.restored.length), count(result.kept.length))
+          : vscode.l10n.t('Vigil: restored {0}; left {1} as they are.', count(result.restored.length), count(result.kept.length)),
         { detail: result.kept.map((k) => `${plain(k.path)}: ${k.why}`).join('\n'), modal: false },
       );
     }
@@ -96,12 +100,12 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
     const checkpoints = (await this.d.services()).checkpoints!;
     const turns = await checkpoints.restorable(sessionId);
     if (turns.length === 0) {
-      void vscode.window.showInformationMessage('Vigil: no turn of this session changed files with a checkpoint to restore.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: no turn of this session changed files with a checkpoint to restore.'));
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
       turns.map((t) => ({ label: plain((t.prompt ?? 'A turn').replace(/\s+/g, ' ').slice(0, 80)), description: new Date(t.at).toLocaleString(), turnId: t.turnId })),
-      { placeHolder: 'Restore the files to before which turn?' },
+      { placeHolder: vscode.l10n.t('Restore the files to before which turn?') },
     );
     return picked?.turnId;
   }
@@ -111,7 +115,7 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
       await showChangesOf(plan);
     } catch (error) {
       this.d.logger.warn(`[checkpoints] the changes view could not open: ${errorMessage(error)}`);
-      void vscode.window.showWarningMessage(`Vigil: the changes could not be shown (${errorMessage(error)}); the list still says what restoring does.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: the changes could not be shown ({0}); the list still says what restoring does.', errorMessage(error)));
     }
   }
 

@@ -24,7 +24,7 @@ export function registerCommands(app: VigilApp): void {
     },
     'vigil.abortTurn': async () => {
       if (!app.sessions.turnLive) {
-        void vscode.window.showInformationMessage('Vigil: no turn is running in the open session.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: no turn is running in the open session.'));
         return;
       }
       await app.sessions.onStop();
@@ -40,16 +40,16 @@ export function registerCommands(app: VigilApp): void {
     'vigil.restartAgent': async () => {
       const id = app.sessions.currentSessionId;
       if (!id) {
-        void vscode.window.showInformationMessage('Vigil: open a session first; its agent process is restarted on the next message.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: open a session first; its agent process is restarted on the next message.'));
         return;
       }
       if (app.sessions.turnLive) {
-        const choice = await vscode.window.showWarningMessage('A turn is running. Abort it and restart the agent?', { modal: true }, 'Abort and Restart');
-        if (choice !== 'Abort and Restart') return;
+        const choice = await vscode.window.showWarningMessage(vscode.l10n.t('A turn is running. Abort it and restart the agent?'), { modal: true }, vscode.l10n.t('Abort and Restart'));
+        if (choice !== vscode.l10n.t('Abort and Restart')) return;
         await app.sessions.onStop();
       }
       await (await app.services()).agents.release(id);
-      void vscode.window.showInformationMessage('Vigil: the agent process was stopped; a fresh one starts with the next message.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: the agent process was stopped; a fresh one starts with the next message.'));
     },
     'vigil.showLog': () => app.logChannel.show(),
     'vigil.signIn': (arg) => app.signIn.signIn(typeof arg === 'string' ? arg : undefined),
@@ -104,7 +104,7 @@ async function pickSession(app: VigilApp, placeHolder: string, resumableFirst: b
   const services = await app.services();
   const sessions = await services.supervisor.sessions.list();
   if (sessions.length === 0) {
-    void vscode.window.showInformationMessage('Vigil: there are no sessions yet. Use "Vigil: New Session".');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: there are no sessions yet. Use "Vigil: New Session".'));
     return undefined;
   }
   const folders = new Map(await Promise.all(sessions.map(async (s) => [s.id, folderRow(await services.folders.checkMeta(s))] as const)));

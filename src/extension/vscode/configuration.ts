@@ -185,9 +185,9 @@ export class VigilConfiguration extends Disposable {
   private report(issues: SettingIssue[]): void {
     if (issues.length === 0 || this.options.notify === false) return;
     const message = issues.length === 1 ? `Vigil: ${issues[0].message}` : `Vigil: ${issues.length} settings are invalid and use their defaults: ${issues.map((i) => i.key).join(', ')}. See the Vigil log for details.`;
-    void vscode.window.showWarningMessage(message, 'Open Settings').then(
+    void vscode.window.showWarningMessage(message, vscode.l10n.t('Open Settings')).then(
       (choice) => {
-        if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', issues.length === 1 ? issues[0].key : 'vigil.');
+        if (choice === vscode.l10n.t('Open Settings')) void vscode.commands.executeCommand('workbench.action.openSettings', issues.length === 1 ? issues[0].key : 'vigil.');
       },
       (error: unknown) => this.logger.error(`[settings] showing a settings warning failed: ${String(error)}`),
     );

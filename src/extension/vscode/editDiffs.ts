@@ -32,13 +32,13 @@ export class EditDiffs extends Disposable implements vscode.TextDocumentContentP
   async open(editId: string): Promise<void> {
     const kept = editIdPattern.test(editId) ? this.journal.get(editId) : undefined;
     if (!kept) {
-      void vscode.window.showInformationMessage(`Vigil: ${gone}`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: {0}', gone));
       return;
     }
     const { view } = kept;
     if (view.noDiff) {
       const why = view.noDiff === 'binary' ? 'it is a binary file' : 'the file is too large to compare';
-      void vscode.window.showInformationMessage(`Vigil: no diff of ${view.path} can be shown: ${why}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: no diff of {0} can be shown: {1}.', view.path, why));
       return;
     }
     const name = basename(kept.abs);

@@ -46,7 +46,7 @@ export class ModelCommands {
       { label: '$(edit) Enter an ACP agent command…', description: 'e.g. gemini --acp', value: { kind: 'enter' } },
       { label: '$(gear) Configure a third-party ACP agent…', description: 'opens the vigil.agent setting (command, args, env)', value: { kind: 'settings' } },
     ];
-    const picked = (await vscode.window.showQuickPick(items, { placeHolder: 'Which agent serves new turns?' })) as Pick1<Choice> | undefined;
+    const picked = (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Which agent serves new turns?') })) as Pick1<Choice> | undefined;
     if (!picked) return;
     const choice = picked.value;
     switch (choice.kind) {
@@ -60,9 +60,9 @@ export class ModelCommands {
         return;
       case 'enter': {
         const line = await vscode.window.showInputBox({
-          title: 'ACP agent command',
-          prompt: 'The command that starts an agent speaking ACP on stdio; environment variables go in the vigil.agent setting.',
-          placeHolder: 'gemini --acp',
+          title: vscode.l10n.t('ACP agent command'),
+          prompt: vscode.l10n.t('The command that starts an agent speaking ACP on stdio; environment variables go in the vigil.agent setting.'),
+          placeHolder: vscode.l10n.t('gemini --acp'),
           validateInput: (value) => {
             const parsed = parseCommandLine(value);
             return 'error' in parsed ? parsed.error : undefined;
@@ -99,27 +99,27 @@ export class ModelCommands {
       { label: `$(wand) Auto${mark('auto')}`, description: 'VS Code models if offered, else a key that is set, else the demo', value: 'auto' },
       { label: `$(beaker) Demo${mark('demo')}`, description: 'an offline demo, not a real model', detail: 'Shows what Vigil does (streaming, tools, a background task) without any model.', value: 'demo' },
     ];
-    const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Which model provider does the built-in agent use?', matchOnDescription: true });
+    const picked = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Which model provider does the built-in agent use?'), matchOnDescription: true });
     if (!picked) return;
     switch (picked.value) {
       case 'openai-compatible': {
         const baseUrl = await vscode.window.showInputBox({
-          title: 'OpenAI-compatible endpoint (1/2)',
-          prompt: 'Base URL of the endpoint. Leave empty for OpenAI itself.',
-          placeHolder: 'http://127.0.0.1:11434/v1 (Ollama), https://openrouter.ai/api/v1, …',
+          title: vscode.l10n.t('OpenAI-compatible endpoint (1/2)'),
+          prompt: vscode.l10n.t('Base URL of the endpoint. Leave empty for OpenAI itself.'),
+          placeHolder: vscode.l10n.t('http://127.0.0.1:11434/v1 (Ollama), https://openrouter.ai/api/v1, …'),
           value: model.provider === 'openai-compatible' ? model.baseUrl : '',
           validateInput: validateBaseUrl,
           ignoreFocusOut: true,
         });
         if (baseUrl === undefined) return;
-        const name = await this.askModelName('OpenAI-compatible endpoint (2/2)', 'gpt-4.1, llama3.1, …', model.provider === 'openai-compatible' ? model.name : '');
+        const name = await this.askModelName(vscode.l10n.t('OpenAI-compatible endpoint (2/2)'), 'gpt-4.1, llama3.1, …', model.provider === 'openai-compatible' ? model.name : '');
         if (name === undefined) return;
         await this.writeModel('openai-compatible', { baseUrl: baseUrl.trim(), name });
         await this.offerKey('openai-compatible', baseUrl.trim());
         return;
       }
       case 'anthropic': {
-        const name = await this.askModelName('Anthropic model', 'claude-sonnet-4-5', model.provider === 'anthropic' ? model.name : '');
+        const name = await this.askModelName(vscode.l10n.t('Anthropic model'), 'claude-sonnet-4-5', model.provider === 'anthropic' ? model.name : '');
         if (name === undefined) return;
         // A base URL left from an OpenAI-compatible endpoint would send Anthropic requests there.
         await this.writeModel('anthropic', { baseUrl: '', name });
@@ -144,23 +144,27 @@ export class ModelCommands {
   async setApiKey(provider?: ApiKeyProvider): Promise<void> {
     if (!provider) {
       const items = await Promise.all(API_KEY_PROVIDERS.map(async (p) => ({ label: API_KEY_LABELS[p], description: (await this.deps.secrets.hasApiKey(p)) ? 'a key is set' : 'no key set', value: p })));
-      provider = (await vscode.window.showQuickPick(items, { placeHolder: 'API key of which provider?' }))?.value;
+      provider = (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('API key of which provider?') }))?.value;
       if (!provider) return;
     }
     const key = await vscode.window.showInputBox({
-      title: `${API_KEY_LABELS[provider]} API key`,
-      prompt: 'Stored in VS Code’s secret storage, never in settings or logs. Leave empty and press Enter to delete the stored key.',
+      title: vscode.l10n.t('{0} API key', API_KEY_LABELS[provider]),
+      prompt: vscode.l10n.t('Stored in VS Code’s secret storage, never in settings or logs. Leave empty and press Enter to delete the stored key.'),
       password: true,
       ignoreFocusOut: true,
-      validateInput: (value) => (/\s/.test(value.trim()) ? 'An API key has no spaces or line breaks.' : undefined),
+      validateInput: (value) => (/\s/.test(value.trim()) ? vscode.l10n.t('An API key has no spaces or line breaks.') : undefined),
     });
     if (key === undefined) return;
     try {
       const result = await this.deps.secrets.setApiKey(provider, key);
-      void vscode.window.showInformationMessage(result === 'stored' ? `Vigil: the ${API_KEY_LABELS[provider]} API key is stored; the next turn uses it.` : `Vigil: the ${API_KEY_LABELS[provider]} API key is deleted.`);
+      void vscode.window.showInformationMessage(
+        result === 'stored'
+          ? vscode.l10n.t('Vigil: the {0} API key is stored; the next turn uses it.', API_KEY_LABELS[provider])
+          : vscode.l10n.t('Vigil: the {0} API key is deleted.', API_KEY_LABELS[provider]),
+      );
     } catch (error) {
       this.deps.logger.error(`[settings] storing the ${provider} API key failed: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(`Vigil: could not store the API key in VS Code’s secret storage: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: could not store the API key in VS Code’s secret storage: {0}', errorMessage(error)));
     }
   }
 
@@ -174,7 +178,7 @@ export class ModelCommands {
     }
     if (models.length === 0) {
       void vscode.window.showWarningMessage(
-        'Vigil: this VS Code offers no language model. Install and sign in to an extension that provides one (e.g. GitHub Copilot Chat), or choose another provider.',
+        vscode.l10n.t('Vigil: this VS Code offers no language model. Install and sign in to an extension that provides one (e.g. GitHub Copilot Chat), or choose another provider.'),
       );
       return;
     }
@@ -186,14 +190,14 @@ export class ModelCommands {
         detail: `${m.id} · up to ${m.maxInputTokens.toLocaleString()} input tokens`,
         value: m.id,
       })),
-      { placeHolder: 'Which VS Code language model?', matchOnDescription: true, matchOnDetail: true },
+      { placeHolder: vscode.l10n.t('Which VS Code language model?'), matchOnDescription: true, matchOnDetail: true },
     );
     if (picked) await this.writeModel('vscode-lm', { baseUrl: '', name: picked.value });
   }
 
   private askModelName(title: string, placeHolder: string, value: string): Thenable<string | undefined> {
     return vscode.window
-      .showInputBox({ title, prompt: 'Model name. Leave empty for the provider’s default.', placeHolder, value, validateInput: validateModelName, ignoreFocusOut: true })
+      .showInputBox({ title, prompt: vscode.l10n.t('Model name. Leave empty for the provider’s default.'), placeHolder, value, validateInput: validateModelName, ignoreFocusOut: true })
       .then((name) => name?.trim());
   }
 
@@ -204,7 +208,11 @@ export class ModelCommands {
     if (values.name !== undefined) await this.write('model.name', values.name || undefined, undefined);
     const what = [provider, values.name].filter(Boolean).join(' · ');
     this.deps.logger.info(`[settings] model set to ${what}`);
-    void vscode.window.showInformationMessage(`Vigil: the built-in agent now uses ${provider === 'demo' ? 'the demo model (not a real model)' : what}. New turns use it.`);
+    void vscode.window.showInformationMessage(
+      provider === 'demo'
+        ? vscode.l10n.t('Vigil: the built-in agent now uses the demo model (not a real model). New turns use it.')
+        : vscode.l10n.t('Vigil: the built-in agent now uses {0}. New turns use it.', what),
+    );
   }
 
   private async offerKey(provider: ApiKeyProvider, baseUrl: string): Promise<void> {
@@ -212,8 +220,8 @@ export class ModelCommands {
     // Local servers (Ollama, LM Studio) usually need no key: offer it, never insist.
     const local = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/.test(baseUrl);
     const message = local ? 'Vigil: no API key is set for this endpoint (local servers often need none).' : `Vigil: no ${API_KEY_LABELS[provider]} API key is set yet.`;
-    const choice = await vscode.window.showInformationMessage(message, 'Set API Key');
-    if (choice === 'Set API Key') await this.setApiKey(provider);
+    const choice = await vscode.window.showInformationMessage(message, vscode.l10n.t('Set API Key'));
+    if (choice === vscode.l10n.t('Set API Key')) await this.setApiKey(provider);
   }
 
   private async remember(agent: CustomAgentSettings): Promise<void> {
@@ -227,18 +235,18 @@ export class ModelCommands {
       await config.update(key, value, vscode.ConfigurationTarget.Global);
     } catch (error) {
       this.deps.logger.error(`[settings] writing vigil.${key} failed: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(`Vigil: could not write vigil.${key}: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: could not write vigil.{0}: {1}', key, errorMessage(error)));
       return false;
     }
     const inspected = config.inspect(key);
     if (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined) {
       void vscode.window
-        .showWarningMessage(`Vigil: vigil.${key} is also set in this workspace's settings, which take precedence here; the new value applies in other workspaces.`, 'Open Workspace Settings')
+        .showWarningMessage(vscode.l10n.t('Vigil: vigil.{0} is also set in this workspace\'s settings, which take precedence here; the new value applies in other workspaces.', key), vscode.l10n.t('Open Workspace Settings'))
         .then((choice) => choice && vscode.commands.executeCommand('workbench.action.openWorkspaceSettings', `vigil.${key}`));
     }
     if (announce) {
       this.deps.logger.info(`[settings] agent set to ${announce}`);
-      void vscode.window.showInformationMessage(`Vigil: new turns are served by ${announce}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: new turns are served by {0}.', announce));
     }
     return true;
   }

@@ -36,7 +36,7 @@ export async function exportSessionAsMarkdown(app: VigilApp, arg: unknown): Prom
   const target = exportTarget(arg);
   const sessionId = target.sessionId ?? app.sessions.currentSessionId;
   if (!sessionId) {
-    void vscode.window.showInformationMessage('Vigil: open a session (or right-click one in the Sessions list) to export it.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: open a session (or right-click one in the Sessions list) to export it.'));
     return undefined;
   }
   const services = await app.services();
@@ -45,13 +45,13 @@ export async function exportSessionAsMarkdown(app: VigilApp, arg: unknown): Prom
   const uri =
     target.uri ??
     (await vscode.window.showSaveDialog({
-      title: 'Export Session as Markdown',
+      title: vscode.l10n.t('Export Session as Markdown'),
       saveLabel: 'Export',
       defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir()), exportFileName(meta.title)),
       filters: { Markdown: ['md'] },
     }));
   if (!uri) return undefined;
-  const records = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Vigil: exporting "${meta.title}"…` }, async () => {
+  const records = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Vigil: exporting "{0}"…', meta.title) }, async () => {
     const { records } = await services.supervisor.sessions.readAll(sessionId);
     const pieces = transcriptMarkdown(
       { title: meta.title, sessionId, createdAt: meta.createdAt, agent: app.sessions.currentSessionId === sessionId ? app.sessions.currentSnapshot?.session?.agent : undefined, exportedAt: Date.now() },
@@ -65,8 +65,8 @@ export async function exportSessionAsMarkdown(app: VigilApp, arg: unknown): Prom
     return records;
   });
   app.logger.info(`exported session ${sessionId} (${records.length} records) to ${uri.toString()}`);
-  void vscode.window.showInformationMessage(`Vigil: exported "${meta.title}" to ${uri.scheme === 'file' ? uri.fsPath : uri.toString()}.`, 'Open').then((choice) => {
-    if (choice === 'Open') void vscode.commands.executeCommand('vscode.open', uri);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: exported "{0}" to {1}.', meta.title, uri.scheme === 'file' ? uri.fsPath : uri.toString()), vscode.l10n.t('Open')).then((choice) => {
+    if (choice === vscode.l10n.t('Open')) void vscode.commands.executeCommand('vscode.open', uri);
   });
   return uri;
 }

@@ -126,7 +126,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
     item.iconPath = new vscode.ThemeIcon(row.icon, row.iconColor ? new vscode.ThemeColor(row.iconColor) : undefined);
     item.contextValue = row.contextValue;
     item.accessibilityInformation = { label: `${row.label}, ${item.description}` };
-    item.command = { command: 'vigil.openSession', title: 'Open Session', arguments: [node.meta.id] };
+    item.command = { command: 'vigil.openSession', title: vscode.l10n.t('Open Session'), arguments: [node.meta.id] };
     return item;
   }
 
@@ -135,8 +135,8 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
     const meta = await this.resolveTarget(target, 'Rename which session?');
     if (!meta) return;
     const title = await vscode.window.showInputBox({
-      title: 'Rename Session',
-      prompt: 'New title of the session',
+      title: vscode.l10n.t('Rename Session'),
+      prompt: vscode.l10n.t('New title of the session'),
       value: meta.title,
       valueSelection: [0, meta.title.length],
       validateInput: validateSessionTitle,
@@ -147,7 +147,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
       this.refresh();
     } catch (error) {
       this.deps.logger.error(`[sessions] renaming ${meta.id} failed: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(`Vigil: could not rename “${meta.title}”: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: could not rename “{0}”: {1}', meta.title, errorMessage(error)));
     }
   }
 
@@ -156,18 +156,18 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
     const meta = await this.resolveTarget(target, 'Delete which session?');
     if (!meta) return;
     if (await this.turnActive(meta.id)) {
-      void vscode.window.showWarningMessage(`Vigil: “${meta.title}” has a turn running. Stop it first (Vigil: Abort Turn), then delete the session.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: “{0}” has a turn running. Stop it first (Vigil: Abort Turn), then delete the session.', meta.title));
       return;
     }
     const choice = await vscode.window.showWarningMessage(
-      `Delete the session “${meta.title}”?`,
+      vscode.l10n.t('Delete the session “{0}”?', meta.title),
       { modal: true, detail: 'Its transcript is deleted for good. Background tasks it started keep running until they end or you kill them.' },
-      'Delete',
+      vscode.l10n.t('Delete'),
     );
-    if (choice !== 'Delete') return;
+    if (choice !== vscode.l10n.t('Delete')) return;
     // The answer may have taken a while: a turn could have started meanwhile (a wakeup).
     if (await this.turnActive(meta.id)) {
-      void vscode.window.showWarningMessage(`Vigil: “${meta.title}” started a turn meanwhile; it was not deleted.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: “{0}” started a turn meanwhile; it was not deleted.', meta.title));
       return;
     }
     try {
@@ -177,7 +177,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
       this.refresh();
     } catch (error) {
       this.deps.logger.error(`[sessions] deleting ${meta.id} failed: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(`Vigil: could not delete “${meta.title}”: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: could not delete “{0}”: {1}', meta.title, errorMessage(error)));
     }
   }
 
@@ -192,12 +192,12 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
     if (target instanceof SessionNode) target = target.meta.id;
     if (typeof target === 'string') {
       const meta = await store.get(target);
-      if (!meta) void vscode.window.showWarningMessage(`Vigil: session ${target} no longer exists.`);
+      if (!meta) void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: session {0} no longer exists.', target));
       return meta;
     }
     const sessions = await store.list();
     if (sessions.length === 0) {
-      void vscode.window.showInformationMessage('Vigil: there are no sessions yet.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: there are no sessions yet.'));
       return undefined;
     }
     const now = this.now();

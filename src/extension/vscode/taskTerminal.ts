@@ -127,12 +127,12 @@ export class TaskTerminals extends Disposable {
     } catch (error) {
       mirror.dispose();
       this.deps.logger.error(`[tasks] reading task ${taskId} failed: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(`Vigil: could not read task ${taskId}: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: could not read task {0}: {1}', taskId, errorMessage(error)));
       return;
     }
     if (!snapshot) {
       mirror.dispose();
-      void vscode.window.showWarningMessage(`Vigil: task ${taskId} is not known (it may have been released and cleaned up).`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: task {0} is not known (it may have been released and cleaned up).', taskId));
       return;
     }
     mirror.feed.header(snapshot, snapshot.truncated);
@@ -151,13 +151,13 @@ export class TaskTerminals extends Disposable {
   async showBackgroundTasks(): Promise<void> {
     const tasks = (await this.deps.tasks()).list().map((t) => this.redacted(t)).sort((a, b) => b.startedAt - a.startedAt);
     if (tasks.length === 0) {
-      void vscode.window.showInformationMessage('Vigil: no background tasks yet.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: no background tasks yet.'));
       return;
     }
     const now = this.now();
     const picked = await vscode.window.showQuickPick(
       tasks.map((task) => ({ ...presentTaskPick(task, now, this.deps.sessionTitle?.(task.sessionId)), taskId: task.id })),
-      { placeHolder: 'Show the output of which task?', matchOnDescription: true, matchOnDetail: true },
+      { placeHolder: vscode.l10n.t('Show the output of which task?'), matchOnDescription: true, matchOnDetail: true },
     );
     if (picked) await this.show(picked.taskId);
   }
@@ -171,42 +171,42 @@ export class TaskTerminals extends Disposable {
     const tasks = source.list().map((t) => this.redacted(t));
     let task = taskId ? tasks.find((t) => t.id === taskId) : undefined;
     if (taskId && !task) {
-      void vscode.window.showWarningMessage(`Vigil: task ${taskId} is not known.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: task {0} is not known.', taskId));
       return;
     }
     if (!task) {
       const running = tasks.filter((t) => t.status === 'running').sort((a, b) => b.startedAt - a.startedAt);
       if (running.length === 0) {
-        void vscode.window.showInformationMessage('Vigil: no background task is running.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: no background task is running.'));
         return;
       }
       const now = this.now();
       const picked = await vscode.window.showQuickPick(
         running.map((t) => ({ ...presentTaskPick(t, now, this.deps.sessionTitle?.(t.sessionId)), task: t })),
-        { placeHolder: 'Kill which task (and every process it started)?', matchOnDescription: true, matchOnDetail: true },
+        { placeHolder: vscode.l10n.t('Kill which task (and every process it started)?'), matchOnDescription: true, matchOnDetail: true },
       );
       task = picked?.task;
       if (!task) return;
     }
     if (task.status !== 'running') {
-      void vscode.window.showInformationMessage(`Vigil: task ${task.id} already ended (${task.status}).`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: task {0} already ended ({1}).', task.id, task.status));
       return;
     }
     if (options.confirm !== false) {
       const choice = await vscode.window.showWarningMessage(
-        `Kill task ${task.id}: ${oneLine(task.command, 80)}?`,
+        vscode.l10n.t('Kill task {0}: {1}?', task.id, oneLine(task.command, 80)),
         { modal: true, detail: 'Every process it started is stopped. If the agent waits for it, it is told the task was killed.' },
-        'Kill',
+        vscode.l10n.t('Kill'),
       );
-      if (choice !== 'Kill') return;
+      if (choice !== vscode.l10n.t('Kill')) return;
     }
     const chosen = task;
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Vigil: killing task ${chosen.id}…` }, () => source.kill(chosen.id));
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Vigil: killing task {0}…', chosen.id) }, () => source.kill(chosen.id));
       this.deps.logger.info(`[tasks] killed task ${chosen.id} on request`);
     } catch (error) {
       this.deps.logger.error(`[tasks] killing task ${chosen.id} failed: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(`Vigil: could not kill task ${chosen.id}: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: could not kill task {0}: {1}', chosen.id, errorMessage(error)));
     }
   }
 

@@ -11,7 +11,7 @@ export async function openWorkspaceFile(file: string, line: number | undefined, 
   const placed = roots.length > 0 ? await placeLinkedFile(roots, file) : { refused: 'No folder is open, so links to files are not opened.' };
   if ('refused' in placed) {
     logger.warn(`[links] refused to open a file link: ${placed.refused}`);
-    void vscode.window.showWarningMessage(`Vigil: ${placed.refused}`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: {0}', placed.refused));
     return;
   }
   try {
@@ -19,6 +19,6 @@ export async function openWorkspaceFile(file: string, line: number | undefined, 
     const at = line !== undefined ? new vscode.Position(Math.min(line, document.lineCount) - 1, 0) : undefined;
     await vscode.window.showTextDocument(document, { preview: true, selection: at ? new vscode.Range(at, at) : undefined });
   } catch (error) {
-    void vscode.window.showWarningMessage(`Vigil: could not open ${placed.path}: ${errorMessage(error)}`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: could not open {0}: {1}', placed.path, errorMessage(error)));
   }
 }

@@ -64,10 +64,10 @@ export class WorkspaceSettingsTrust {
     } else {
       this.ledger.decline(question.key, question.hash);
       this.options.logger.warn(`[settings] ${declinedText(question.key)}`);
-      void vscode.window.showWarningMessage(`Vigil: ${declinedText(question.key)}`, 'Open Workspace Settings', 'Open User Settings').then(
+      void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: {0}', declinedText(question.key)), vscode.l10n.t('Open Workspace Settings'), vscode.l10n.t('Open User Settings')).then(
         (choice) => {
-          if (choice === 'Open Workspace Settings') void vscode.commands.executeCommand('workbench.action.openWorkspaceSettings', `vigil.${question.key}`);
-          if (choice === 'Open User Settings') void vscode.commands.executeCommand('workbench.action.openSettings', `vigil.${question.key}`);
+          if (choice === vscode.l10n.t('Open Workspace Settings')) void vscode.commands.executeCommand('workbench.action.openWorkspaceSettings', `vigil.${question.key}`);
+          if (choice === vscode.l10n.t('Open User Settings')) void vscode.commands.executeCommand('workbench.action.openSettings', `vigil.${question.key}`);
         },
         () => undefined,
       );
