@@ -7,9 +7,9 @@ import type * as Services from './services';
 let loaded: typeof Services | undefined;
 
 export function loadServices(): typeof Services {
-  // dist/services.js beside the packaged dist/extension.js; out/src/extension/services.js when
-  // run from the compiled sources. A computed path, so the bundler leaves the require to run time.
-  const candidates = [path.join(__dirname, 'services.js'), path.join(__dirname, '..', 'services.js')];
+  // dist/services.js beside the packaged dist/extension.js; out/src/extension/services.js beside this file
+  // when run from the compiled sources. A computed path, so the bundler leaves the require to run time.
+  const candidates = [path.join(__dirname, 'services.js')];
   for (const candidate of candidates) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
