@@ -36,7 +36,9 @@ const kindWords: Record<AgentAuthMethod['kind'], string> = {
   terminal: 'runs a login in a terminal',
 };
 
-const remedyLabels: Record<NoticeAction, string> = { openLog: 'Open Log', openSettings: 'Open Settings', signIn: 'Sign in…' };
+function remedyLabel(action: NoticeAction): string {
+  return { openLog: vscode.l10n.t('Open Log'), openSettings: vscode.l10n.t('Open Settings'), signIn: vscode.l10n.t('Sign in…') }[action];
+}
 
 export class AgentSignIn {
   private readonly retry = new SignInRetry();
@@ -69,8 +71,8 @@ export class AgentSignIn {
     if (remedies.includes('signIn') && text !== undefined) this.retry.remember(ended.sessionId, text);
     const message = this.d.redactor.redact(`Vigil: ${ended.message ?? 'the agent failed'}`);
     const shown = message.length > 1_500 ? `${message.slice(0, 1_499)}…` : message;
-    void vscode.window.showErrorMessage(shown, ...remedies.map((r) => remedyLabels[r])).then((choice) => {
-      const action = remedies.find((r) => remedyLabels[r] === choice);
+    void vscode.window.showErrorMessage(shown, ...remedies.map(remedyLabel)).then((choice) => {
+      const action = remedies.find((r) => remedyLabel(r) === choice);
       if (action) void this.remedy(action, ended.sessionId);
     });
   }
