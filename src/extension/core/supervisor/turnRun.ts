@@ -18,7 +18,7 @@ import { CommitBarriers, type PendingBarrier } from './commitBarriers';
 import { ENDED_WITHOUT_RESULT, ToolCallTracker } from './toolCalls';
 import { reportLeftovers } from './leftoverReport';
 import { Watchdog } from './watchdog';
-import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnPhase, TurnSnapshot } from './supervisorEvents';
+import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnStep, TurnSnapshot } from './supervisorEvents';
 
 export interface TurnRunDeps {
   sessionId: string;
@@ -60,7 +60,7 @@ export class TurnRun {
   readonly barriers = new CommitBarriers();
   readonly writer: TranscriptWriter;
   readonly startedAt: number;
-  phase: TurnPhase = 'running';
+  phase: TurnStep = 'running';
   waitingOn: WaitingOn = { kind: 'agent' };
   /** Set when the turn failed on provider credentials or quota: the supervisor pauses wakeups. */
   failure: AgentFailure | undefined;
