@@ -43,6 +43,8 @@ export interface TurnRunDeps {
   pausedAtStart: boolean;
   /** What the person attached to the prompt: passed to the agent, summarized (names, links) in the transcript. */
   attachments?: PromptAttachment[];
+  /** A wakeup's background tasks, stored with its prompt. */
+  taskIds?: string[];
   /** Snapshots of the session's folder before and after the turn (core/checkpoints); absent: none. */
   checkpoints?: CheckpointPort;
 }
@@ -129,7 +131,11 @@ export class TurnRun {
     const { turnId, source, token } = this.d;
     await this.writer.append([
       { type: 'turnStarted', turnId, source, epoch: token.epoch },
-      { type: 'userPrompt', turnId, source, text, ...(this.d.attachments?.length ? { attachments: this.d.attachments.map(summarize) } : {}) },
+      {
+        type: 'userPrompt', turnId, source, text,
+        ...(this.d.attachments?.length ? { attachments: this.d.attachments.map(summarize) } : {}),
+        ...(this.d.taskIds ? { taskIds: this.d.taskIds } : {}),
+      },
     ]);
   }
 
