@@ -276,12 +276,13 @@ export class SessionController extends Disposable implements SessionViewControll
 
   /** Shows the kept model of a session whose turn runs in this window, with its header read again. */
   private async showKept(services: VigilServices, meta: SessionMeta, problem: string | undefined): Promise<void> {
+    this.models.meta(meta, this.d.metaExtra(meta.id));
     const presenter = this.models.reshow(meta.id)!;
-    presenter.meta(meta, this.d.metaExtra(meta.id));
-    // From here on its records reach it directly (`own`); the follower starts at the end of what is stored.
-    this.followRemote(services, presenter, await services.crossWindow.transcriptSize(meta.id), []);
-    if (this.presenter !== presenter) return;
     this.d.postSnapshot(presenter.snapshot);
+    // From here on its records reach it directly (`own`); the follower starts at the end of what is stored.
+    const followFrom = await services.crossWindow.transcriptSize(meta.id);
+    if (this.presenter !== presenter) return;
+    this.followRemote(services, presenter, followFrom, []);
     await this.shown(services, presenter, problem);
   }
 
