@@ -2,7 +2,6 @@
 // the session view's host events. One translator per open session: it remembers which message
 // is still streaming so consecutive chunks extend one entry.
 
-import type { AttachmentSummary } from '../../shared/promptContext';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import { ENDED_WITHOUT_RESULT, ToolCallTracker } from '../core/supervisor/toolCalls';
 import { checkpointEntry } from './checkpointEntry';
@@ -12,6 +11,7 @@ import type { EntryView, HostEvent, PlanItemView, ToolCallPatch, ToolCallView, T
 const toolKinds = new Set<ToolKindView>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 /** What an agent may say (ACP's statuses); `cancelled`/`ended` of a turn's end come from Vigil's own records. */
 const toolStatuses = new Set<ToolStatusView>(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
+/** Task ids in the text of a wakeup recorded before its record carried them (`taskIds`). */
 const wakeupTaskId = /Background task (\S+?) (?:completed|matched)/g;
 
 type Json = Record<string, unknown>;
@@ -29,7 +29,7 @@ export class TranscriptTranslator {
     const at = record.at;
     switch (record.type) {
       case 'userPrompt':
-        return [...this.endStream(), { type: 'entryAppended', entry: this.promptEntry(record.text, record.source, at, record.attachments) }];
+        return [...this.endStream(), { type: 'entryAppended', entry: this.promptEntry(record, at) }];
       case 'agentUpdate':
         this.openTools.observe(record.update);
         if (TurnEdits.isEditRecord(record.update)) return this.edits.observe(record.update);
@@ -79,9 +79,10 @@ export class TranscriptTranslator {
     return `${prefix}-${at}-${this.seq}`;
   }
 
-  private promptEntry(text: string, source: 'user' | 'wakeup' | 'resume', at: number, attachments?: AttachmentSummary[]): EntryView {
+  private promptEntry(record: Extract<TranscriptRecord, { type: 'userPrompt' }>, at: number): EntryView {
+    const { text, source, attachments } = record;
     if (source === 'wakeup') {
-      const taskIds = [...text.matchAll(wakeupTaskId)].map((m) => m[1]);
+      const taskIds = record.taskIds ?? [...text.matchAll(wakeupTaskId)].map((m) => m[1]);
       return { kind: 'wakeup', id: this.nextId('wakeup', at), at, text, taskIds };
     }
     return { kind: 'user', id: this.nextId('user', at), text, at, source, ...(attachments?.length ? { attachments } : {}) };

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/common/errors';
 import type { SessionMeta } from '../core/store/sessionStore';
 import { exportSessionAsMarkdown } from './sessionExport';
-import { folderRow } from './sessionPresentation';
+import { folderRow } from '../presentation/sessionPresentation';
 import type { VigilApp } from './vigilApp';
 
 type Handler = (...args: unknown[]) => unknown;

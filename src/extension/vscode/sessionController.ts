@@ -21,11 +21,12 @@ import type { AcpAgentHandle } from '../core/acp/acpAgentHandle';
 import { resolveMentions } from '../core/acp/mentionResolver';
 import { refusalFor } from '../core/acp/promptContent';
 import type { MentionSource } from './mentionSource';
-import { SessionPresenter } from '../presentation/sessionPresenter';
+import type { SessionPresenter } from '../presentation/sessionPresenter';
+import { SessionModels } from '../presentation/sessionModels';
 import { RemoteTurnFeed } from '../presentation/remoteTurnFeed';
 import type { VigilServices } from '../services';
 import { adoptAgentTitle } from '../presentation/agentTitle';
-import type { SessionViewController } from './webview/sessionViewController';
+import type { SessionViewController } from '../presentation/sessionViewController';
 
 export interface SessionControllerDeps {
   services(): Promise<VigilServices>;
@@ -74,7 +75,8 @@ export const resumePrompt =
   'Check the current state of files and background tasks before repeating any step.';
 
 export class SessionController extends Disposable implements SessionViewController {
-  private presenter: SessionPresenter | undefined;
+  /** One model per session (the shown one, and those whose turn runs here), each fed once by the events below. */
+  private readonly models: SessionModels;
   /** Records that became durable while a session was being opened (its tail read in flight). */
   private opening: { sessionId: string; buffered: TranscriptRecord[] } | undefined;
   /** User turns still waiting for a busy lease, per session: Stop cancels the wait. */
@@ -89,7 +91,15 @@ export class SessionController extends Disposable implements SessionViewControll
 
   constructor(private readonly d: SessionControllerDeps) {
     super();
+    this.models = new SessionModels({ post: (event) => this.d.post(event), isLive: (sessionId) => this.services?.supervisor.getSnapshot(sessionId) !== undefined });
     this._register(toDisposable(() => this.remote?.stop()));
+  }
+
+  private services: VigilServices | undefined;
+
+  /** The model of the session the view shows. */
+  private get presenter(): SessionPresenter | undefined {
+    return this.models.shown;
   }
 
   get currentSessionId(): string | undefined {
@@ -104,11 +114,12 @@ export class SessionController extends Disposable implements SessionViewControll
   attach(services: VigilServices): void {
     if (this.attached) return;
     this.attached = true;
+    this.services = services;
     const { supervisor, registry } = services;
     this._register(toDisposable(supervisor.subscribe((event) => this.onSupervisorEvent(event))));
     this._register(toDisposable(services.agents.subscribeAgentState((event) => {
       if (event.kind === 'state') {
-        if (event.sessionId === this.presenter?.sessionId) this.presenter.agentState(event.state);
+        this.models.agentState(event.sessionId, event.state);
         return;
       }
       void this.adoptTitle(services, event.sessionId, event.title);
@@ -117,7 +128,7 @@ export class SessionController extends Disposable implements SessionViewControll
       toDisposable(
         supervisor.sessions.onAppended(({ sessionId, records }) => {
           if (sessionId === this.opening?.sessionId) this.opening.buffered.push(...records);
-          else if (sessionId === this.presenter?.sessionId) this.presenter.records(records);
+          else this.models.records(sessionId, records);
           if (sessionId === this.presenter?.sessionId || sessionId === this.opening?.sessionId) {
             if (this.own.size > 10_000) this.own.clear();
             for (const record of records) this.own.add(recordKey(record));
@@ -129,7 +140,7 @@ export class SessionController extends Disposable implements SessionViewControll
       toDisposable(
         registry.subscribe((event) => {
           if (event.type === 'created' || event.type === 'changed') {
-            if (event.task.sessionId === this.presenter?.sessionId) this.presenter.task(event.task);
+            this.models.task(event.task);
             this.d.changed();
           }
         }),
@@ -138,10 +149,8 @@ export class SessionController extends Disposable implements SessionViewControll
     this._register(
       toDisposable(
         this.d.broker.subscribe((change) => {
-          if (change.sessionId === this.presenter?.sessionId) {
-            if (change.type === 'requested') this.presenter.approvalRequested(change.approval);
-            else this.presenter.approvalResolved(change.requestId);
-          }
+          if (change.type === 'requested') this.models.approvalRequested(change.sessionId, change.approval);
+          else this.models.approvalResolved(change.sessionId, change.requestId);
           if (change.type === 'requested') void this.d.reveal();
           this.d.changed();
         }),
@@ -150,10 +159,8 @@ export class SessionController extends Disposable implements SessionViewControll
     this._register(
       toDisposable(
         this.d.elicitations.subscribe((change) => {
-          if (change.sessionId === this.presenter?.sessionId) {
-            if (change.type === 'requested') this.presenter.elicitationRequested(change.elicitation);
-            else this.presenter.elicitationResolved(change.requestId);
-          }
+          if (change.type === 'requested') this.models.elicitationRequested(change.sessionId, change.elicitation);
+          else this.models.elicitationResolved(change.sessionId, change.requestId);
           if (change.type === 'requested') void this.d.reveal();
         }),
       ),
@@ -229,6 +236,9 @@ export class SessionController extends Disposable implements SessionViewControll
     const meta = await supervisor.sessions.get(sessionId);
     if (!meta) throw new Error(`Session ${sessionId} does not exist any more.`);
     const problem = await this.folderProblem(services, meta);
+    if (seq !== this.openSeq) return;
+    // Its turn runs here: the model kept for it is current, so it is shown as it stands.
+    if (this.models.kept(sessionId)) return this.showKept(services, meta, problem);
     const opening = { sessionId, buffered: [] as TranscriptRecord[] };
     this.opening = opening;
     // Taken before the tail read: the follower reads on from here and drops what the tail already had.
@@ -247,7 +257,7 @@ export class SessionController extends Disposable implements SessionViewControll
         `Vigil: ${tail.corrupt.length} damaged line(s) in the transcript of "${meta.title}" were set aside (kept next to it as .quarantine); the rest of the session is intact.`,
       );
     }
-    this.presenter = new SessionPresenter(
+    const presenter = this.models.show(
       {
         meta,
         metaExtra: this.d.metaExtra(sessionId),
@@ -258,14 +268,29 @@ export class SessionController extends Disposable implements SessionViewControll
         agent: services.agents.agentStateOf(sessionId),
         elicitations: this.d.elicitations.openFor(sessionId),
       },
-      (event) => this.d.post(event),
     );
-    this.followRemote(services, this.presenter, followFrom, records);
-    this.d.postSnapshot(this.presenter.snapshot);
-    if (problem) this.presenter.note({ id: folderNoticeId, kind: 'info', text: problem, resumable: false, at: Date.now() });
+    this.followRemote(services, presenter, followFrom, records);
+    this.d.postSnapshot(presenter.snapshot);
+    await this.shown(services, presenter, problem);
+  }
+
+  /** Shows the kept model of a session whose turn runs in this window, with its header read again. */
+  private async showKept(services: VigilServices, meta: SessionMeta, problem: string | undefined): Promise<void> {
+    this.models.meta(meta, this.d.metaExtra(meta.id));
+    const presenter = this.models.reshow(meta.id)!;
+    this.d.postSnapshot(presenter.snapshot);
+    // From here on its records reach it directly (`own`); the follower starts at the end of what is stored.
+    const followFrom = await services.crossWindow.transcriptSize(meta.id);
+    if (this.presenter !== presenter) return;
+    this.followRemote(services, presenter, followFrom, []);
+    await this.shown(services, presenter, problem);
+  }
+
+  private async shown(services: VigilServices, presenter: SessionPresenter, problem: string | undefined): Promise<void> {
+    if (problem) presenter.note({ id: folderNoticeId, kind: 'info', text: problem, resumable: false, at: Date.now() });
     this.d.changed();
-    await this.d.memento.update(lastSessionKey, sessionId);
-    await services.lastOpen.set(this.d.windowKey(), sessionId);
+    await this.d.memento.update(lastSessionKey, presenter.sessionId);
+    await services.lastOpen.set(this.d.windowKey(), presenter.sessionId);
   }
 
   /** Why this window must not run the session (another folder's, or a folder record that is damaged or gone). */
@@ -463,7 +488,7 @@ export class SessionController extends Disposable implements SessionViewControll
     const title = sessionId === this.presenter?.sessionId ? this.presenter.snapshot.session?.title : (await services.supervisor.sessions.get(sessionId))?.title;
     if (title !== untitled) return;
     const renamed = await services.supervisor.sessions.rename(sessionId, titleFrom(text), 'auto');
-    if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra(sessionId));
+    this.models.meta(renamed, this.d.metaExtra(sessionId));
   }
 
   /** A failed turn with remedies is reported beyond the view (a notification with the same buttons). */
@@ -481,7 +506,7 @@ export class SessionController extends Disposable implements SessionViewControll
     try {
       const renamed = await adoptAgentTitle(services.supervisor.sessions, sessionId, title);
       if (!renamed) return;
-      if (sessionId === this.presenter?.sessionId) this.presenter.meta(renamed, this.d.metaExtra(sessionId));
+      this.models.meta(renamed, this.d.metaExtra(sessionId));
       this.d.changed();
     } catch (error) {
       this.d.logger.warn(`the agent's title for session ${sessionId} was not stored: ${errorMessage(error)}`);
@@ -501,9 +526,8 @@ export class SessionController extends Disposable implements SessionViewControll
   private onSupervisorEvent(event: SupervisorEvent): void {
     // Turns this window's person started are reported from `start` (which knows their text); wakeups here.
     if (event.type === 'turnEnded' && event.ended.source === 'wakeup') this.failed(event.ended, undefined);
-    const sessionId = event.type === 'turnEnded' ? event.ended.sessionId : event.sessionId;
     const phaseBefore = this.presenter?.phase;
-    if (sessionId === this.presenter?.sessionId) this.presenter.supervisorEvent(event);
+    this.models.supervisorEvent(event);
     // Activity arrives several times a second while a turn streams: unless it ends a quiet spell
     // (a phase change), it moves counters only, and nothing needs the sessions listed again.
     this.d.changed(event.type === 'activity' && this.presenter?.phase === phaseBefore);

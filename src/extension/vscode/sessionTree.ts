@@ -6,8 +6,9 @@ import { Disposable, toDisposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
 import type { SessionMeta } from '../core/store/sessionStore';
-import { isTurnRunning, orderByFolder, presentSession, rowStatus, validateSessionTitle, type FolderRow } from './sessionPresentation';
-import type { StatusPhase } from './statusPresentation';
+import { orderByFolder, presentSession, rowStatus, validateSessionTitle, type FolderRow } from '../presentation/sessionPresentation';
+import type { TurnPhase } from '../../shared/sessionView';
+import { isTurnLive } from '../../shared/sessionViewReducer';
 
 export interface SessionStoreLike {
   list(): Promise<SessionMeta[]>;
@@ -25,7 +26,7 @@ export interface SessionTreeDeps {
   /** The store; a getter so VigilApp can create it lazily on the first view render. */
   store(): Promise<SessionStoreLike>;
   /** Live phase of this window's turn of the session (from the supervisor); undefined or 'idle' when none. */
-  statusOf(sessionId: string): StatusPhase | undefined;
+  statusOf(sessionId: string): TurnPhase | undefined;
   /** Whether the session's turn runs in another window (shown as such); default never. */
   elsewhere?(sessionId: string): boolean;
   /** The task registry, or undefined while it is not open yet (counts read as 0). */
@@ -184,7 +185,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   private async turnActive(id: string): Promise<boolean> {
     if (this.deps.isTurnActive) return this.deps.isTurnActive(id);
     const phase = this.deps.statusOf(id);
-    return phase !== undefined && isTurnRunning(rowStatus({ state: 'idle' }, phase));
+    return phase !== undefined && isTurnLive(rowStatus({ state: 'idle' }, phase));
   }
 
   private async resolveTarget(target: SessionNode | string | undefined, placeHolder: string): Promise<SessionMeta | undefined> {

@@ -2,7 +2,7 @@
 
 import * as vscode from 'vscode';
 import { Disposable } from '../core/common/disposable';
-import { presentStatus, type StatusModel } from './statusPresentation';
+import { presentStatus, type StatusModel } from '../presentation/statusPresentation';
 
 /**
  * A watchdog abort follows its stall observation within milliseconds; the status bar keeps the

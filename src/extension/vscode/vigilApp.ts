@@ -30,10 +30,11 @@ import { registerCommands } from './commands';
 import { loadServices } from '../servicesLoader';
 import { AttentionNotifier } from './attentionNotifier';
 import { SessionController } from './sessionController';
-import { folderRow } from './sessionPresentation';
+import { folderRow } from '../presentation/sessionPresentation';
 import { SessionTreeProvider } from './sessionTree';
 import { StatusBarController } from './statusBar';
-import type { StatusModel, StatusPhase } from './statusPresentation';
+import type { StatusModel } from '../presentation/statusPresentation';
+import type { TurnPhase } from '../../shared/sessionView';
 import { TaskTerminals } from './taskTerminal';
 import { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
 import { SessionViewProvider } from './webview/sessionViewProvider';
@@ -310,11 +311,11 @@ export class VigilApp extends Disposable {
     await this.sessionView.reveal();
   }
 
-  phaseOf(sessionId: string): StatusPhase | undefined {
-    if (sessionId === this.sessions.currentSessionId) return toStatusPhase(this.sessions.currentSnapshot?.turn.phase);
+  phaseOf(sessionId: string): TurnPhase | undefined {
+    if (sessionId === this.sessions.currentSessionId) return this.sessions.currentSnapshot?.turn.phase ?? 'idle';
     if (this.started?.supervisor.getSnapshot(sessionId)) return 'running';
     const remote = this.started?.crossWindow.elsewhere(sessionId);
-    return remote ? (remote.phase === 'awaitingApproval' ? 'approval' : remote.phase === 'stalled' ? 'stalled' : 'running') : undefined;
+    return remote ? (remote.phase === 'awaitingApproval' ? 'awaitingApproval' : remote.phase === 'stalled' ? 'stalled' : 'running') : undefined;
   }
 
   statusModel(): StatusModel {
@@ -328,7 +329,7 @@ export class VigilApp extends Disposable {
     const live = this.started?.supervisor.getSnapshot(snapshot.session.id);
     const now = Date.now();
     return {
-      phase: toStatusPhase(snapshot.turn.phase),
+      phase: snapshot.turn.phase,
       sessionTitle: snapshot.session.title,
       elapsedMs: snapshot.turn.startedAt !== undefined ? now - snapshot.turn.startedAt : undefined,
       silenceMs: live?.silenceMs ?? (snapshot.turn.lastActivityAt !== undefined ? now - snapshot.turn.lastActivityAt : undefined),
@@ -383,19 +384,4 @@ function windowFolders(): string[] {
 function activeFile(): string | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
   return uri?.scheme === 'file' ? uri.fsPath : undefined;
-}
-
-function toStatusPhase(phase: string | undefined): StatusPhase {
-  switch (phase) {
-    case 'running':
-    case 'quiet':
-    case 'stalled':
-    case 'aborted':
-    case 'interrupted':
-      return phase;
-    case 'awaitingApproval':
-      return 'approval';
-    default:
-      return 'idle';
-  }
 }

@@ -8,14 +8,14 @@ import * as vscode from 'vscode';
 import { silentLogger } from '../../../src/extension/core/ports/logger';
 import { SessionStore } from '../../../src/extension/core/store/sessionStore';
 import { SessionNode, SessionTreeProvider } from '../../../src/extension/vscode/sessionTree';
-import type { StatusPhase } from '../../../src/extension/vscode/statusPresentation';
+import type { TurnPhase } from '../../../src/shared/sessionView';
 import { Stubs } from './stubs';
 
 describe('session tree (extension host)', () => {
   const stubs = new Stubs();
   let store: SessionStore;
   let provider: SessionTreeProvider;
-  const phases = new Map<string, StatusPhase>();
+  const phases = new Map<string, TurnPhase>();
   const tasks = [{ sessionId: 'a', status: 'running' }, { sessionId: 'a', status: 'exited' }, { sessionId: 'b', status: 'running' }];
 
   beforeEach(async () => {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert';
 import { TranscriptTranslator } from '../../../src/extension/presentation/transcriptTranslator';
 import { applyHostEvent } from '../../../src/shared/sessionViewReducer';
 import { emptySnapshot, type SessionSnapshot } from '../../../src/shared/sessionView';
-import type { TranscriptRecord } from '../../../src/extension/core/store/transcriptRecords';
+import { parseTranscriptRecord, type TranscriptRecord } from '../../../src/extension/core/store/transcriptRecords';
 
 function fold(records: TranscriptRecord[]): SessionSnapshot {
   const translator = new TranscriptTranslator();
@@ -87,6 +87,27 @@ describe('transcript translator', () => {
     const entry = state.entries[0];
     assert.ok(entry.kind === 'wakeup');
     assert.deepStrictEqual(entry.taskIds, ['t-1', 't-2']);
+  });
+
+  it('a wakeup record names its tasks as data; the text is not parsed for them', () => {
+    const state = fold([
+      // The text names other ids than the record on purpose: only the record's `taskIds` count.
+      { type: 'userPrompt', at: 1, source: 'wakeup', taskIds: ['t-9', 'weird id'], text: '[IMPORTANT: Background task t-1 completed (exit code 0).\n…]' },
+      { type: 'userPrompt', at: 2, source: 'wakeup', taskIds: [], text: 'no task named here' },
+    ]);
+    const [first, second] = state.entries;
+    assert.ok(first.kind === 'wakeup' && second.kind === 'wakeup');
+    assert.deepStrictEqual(first.taskIds, ['t-9', 'weird id']);
+    assert.deepStrictEqual(second.taskIds, []);
+  });
+
+  it('a wakeup record written before records carried task ids still names its tasks (from its text)', () => {
+    const old = parseTranscriptRecord(JSON.parse('{"type":"userPrompt","at":1,"turnId":"w1","source":"wakeup","text":"[IMPORTANT: Background task t-3 was killed (SIGTERM).\\n…]\\n\\n[IMPORTANT: Background task t-4 completed (exit code 1).\\n…]"}'));
+    assert.ok(old);
+    const entry = fold([old]).entries[0];
+    assert.ok(entry.kind === 'wakeup');
+    // As before this record shape: the text's "completed"/"matched" headlines are what names them.
+    assert.deepStrictEqual(entry.taskIds, ['t-4']);
   });
 
   it('plans update one entry per turn', () => {

@@ -13,7 +13,8 @@ import type { TurnEnded } from '../../../src/extension/core/ports/turns';
 import { ApprovalBroker } from '../../../src/extension/presentation/approvalBroker';
 import { SessionPresenter } from '../../../src/extension/presentation/sessionPresenter';
 import { VigilServices } from '../../../src/extension/services';
-import { SessionViewChannel } from '../../../src/extension/vscode/webview/sessionViewChannel';
+import { SessionViewChannel } from '../../../src/extension/presentation/sessionViewChannel';
+import { emptySnapshot } from '../../../src/shared/sessionView';
 import { ScriptedOpenAiServer } from '../../fixtures/models/scriptedOpenAiServer';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
@@ -95,9 +96,10 @@ describe('secrets never persisted or shown (plain Node, real agent process)', fu
 
     // The view, wired as the extension wires it: presenter → channel → post.
     const posted: unknown[] = [];
+    let shown: SessionPresenter | undefined;
     const channel = new SessionViewChannel(
       (m) => posted.push(m),
-      { onPrompt() {}, onStop() {}, onResume() {}, onApproval() {}, onShowTaskOutput() {}, onKillTask() {}, onOpenSession() {}, onOpenFile() {} },
+      { getSnapshot: () => shown?.snapshot ?? emptySnapshot(), onPrompt() {}, onStop() {}, onResume() {}, onApproval() {}, onShowTaskOutput() {}, onKillTask() {}, onOpenSession() {}, onOpenFile() {} },
       logger,
       {},
       (m) => redactor.redactValue(m),
@@ -105,6 +107,7 @@ describe('secrets never persisted or shown (plain Node, real agent process)', fu
     await channel.receive({ type: 'ready', id: 'w1' });
     const meta = await supervisor.sessions.create(`key ${KEY}`);
     const presenter = new SessionPresenter({ meta, records: [], live: undefined, tasks: [], approvals: [] }, (e) => channel.postEvent(e));
+    shown = presenter;
     channel.postSnapshot(presenter.snapshot);
     supervisor.sessions.onAppended(({ sessionId, records }) => sessionId === meta.id && presenter.records(records));
     supervisor.subscribe((e) => presenter.supervisorEvent(e));
@@ -141,6 +144,7 @@ describe('secrets never persisted or shown (plain Node, real agent process)', fu
 
     // A reopened view is built from the stored transcript.
     const reopened = new SessionPresenter({ meta: (await supervisor.sessions.get(meta.id))!, records, live: undefined, tasks: [], approvals: [] }, () => undefined);
+    shown = reopened;
     channel.postSnapshot(reopened.snapshot);
 
     await supervisor.sessions.update(meta.id, { stateReason: `paused: ${KEY}` });

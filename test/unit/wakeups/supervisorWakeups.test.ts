@@ -131,6 +131,8 @@ describe('wakeups through the real turn supervisor', function () {
     const wake = await agent.waitForPrompt(2);
     assert.ok(wake.text.startsWith(`[IMPORTANT: Background task ${terminalId} completed (exit code 0).`), wake.text);
     assert.ok(wake.text.includes('12 passing'));
+    const stored = (await sup.sessions.readAll(sid)).records.find((r) => r.type === 'userPrompt' && r.source === 'wakeup');
+    assert.deepEqual(stored?.type === 'userPrompt' && stored.taskIds, [terminalId], 'the wakeup\'s record names its task as data');
     // The wakeup turn ends; its teardown finds the completion delivered and starts nothing.
     agent.finish(wake.turnId);
     const teardowns = await teardownDrains(2);

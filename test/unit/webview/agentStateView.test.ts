@@ -7,9 +7,9 @@ import { applyHostEvent } from '../../../src/shared/sessionViewReducer';
 import { parseHostMessage, parseWebviewMessage } from '../../../src/shared/webviewProtocol';
 import { SessionPresenter } from '../../../src/extension/presentation/sessionPresenter';
 import type { HostEvent } from '../../../src/shared/sessionView';
-import { snapshotWith } from './viewBuilders';
-import { SessionViewChannel } from '../../../src/extension/vscode/webview/sessionViewChannel';
-import type { SessionViewController } from '../../../src/extension/vscode/webview/sessionViewController';
+import { ModelStub, snapshotWith } from './viewBuilders';
+import { SessionViewChannel } from '../../../src/extension/presentation/sessionViewChannel';
+import type { SessionViewController } from '../../../src/extension/presentation/sessionViewController';
 
 const agent: AgentStateView = {
   options: [
@@ -63,17 +63,20 @@ describe('agent state in the session view', () => {
   it('the host channel hands the header intent to the controller, and a later agent change to a reloaded view', async () => {
     const calls: unknown[] = [];
     const noop = () => undefined;
+    const model = new ModelStub();
     const controller: SessionViewController = {
+      getSnapshot: () => model.snapshot,
       onPrompt: noop, onStop: noop, onResume: noop, onApproval: noop, onShowTaskOutput: noop, onKillTask: noop, onOpenSession: noop, onOpenFile: noop,
       onAgentOption: (intent) => void calls.push(intent),
     };
     const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
     const posted: unknown[] = [];
     const channel = new SessionViewChannel((m) => posted.push(m), controller, log);
-    channel.postSnapshot(snapshotWith());
+    model.channel = channel;
+    model.postSnapshot(snapshotWith());
     await channel.receive({ type: 'agentOption', id: 'w1', sessionId: 's1', configId: 'mode' });
     assert.deepEqual(calls, [{ sessionId: 's1', configId: 'mode' }]);
-    channel.postEvent({ type: 'agentStateChanged', agent });
+    model.postEvent({ type: 'agentStateChanged', agent });
     await channel.receive({ type: 'ready', id: 'w2' });
     assert.deepEqual((posted.at(-1) as { snapshot: { agent?: AgentStateView } }).snapshot.agent, agent);
   });

@@ -4,14 +4,14 @@
 
 import * as assert from 'node:assert/strict';
 import type { Logger } from '../../../src/extension/core/ports/logger';
-import { SessionViewChannel } from '../../../src/extension/vscode/webview/sessionViewChannel';
-import type { SessionViewController } from '../../../src/extension/vscode/webview/sessionViewController';
+import { SessionViewChannel } from '../../../src/extension/presentation/sessionViewChannel';
+import type { SessionViewController } from '../../../src/extension/presentation/sessionViewController';
 import { TranscriptTranslator } from '../../../src/extension/presentation/transcriptTranslator';
 import type { ElicitationView } from '../../../src/shared/sessionView';
 import { applyHostEvent } from '../../../src/shared/sessionViewReducer';
 import type { HostMessage } from '../../../src/shared/webviewProtocol';
 import { parseHostMessage } from '../../../src/shared/webviewProtocol';
-import { snapshotWith } from './viewBuilders';
+import { ModelStub, snapshotWith } from './viewBuilders';
 
 const quiet: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -21,14 +21,17 @@ function setup(overrides: Partial<SessionViewController> = {}) {
   const record = (name: string) => (intent: unknown) => {
     calls.push([name, intent]);
   };
+  const model = new ModelStub();
   const controller: SessionViewController = {
+    getSnapshot: () => model.snapshot,
     onPrompt: record('prompt'), onStop: record('stop'), onResume: record('resume'), onApproval: record('approval'),
     onShowTaskOutput: record('showTaskOutput'), onKillTask: record('killTask'), onOpenSession: record('openSession'), onOpenFile: record('openFile'),
     onElicitation: record('elicitation'), onOpenElicitationUrl: record('openElicitationUrl'),
     ...overrides,
   };
   const channel = new SessionViewChannel((m) => void posted.push(m), controller, quiet);
-  return { channel, posted, calls };
+  model.channel = channel;
+  return { channel, model, posted, calls };
 }
 
 const form: ElicitationView = { requestId: 'r1', mode: 'form', message: 'Fill <b>in</b>', schema: { type: 'object', properties: { n: { type: 'integer' } } }, at: 1 };
@@ -59,8 +62,8 @@ describe('session view channel: prompt context and elicitations', () => {
     let s = applyHostEvent(snapshotWith(), { type: 'elicitationRequested', elicitation: form });
     s = applyHostEvent(s, { type: 'turnStatusChanged', turn: { phase: 'idle', silenceSeconds: 0 } });
     assert.deepEqual(s.elicitations, [form]);
-    const { channel, posted } = setup();
-    channel.postSnapshot(s);
+    const { channel, model, posted } = setup();
+    model.postSnapshot(s);
     await channel.receive({ type: 'ready', id: 'w1' });
     const snap = posted[0];
     assert.ok(snap.type === 'snapshot');

@@ -2,11 +2,11 @@
 
 import * as assert from 'node:assert/strict';
 import type { Logger } from '../../../src/extension/core/ports/logger';
-import { SessionViewChannel } from '../../../src/extension/vscode/webview/sessionViewChannel';
-import type { SessionViewController } from '../../../src/extension/vscode/webview/sessionViewController';
+import { SessionViewChannel } from '../../../src/extension/presentation/sessionViewChannel';
+import type { SessionViewController } from '../../../src/extension/presentation/sessionViewController';
 import type { HostMessage } from '../../../src/shared/webviewProtocol';
 import { snapshotTailEntries } from '../../../src/shared/webviewProtocol';
-import { agentEntry, longTranscript, snapshotWith, userEntry } from './viewBuilders';
+import { ModelStub, agentEntry, longTranscript, snapshotWith, userEntry } from './viewBuilders';
 
 class RecordingLogger implements Logger {
   readonly records: { level: string; message: string }[] = [];
@@ -21,7 +21,9 @@ function setup(overrides: Partial<SessionViewController> = {}) {
   const posted: HostMessage[] = [];
   const calls: [string, unknown][] = [];
   const record = (name: string) => (intent: unknown) => { calls.push([name, intent]); };
+  const model = new ModelStub();
   const controller: SessionViewController = {
+    getSnapshot: () => model.snapshot,
     onPrompt: record('prompt'), onStop: record('stop'), onResume: record('resume'), onApproval: record('approval'),
     onShowTaskOutput: record('showTaskOutput'), onKillTask: record('killTask'), onOpenSession: record('openSession'), onOpenFile: record('openFile'),
     ...overrides,
@@ -29,33 +31,34 @@ function setup(overrides: Partial<SessionViewController> = {}) {
   const logger = new RecordingLogger();
   const rejected: string[] = [];
   const channel = new SessionViewChannel((m) => { posted.push(m); return Promise.resolve(true); }, controller, logger, { onRejected: (r) => rejected.push(r) });
-  return { channel, posted, calls, logger, rejected };
+  model.channel = channel;
+  return { channel, model, posted, calls, logger, rejected };
 }
 
 describe('session view channel (host side)', () => {
   it('posts nothing before ready, then a snapshot with every earlier event folded in', async () => {
-    const { channel, posted } = setup();
-    channel.postSnapshot(snapshotWith([userEntry('u1')]));
-    channel.postEvent({ type: 'chunkAppended', entryId: 'a1', entryKind: 'agent', text: 'hi', at: 2 });
+    const { channel, model, posted } = setup();
+    model.postSnapshot(snapshotWith([userEntry('u1')]));
+    model.postEvent({ type: 'chunkAppended', entryId: 'a1', entryKind: 'agent', text: 'hi', at: 2 });
     assert.equal(posted.length, 0);
     await channel.receive({ type: 'ready', id: 'w1' });
     assert.equal(posted.length, 1);
     const first = posted[0];
     assert.ok(first.type === 'snapshot');
     assert.deepEqual(first.snapshot.entries.map((e) => e.id), ['u1', 'a1']);
-    channel.postEvent({ type: 'streamEnded', entryId: 'a1' });
+    model.postEvent({ type: 'streamEnded', entryId: 'a1' });
     const second = posted[1];
     assert.ok(second.type === 'event');
     assert.equal(second.seq, first.seq + 1, 'events follow the snapshot in sequence');
   });
 
   it('answers a reload (a second ready) with the current state, not the first snapshot', async () => {
-    const { channel, posted } = setup();
-    channel.postSnapshot(snapshotWith([userEntry('u1')]));
+    const { channel, model, posted } = setup();
+    model.postSnapshot(snapshotWith([userEntry('u1')]));
     await channel.receive({ type: 'ready', id: 'w1' });
-    channel.postEvent({ type: 'entryAppended', entry: agentEntry('a1') });
+    model.postEvent({ type: 'entryAppended', entry: agentEntry('a1') });
     channel.reset();
-    channel.postEvent({ type: 'entryAppended', entry: userEntry('u2') });
+    model.postEvent({ type: 'entryAppended', entry: userEntry('u2') });
     assert.equal(posted.length, 2, 'nothing is posted to a webview that is gone');
     await channel.receive({ type: 'ready', id: 'w1' });
     const last = posted[posted.length - 1];
@@ -74,8 +77,8 @@ describe('session view channel (host side)', () => {
   });
 
   it('sends a long session as its tail, then the omitted entries on request, as they were sent', async () => {
-    const { channel, posted } = setup();
-    channel.postSnapshot(snapshotWith(longTranscript(10_000)));
+    const { channel, model, posted } = setup();
+    model.postSnapshot(snapshotWith(longTranscript(10_000)));
     await channel.receive({ type: 'ready', id: 'w1' });
     const first = posted[0];
     assert.ok(first.type === 'snapshot');
@@ -83,7 +86,7 @@ describe('session view channel (host side)', () => {
     assert.equal(first.omitted, 10_000 - snapshotTailEntries);
     assert.equal(first.snapshot.entries[0].id, longTranscript(10_000)[10_000 - snapshotTailEntries].id);
     // An event lands before the webview asks: it goes out as an event, and history stays as sent.
-    channel.postEvent({ type: 'entryAppended', entry: userEntry('u0', 'edited') });
+    model.postEvent({ type: 'entryAppended', entry: userEntry('u0', 'edited') });
     await channel.receive({ type: 'history', id: 'w2', snapshotSeq: first.seq });
     const history = posted[2];
     assert.ok(history.type === 'history');
@@ -154,7 +157,7 @@ describe('session view channel (host side)', () => {
     const logger = new RecordingLogger();
     const noop = () => undefined;
     const controller: SessionViewController = {
-      onPrompt: noop, onStop: noop, onResume: noop, onApproval: noop, onShowTaskOutput: noop, onKillTask: noop, onOpenSession: noop, onOpenFile: noop,
+      getSnapshot: snapshotWith, onPrompt: noop, onStop: noop, onResume: noop, onApproval: noop, onShowTaskOutput: noop, onKillTask: noop, onOpenSession: noop, onOpenFile: noop,
     };
     const throwing = new SessionViewChannel(() => { throw new Error('disposed'); }, controller, logger);
     await throwing.receive({ type: 'ping', id: 'w1' });
@@ -167,9 +170,11 @@ describe('session view channel (host side)', () => {
   it('Copy puts the Markdown the host holds for that message on the clipboard, masked, and nothing else', async () => {
     const copied: string[] = [];
     const posted: HostMessage[] = [];
-    const controller = setup().channel['controller'];
+    const { model, channel: first } = setup();
+    const controller = first['controller'];
     const channel = new SessionViewChannel((m) => { posted.push(m); }, controller, new RecordingLogger(), {}, (m) => JSON.parse(JSON.stringify(m).replace(/sk-secret/g, '***')) as typeof m, (text) => copied.push(text));
-    channel.postSnapshot(snapshotWith([userEntry('u1', 'my question'), agentEntry('a1', '**answer** with sk-secret'), { kind: 'thought', id: 't1', text: 'hm', streaming: false, at: 1 }]));
+    model.channel = channel;
+    model.postSnapshot(snapshotWith([userEntry('u1', 'my question'), agentEntry('a1', '**answer** with sk-secret'), { kind: 'thought', id: 't1', text: 'hm', streaming: false, at: 1 }]));
     await channel.receive({ type: 'ready', id: 'w1' });
     await channel.receive({ type: 'copyEntry', id: 'w2', sessionId: 's1', entryId: 'a1' });
     await channel.receive({ type: 'copyEntry', id: 'w3', sessionId: 's1', entryId: 'u1' });
@@ -184,8 +189,8 @@ describe('session view channel (host side)', () => {
   });
 
   it('Copy without a clipboard says so', async () => {
-    const { channel, posted } = setup();
-    channel.postSnapshot(snapshotWith([userEntry('u1')]));
+    const { channel, model, posted } = setup();
+    model.postSnapshot(snapshotWith([userEntry('u1')]));
     await channel.receive({ type: 'ready', id: 'w1' });
     await channel.receive({ type: 'copyEntry', id: 'w2', sessionId: 's1', entryId: 'u1' });
     const error = posted.find((m) => m.type === 'error');

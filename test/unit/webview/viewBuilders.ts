@@ -1,7 +1,8 @@
 // Builders for session view payloads used by the webview tests.
 
-import type { EntryView, SessionSnapshot, TaskView, ToolCallView } from '../../../src/shared/sessionView';
+import type { EntryView, HostEvent, SessionSnapshot, TaskView, ToolCallView } from '../../../src/shared/sessionView';
 import { emptySnapshot } from '../../../src/shared/sessionView';
+import { applyHostEvent } from '../../../src/shared/sessionViewReducer';
 
 export function snapshotWith(entries: EntryView[] = [], patch: Partial<SessionSnapshot> = {}): SessionSnapshot {
   return { ...emptySnapshot(), session: { id: 's1', title: 'Session one' }, entries, ...patch };
@@ -32,4 +33,23 @@ export function longTranscript(n: number): EntryView[] {
     else entries.push({ kind: 'toolCall', id: `tool:t${i}`, at: 1_000, toolCall: toolCall(`t${i}`, { status: 'completed', endedAt: 2_000 }) });
   }
   return entries;
+}
+
+/**
+ * Stands in for the shown session's model (SessionPresenter) in channel tests: it folds what it posts
+ * and is the snapshot the controller gives the channel, as the extension wires them.
+ */
+export class ModelStub {
+  snapshot: SessionSnapshot = emptySnapshot();
+  channel: { postSnapshot(snapshot: SessionSnapshot): void; postEvent(event: HostEvent): void } | undefined;
+
+  postSnapshot(snapshot: SessionSnapshot): void {
+    this.snapshot = snapshot;
+    this.channel?.postSnapshot(snapshot);
+  }
+
+  postEvent(event: HostEvent): void {
+    this.snapshot = applyHostEvent(this.snapshot, event);
+    this.channel?.postEvent(event);
+  }
 }

@@ -41,6 +41,8 @@ export interface StartTurnOptions {
   signal?: AbortSignal;
   /** What the person attached to a user prompt; the transcript keeps only their names and links. */
   attachments?: PromptAttachment[];
+  /** The background tasks a wakeup reports: kept as data in its prompt's transcript record. */
+  taskIds?: string[];
 }
 
 export type StartTurnResult =

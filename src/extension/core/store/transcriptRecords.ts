@@ -19,6 +19,8 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
     type: z.literal('userPrompt'), ...base, text: z.string(), source: z.enum(['user', 'wakeup', 'resume']),
     /** What was attached: names and links only (never image bytes or embedded text), so a reload shows it. */
     attachments: z.array(attachmentSummarySchema).max(100).optional(),
+    /** A wakeup's background tasks, in the order its text reports them (records before this field: parsed from the text). */
+    taskIds: z.array(z.string().max(200)).max(1_000).optional(),
   }),
   /** The `update` field of an ACP `session/update`, kept verbatim for replay. */
   z.object({ type: z.literal('agentUpdate'), ...base, update: z.record(z.string(), z.unknown()) }),

@@ -23,14 +23,15 @@ export type SupervisorEvent =
   | { type: 'notice'; sessionId: string; level: 'info' | 'warning' | 'error'; message: string }
   | { type: 'turnEnded'; ended: TurnEnded };
 
-export type TurnPhase = 'running' | 'aborting' | 'ending';
+/** Where a turn is in its own run (the supervisor's step, not the seven-value TurnPhase the views show, shared/sessionView.ts). */
+export type TurnStep = 'running' | 'aborting' | 'ending';
 
 /** What a status bar polls once a second. */
 export interface TurnSnapshot {
   sessionId: string;
   turnId: string;
   source: TurnSource;
-  phase: TurnPhase;
+  phase: TurnStep;
   waitingOn: WaitingOn;
   lastActivity: string;
   /** The activity generation (advances on every activity). */

@@ -18,7 +18,7 @@ import { CommitBarriers, type PendingBarrier } from './commitBarriers';
 import { ENDED_WITHOUT_RESULT, ToolCallTracker } from './toolCalls';
 import { reportLeftovers } from './leftoverReport';
 import { Watchdog } from './watchdog';
-import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnPhase, TurnSnapshot } from './supervisorEvents';
+import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnStep, TurnSnapshot } from './supervisorEvents';
 
 export interface TurnRunDeps {
   sessionId: string;
@@ -43,6 +43,8 @@ export interface TurnRunDeps {
   pausedAtStart: boolean;
   /** What the person attached to the prompt: passed to the agent, summarized (names, links) in the transcript. */
   attachments?: PromptAttachment[];
+  /** A wakeup's background tasks, stored with its prompt. */
+  taskIds?: string[];
   /** Snapshots of the session's folder before and after the turn (core/checkpoints); absent: none. */
   checkpoints?: CheckpointPort;
 }
@@ -60,7 +62,7 @@ export class TurnRun {
   readonly barriers = new CommitBarriers();
   readonly writer: TranscriptWriter;
   readonly startedAt: number;
-  phase: TurnPhase = 'running';
+  phase: TurnStep = 'running';
   waitingOn: WaitingOn = { kind: 'agent' };
   /** Set when the turn failed on provider credentials or quota: the supervisor pauses wakeups. */
   failure: AgentFailure | undefined;
@@ -129,7 +131,11 @@ export class TurnRun {
     const { turnId, source, token } = this.d;
     await this.writer.append([
       { type: 'turnStarted', turnId, source, epoch: token.epoch },
-      { type: 'userPrompt', turnId, source, text, ...(this.d.attachments?.length ? { attachments: this.d.attachments.map(summarize) } : {}) },
+      {
+        type: 'userPrompt', turnId, source, text,
+        ...(this.d.attachments?.length ? { attachments: this.d.attachments.map(summarize) } : {}),
+        ...(this.d.taskIds ? { taskIds: this.d.taskIds } : {}),
+      },
     ]);
   }
 

@@ -240,6 +240,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         initialState: options.source !== 'wakeup' ? 'idle' : got.reclaimed ? 'interrupted' : meta.state,
         pausedAtStart: meta.wakeupsPaused !== undefined,
         attachments: options.attachments,
+        ...(options.taskIds ? { taskIds: options.taskIds } : {}),
         checkpoints: this.o.checkpoints,
       });
       slot.turn = run;

@@ -196,7 +196,7 @@ export class WakeupCoordinator extends Disposable {
     let result: StartTurnResult;
     this.inflight.set(claim.sessionId, claim);
     try {
-      result = await turns.startTurn(claim.sessionId, formatWakeupPrompt(claim.completions), { source: 'wakeup' });
+      result = await turns.startTurn(claim.sessionId, formatWakeupPrompt(claim.completions), { source: 'wakeup', taskIds: claim.completions.map((c) => c.taskId) });
     } catch (error) {
       result = { kind: 'failed', reason: errorMessage(error) };
     } finally {

@@ -7,8 +7,8 @@ import { tagged, type Logger } from '../../core/ports/logger';
 import type { Redactor } from '../../core/common/redactor';
 import type { HostEvent, SessionSnapshot } from '../../../shared/sessionView';
 import type { WebviewMessage } from '../../../shared/webviewProtocol';
-import { SessionViewChannel } from './sessionViewChannel';
-import type { SessionViewController } from './sessionViewController';
+import { SessionViewChannel } from '../../presentation/sessionViewChannel';
+import type { SessionViewController } from '../../presentation/sessionViewController';
 import { createNonce, renderSessionViewHtml } from '../../presentation/sessionViewHtml';
 
 export interface SessionViewProviderOptions {

@@ -2,7 +2,7 @@
 
 import * as assert from 'node:assert';
 import type { SessionMeta } from '../../../src/extension/core/store/sessionStore';
-import { folderRow, orderByFolder, presentSession, rowStatus, validateSessionTitle } from '../../../src/extension/vscode/sessionPresentation';
+import { folderRow, orderByFolder, presentSession, rowStatus, validateSessionTitle } from '../../../src/extension/presentation/sessionPresentation';
 
 const now = Date.UTC(2026, 10, 30, 12, 0, 0);
 const meta = (patch: Partial<SessionMeta> = {}): SessionMeta => ({ id: 's1', title: 'Fix the build', createdAt: now - 3_600_000, updatedAt: now - 5 * 60_000, state: 'idle', ...patch });
@@ -24,7 +24,7 @@ describe('session list presentation', () => {
   });
 
   it('every running phase has context session.running and shows the running tasks', () => {
-    for (const phase of ['running', 'quiet', 'stalled', 'approval'] as const) {
+    for (const phase of ['running', 'quiet', 'stalled', 'awaitingApproval'] as const) {
       const row = presentSession(meta(), phase, 2, now);
       assert.strictEqual(row.contextValue, 'session.running', phase);
       assert.match(row.description, / · 2 bg$/);
@@ -32,7 +32,7 @@ describe('session list presentation', () => {
       assert.ok(row.iconColor, `${phase} is coloured`);
     }
     assert.strictEqual(presentSession(meta(), 'stalled', 0, now).icon, 'warning');
-    assert.match(presentSession(meta(), 'approval', 0, now).description, /^waiting for approval/);
+    assert.match(presentSession(meta(), 'awaitingApproval', 0, now).description, /^waiting for approval/);
   });
 
   it('aborted and interrupted are resumable, red, and say why in the tooltip', () => {
@@ -47,7 +47,7 @@ describe('session list presentation', () => {
   });
 
   it('every context value matches the menus’ /^session/', () => {
-    for (const phase of [undefined, 'idle', 'running', 'quiet', 'stalled', 'approval', 'aborted', 'interrupted'] as const) {
+    for (const phase of [undefined, 'idle', 'running', 'quiet', 'stalled', 'awaitingApproval', 'aborted', 'interrupted'] as const) {
       assert.match(presentSession(meta(), phase, 0, now).contextValue, /^session/);
     }
   });

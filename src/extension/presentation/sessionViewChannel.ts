@@ -1,16 +1,15 @@
 // The host end of the webview protocol, free of vscode so it runs in plain Node tests: validates
-// every inbound message, does the ready handshake, answers pings and forwards intents.
-// It keeps the current snapshot (folding events with the shared reducer) so a reloaded webview
-// gets the same session back without asking anyone. A long session goes out as its tail first;
-// the older entries follow when the webview, having painted, asks for them.
+// every inbound message, does the ready handshake, answers pings and forwards intents. A plain
+// sequencer: it numbers and posts what the session's model (sessionModels.ts) produced and asks the
+// model for the snapshot on every `ready`; it derives no state of its own. A long session goes out as
+// its tail first; the older entries follow when the webview, having painted, asks for them.
 
-import type { Logger } from '../../core/ports/logger';
-import type { EntryView, HostEvent, SessionSnapshot } from '../../../shared/sessionView';
-import { emptySnapshot } from '../../../shared/sessionView';
-import { applyHostEvent, findEntry } from '../../../shared/sessionViewReducer';
-import { messageMarkdown } from '../../presentation/transcriptMarkdown';
-import type * as Protocol from '../../../shared/webviewProtocol';
-import type { HostMessage, WebviewMessage } from '../../../shared/webviewProtocol';
+import type { Logger } from '../core/ports/logger';
+import type { EntryView, HostEvent, SessionSnapshot } from '../../shared/sessionView';
+import { findEntry } from '../../shared/sessionViewReducer';
+import { messageMarkdown } from './transcriptMarkdown';
+import type * as Protocol from '../../shared/webviewProtocol';
+import type { HostMessage, WebviewMessage } from '../../shared/webviewProtocol';
 
 /**
  * The protocol module (and zod with it) is loaded when the first message arrives, not while the
@@ -19,7 +18,7 @@ import type { HostMessage, WebviewMessage } from '../../../shared/webviewProtoco
 let protocol: typeof Protocol | undefined;
 function loadProtocol(): typeof Protocol {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  protocol ??= require('../../../shared/webviewProtocol') as typeof Protocol;
+  protocol ??= require('../../shared/webviewProtocol') as typeof Protocol;
   return protocol;
 }
 import type { SessionViewController } from './sessionViewController';
@@ -35,7 +34,6 @@ export interface ChannelObserver {
 export class SessionViewChannel {
   private ready = false;
   private seq = 0;
-  private current: SessionSnapshot = emptySnapshot();
   /** What the last tail snapshot omitted, kept (as sent) until the webview asks for it. */
   private omitted: { seq: number; entries: EntryView[] } | undefined;
 
@@ -54,8 +52,9 @@ export class SessionViewChannel {
     return this.ready;
   }
 
+  /** What a (re)loading webview is sent: the shown session's model, as the controller holds it. */
   get snapshot(): SessionSnapshot {
-    return this.current;
+    return this.controller.getSnapshot();
   }
 
   /** The webview went away or was re-rendered: post nothing until it says `ready` again. */
@@ -63,14 +62,13 @@ export class SessionViewChannel {
     this.ready = false;
   }
 
+  /** Another session is shown (or the shown one was read again): the webview starts over from this. */
   postSnapshot(snapshot: SessionSnapshot): void {
-    this.current = snapshot;
-    if (this.ready) this.sendSnapshot();
+    if (this.ready) this.sendSnapshot(snapshot);
   }
 
+  /** A change the model already folded. Before `ready` it is dropped: the handshake sends the model's snapshot. */
   postEvent(event: HostEvent): void {
-    this.current = applyHostEvent(this.current, event);
-    // Before `ready` the event is already folded into the snapshot the handshake will send.
     if (this.ready) this.send({ type: 'event', seq: ++this.seq, event });
   }
 
@@ -97,9 +95,8 @@ export class SessionViewChannel {
     const c = this.controller;
     switch (message.type) {
       case 'ready':
-        if (c.getSnapshot) this.current = c.getSnapshot();
         this.ready = true;
-        this.sendSnapshot();
+        this.sendSnapshot(c.getSnapshot());
         this.observer.onReady?.();
         return;
       case 'history': {
@@ -166,26 +163,27 @@ export class SessionViewChannel {
   /** The Markdown of a message the host itself holds for the session on screen; the view only names it. */
   private async copyEntry(sessionId: string | undefined, entryId: string): Promise<void> {
     if (!this.clipboard) throw new Error('This view cannot copy messages.');
-    if (sessionId !== this.current.session?.id) throw new Error('That message belongs to a session that is no longer open; copy it from there.');
-    const i = findEntry(this.current.entries, entryId);
-    const text = i >= 0 ? messageMarkdown(this.current.entries[i]) : undefined;
+    const current = this.controller.getSnapshot();
+    if (sessionId !== current.session?.id) throw new Error('That message belongs to a session that is no longer open; copy it from there.');
+    const i = findEntry(current.entries, entryId);
+    const text = i >= 0 ? messageMarkdown(current.entries[i]) : undefined;
     if (text === undefined) throw new Error('That message is no longer in the transcript, or it is not a message that can be copied.');
     await this.clipboard(this.redact(text));
   }
 
-  private sendSnapshot(): void {
+  private sendSnapshot(snapshot: SessionSnapshot): void {
     const seq = ++this.seq;
-    const all = this.current.entries;
+    const all = snapshot.entries;
     const { snapshotTailEntries } = loadProtocol();
     if (all.length <= snapshotTailEntries) {
       this.omitted = undefined;
-      this.send({ type: 'snapshot', seq, snapshot: this.current });
+      this.send({ type: 'snapshot', seq, snapshot });
       return;
     }
     // Entries are immutable and only appended or replaced in place, so these slices stay exact.
     const split = all.length - snapshotTailEntries;
     this.omitted = { seq, entries: all.slice(0, split) };
-    this.send({ type: 'snapshot', seq, snapshot: { ...this.current, entries: all.slice(split) }, omitted: split });
+    this.send({ type: 'snapshot', seq, snapshot: { ...snapshot, entries: all.slice(split) }, omitted: split });
   }
 
   private send(message: HostMessage): void {

@@ -2,18 +2,17 @@
 // validated intents; the composition root implements it over the supervisor and the registry.
 // A handler that throws or rejects is logged and answered to the webview as an error.
 
-import type { ElicitationValue } from '../../../shared/elicitationForm';
-import type { MentionItem, PromptMention } from '../../../shared/promptContext';
-import type { ApprovalDecision, ElicitationAction, NoticeAction, SessionSnapshot } from '../../../shared/sessionView';
+import type { ElicitationValue } from '../../shared/elicitationForm';
+import type { MentionItem, PromptMention } from '../../shared/promptContext';
+import type { ApprovalDecision, ElicitationAction, NoticeAction, SessionSnapshot } from '../../shared/sessionView';
 
 export interface SessionViewController {
   /**
-   * Optional. Without it, `ready` is answered with the last posted snapshot with every later event
-   * folded in (the usual way). With it, its result is the authority on every `ready` and replaces
-   * that state; it must then reflect everything posted so far. Synchronous, so no event can slip
-   * between taking the snapshot and sending it.
+   * The shown session's model as it is now: every `ready` is answered with it, so it must reflect
+   * every event posted so far (the channel keeps no copy). Synchronous, so no event can slip between
+   * taking the snapshot and sending it.
    */
-  getSnapshot?(): SessionSnapshot;
+  getSnapshot(): SessionSnapshot;
   onPrompt(intent: { sessionId?: string; text: string; mentions?: PromptMention[] }): void | Promise<void>;
   /** `@` in the composer: files matching the query, the selection, the Problems list. */
   onMentionQuery?(intent: { sessionId?: string; query: string }): Promise<{ items: MentionItem[]; images?: boolean; note?: string }>;

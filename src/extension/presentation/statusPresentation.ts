@@ -1,9 +1,9 @@
 // What the status bar item says in each turn state (the table in docs/ui.md); pure, so it is unit-tested.
 
-export type StatusPhase = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'approval';
+import type { TurnPhase } from '../../shared/sessionView';
 
 export interface StatusModel {
-  phase: StatusPhase;
+  phase: TurnPhase;
   sessionTitle?: string;
   /** Milliseconds since the turn started. */
   elapsedMs?: number;
@@ -41,7 +41,7 @@ export function presentStatus(model: StatusModel): StatusPresentation {
   const tasks = model.runningTasks > 0 ? ` · ${model.runningTasks} bg` : '';
   const lines = [
     `Session: ${model.sessionTitle ?? 'none'}`,
-    `Phase: ${model.phase}`,
+    `Phase: ${model.phase === 'awaitingApproval' ? 'approval' : model.phase}`,
     ...(model.waitingOn ? [`Waiting on: ${model.waitingOn}`] : []),
     ...(model.silenceMs !== undefined && model.phase !== 'idle' ? [`Silent for: ${seconds(model.silenceMs)} s`] : []),
     `Background tasks running: ${model.runningTasks}`,
@@ -68,7 +68,7 @@ export function presentStatus(model: StatusModel): StatusPresentation {
       return { text: '$(error) Vigil turn aborted — Resume', tooltip, background: 'error' };
     case 'interrupted':
       return { text: '$(error) Vigil turn interrupted — Resume', tooltip, background: 'error' };
-    case 'approval':
+    case 'awaitingApproval':
       return { text: `$(question) Vigil needs approval${where}`, tooltip, color: 'prominent' };
     default: {
       const never: never = model.phase;

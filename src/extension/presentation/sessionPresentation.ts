@@ -3,11 +3,9 @@
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { CheckedPlacement } from '../core/folders/sessionFolders';
 import { folderName } from '../core/folders/sessionFolder';
-import { formatRelativeTime } from '../presentation/relativeTime';
-import type { StatusPhase } from './statusPresentation';
-
-/** The status a row shows: the live phase of a turn in this window, else the session's stored state. */
-export type SessionRowStatus = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'approval';
+import { formatRelativeTime } from './relativeTime';
+import type { TurnPhase } from '../../shared/sessionView';
+import { isTurnLive } from '../../shared/sessionViewReducer';
 
 export interface SessionRow {
   label: string;
@@ -18,45 +16,42 @@ export interface SessionRow {
   iconColor?: string;
   /** `session.<status>[.resumable]`; package.json menus match `viewItem =~ /^session/`. */
   contextValue: string;
-  status: SessionRowStatus;
+  /** The live phase of a turn in this window, else the session's stored state. */
+  status: TurnPhase;
   turnRunning: boolean;
 }
 
-const LABELS: Record<SessionRowStatus, string> = {
+const LABELS: Record<TurnPhase, string> = {
   idle: 'idle',
   running: 'running',
   quiet: 'running (quiet)',
   stalled: 'stalled — recovering',
   aborted: 'aborted',
   interrupted: 'interrupted',
-  approval: 'waiting for approval',
+  awaitingApproval: 'waiting for approval',
 };
 
-const ICONS: Record<SessionRowStatus, { icon: string; color?: string }> = {
+const ICONS: Record<TurnPhase, { icon: string; color?: string }> = {
   idle: { icon: 'comment-discussion' },
   running: { icon: 'sync~spin', color: 'charts.blue' },
   quiet: { icon: 'watch', color: 'list.warningForeground' },
   stalled: { icon: 'warning', color: 'list.warningForeground' },
   aborted: { icon: 'error', color: 'list.errorForeground' },
   interrupted: { icon: 'debug-disconnect', color: 'list.errorForeground' },
-  approval: { icon: 'question', color: 'charts.yellow' },
+  awaitingApproval: { icon: 'question', color: 'charts.yellow' },
 };
 
-export function rowStatus(meta: Pick<SessionMeta, 'state'>, live: StatusPhase | undefined): SessionRowStatus {
+export function rowStatus(meta: Pick<SessionMeta, 'state'>, live: TurnPhase | undefined): TurnPhase {
   // A live turn of this window wins; 'idle' from the supervisor means "no turn here", so the stored state speaks.
   if (live && live !== 'idle') return live;
   return meta.state;
 }
 
-export function isTurnRunning(status: SessionRowStatus): boolean {
-  return status === 'running' || status === 'quiet' || status === 'stalled' || status === 'approval';
-}
-
 /** `elsewhere`: the turn runs in another window of this machine (followed through the store). */
-export function presentSession(meta: SessionMeta, live: StatusPhase | undefined, runningTasks: number, now: number, elsewhere = false): SessionRow {
+export function presentSession(meta: SessionMeta, live: TurnPhase | undefined, runningTasks: number, now: number, elsewhere = false): SessionRow {
   const status = rowStatus(meta, live);
-  const where = elsewhere && isTurnRunning(status) ? ' in another window' : '';
-  const running = isTurnRunning(status);
+  const where = elsewhere && isTurnLive(status) ? ' in another window' : '';
+  const running = isTurnLive(status);
   const resumable = !running && (status === 'aborted' || status === 'interrupted');
   const when = formatRelativeTime(meta.updatedAt, now);
   const tasks = runningTasks > 0 ? ` · ${runningTasks} bg` : '';

@@ -1,7 +1,7 @@
 // The status bar's text, colours and tooltip for every state of the table in docs/ui.md.
 
 import * as assert from 'node:assert';
-import { formatElapsed, presentStatus } from '../../../src/extension/vscode/statusPresentation';
+import { formatElapsed, presentStatus } from '../../../src/extension/presentation/statusPresentation';
 
 describe('status bar presentation', () => {
   it('idle shows the robot and the running task count only when there is one', () => {
@@ -36,7 +36,7 @@ describe('status bar presentation', () => {
   });
 
   it('approval is prominent', () => {
-    const view = presentStatus({ phase: 'approval', runningTasks: 0 });
+    const view = presentStatus({ phase: 'awaitingApproval', runningTasks: 0 });
     assert.strictEqual(view.text, '$(question) Vigil needs approval');
     assert.strictEqual(view.color, 'prominent');
   });

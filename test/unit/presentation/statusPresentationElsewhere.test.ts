@@ -1,13 +1,13 @@
 // The status bar when a turn runs in another window, and when an approval waits where no window shows it.
 
 import * as assert from 'node:assert/strict';
-import { presentStatus } from '../../../src/extension/vscode/statusPresentation';
-import { presentSession } from '../../../src/extension/vscode/sessionPresentation';
+import { presentStatus } from '../../../src/extension/presentation/statusPresentation';
+import { presentSession } from '../../../src/extension/presentation/sessionPresentation';
 
 describe('status presentation across windows', () => {
   it('a turn of another window reads "in another window", never idle', () => {
     assert.equal(presentStatus({ phase: 'running', elapsedMs: 42_000, runningTasks: 0, elsewhere: true }).text, '$(sync~spin) Vigil 0:42 · in another window');
-    assert.equal(presentStatus({ phase: 'approval', runningTasks: 0, elsewhere: true }).text, '$(question) Vigil needs approval · in another window');
+    assert.equal(presentStatus({ phase: 'awaitingApproval', runningTasks: 0, elsewhere: true }).text, '$(question) Vigil needs approval · in another window');
   });
 
   it('an approval nobody can see is named in every window, with its session', () => {

@@ -1,0 +1,118 @@
+// One view model per session, keyed by session id: each session's transcript, supervisor events,
+// tasks, approvals and agent state are folded once, into that session's SessionPresenter. The view
+// shows one of them; the channel only numbers and posts what the shown one produced.
+
+import type { AgentStateView } from '../../shared/agentState';
+import type { ApprovalView, ElicitationView, HostEvent, SessionMetaView } from '../../shared/sessionView';
+import type { SessionMeta } from '../core/store/sessionStore';
+import type { TranscriptRecord } from '../core/store/transcriptRecords';
+import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
+import type { TaskSnapshot } from '../core/tasks/taskTypes';
+import { SessionPresenter, type PresenterSeed } from './sessionPresenter';
+
+export interface SessionModelsDeps {
+  /** The shown session's changes, on their way to the view. Changes of other sessions stay in their model. */
+  post(event: HostEvent): void;
+  /**
+   * Whether this window runs a turn of the session. Its model is then kept (and kept current: this
+   * window writes all its records) while another session is shown, so showing it again folds nothing.
+   */
+  isLive(sessionId: string): boolean;
+  now?: () => number;
+}
+
+export class SessionModels {
+  private readonly models = new Map<string, SessionPresenter>();
+  private shownId: string | undefined;
+
+  constructor(private readonly d: SessionModelsDeps) {}
+
+  /** The model of the session the view shows. */
+  get shown(): SessionPresenter | undefined {
+    return this.shownId === undefined ? undefined : this.models.get(this.shownId);
+  }
+
+  get(sessionId: string): SessionPresenter | undefined {
+    return this.models.get(sessionId);
+  }
+
+  /** How many models are held: the shown one and those of turns running here. */
+  get size(): number {
+    return this.models.size;
+  }
+
+  /** Builds the session's model from its durable transcript and live state, and shows it. */
+  show(seed: PresenterSeed): SessionPresenter {
+    const sessionId = seed.meta.id;
+    const model: SessionPresenter = new SessionPresenter(
+      seed,
+      (event) => {
+        if (this.shownId === sessionId && this.models.get(sessionId) === model) this.d.post(event);
+      },
+      this.d.now,
+    );
+    this.models.set(sessionId, model);
+    this.shownId = sessionId;
+    this.prune();
+    return model;
+  }
+
+  /** Shows the model kept for a session whose turn runs here, as it stands (nothing read, nothing folded again). */
+  reshow(sessionId: string): SessionPresenter | undefined {
+    const model = this.models.get(sessionId);
+    if (!model) return undefined;
+    this.shownId = sessionId;
+    this.prune();
+    return model;
+  }
+
+  /** Whether showing the session can reuse its model: one is kept, and it is not the one on screen. */
+  kept(sessionId: string): boolean {
+    return sessionId !== this.shownId && this.models.has(sessionId) && this.d.isLive(sessionId);
+  }
+
+  supervisorEvent(event: SupervisorEvent): void {
+    const sessionId = event.type === 'turnEnded' ? event.ended.sessionId : event.sessionId;
+    this.models.get(sessionId)?.supervisorEvent(event);
+    if (event.type === 'turnEnded') this.prune();
+  }
+
+  records(sessionId: string, records: readonly TranscriptRecord[]): void {
+    this.models.get(sessionId)?.records(records);
+  }
+
+  task(task: TaskSnapshot): void {
+    this.models.get(task.sessionId)?.task(task);
+  }
+
+  approvalRequested(sessionId: string, approval: ApprovalView): void {
+    this.models.get(sessionId)?.approvalRequested(approval);
+  }
+
+  approvalResolved(sessionId: string, requestId: string): void {
+    this.models.get(sessionId)?.approvalResolved(requestId);
+  }
+
+  elicitationRequested(sessionId: string, elicitation: ElicitationView): void {
+    this.models.get(sessionId)?.elicitationRequested(elicitation);
+  }
+
+  elicitationResolved(sessionId: string, requestId: string): void {
+    this.models.get(sessionId)?.elicitationResolved(requestId);
+  }
+
+  agentState(sessionId: string, agent: AgentStateView): void {
+    this.models.get(sessionId)?.agentState(agent);
+  }
+
+  meta(meta: SessionMeta, extra?: Partial<SessionMetaView>): void {
+    this.models.get(meta.id)?.meta(meta, extra);
+  }
+
+  /** Drops the models of sessions neither shown nor running a turn here: memory stays bounded by what is live. */
+  prune(): void {
+    for (const sessionId of [...this.models.keys()]) {
+      if (sessionId !== this.shownId && !this.d.isLive(sessionId)) this.models.delete(sessionId);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+// One model per session: each session's events are folded once, into its own model; the view is
+// given only the shown one's changes; models of sessions neither shown nor running here are dropped.
+
+import * as assert from 'node:assert/strict';
+import type { SessionMeta } from '../../../src/extension/core/store/sessionStore';
+import type { TranscriptRecord } from '../../../src/extension/core/store/transcriptRecords';
+import { SessionModels } from '../../../src/extension/presentation/sessionModels';
+import type { PresenterSeed } from '../../../src/extension/presentation/sessionPresenter';
+import type { ApprovalView, HostEvent } from '../../../src/shared/sessionView';
+
+function meta(id: string): SessionMeta {
+  return { id, title: `Session ${id}`, createdAt: 1, updatedAt: 1, state: 'idle' };
+}
+
+function seed(id: string, records: TranscriptRecord[] = []): PresenterSeed {
+  return { meta: meta(id), records, live: undefined, tasks: [], approvals: [] };
+}
+
+function prompt(text: string, at = 10): TranscriptRecord {
+  return { type: 'userPrompt', at, source: 'user', text };
+}
+
+const approval: ApprovalView = { requestId: 'r1', title: 'Run npm test', at: 20 };
+
+function setup() {
+  const posted: HostEvent[] = [];
+  const live = new Set<string>();
+  const models = new SessionModels({ post: (event) => posted.push(event), isLive: (id) => live.has(id), now: () => 100 });
+  return { models, posted, live };
+}
+
+describe('session models (one per session)', () => {
+  it('folds the events of a session that is not shown into its own model, and gives the view only the shown one\'s', () => {
+    const { models, posted, live } = setup();
+    live.add('a');
+    const a = models.show(seed('a', [prompt('first')]));
+    models.supervisorEvent({ type: 'turnStarted', sessionId: 'a', turnId: 't1', source: 'user', startedAt: 50 });
+    const b = models.show(seed('b'));
+    posted.length = 0;
+
+    models.records('a', [prompt('while b is shown', 30)]);
+    models.approvalRequested('a', approval);
+    models.supervisorEvent({ type: 'approvalWaiting', sessionId: 'a', turnId: 't1', open: true });
+
+    assert.equal(posted.length, 0, 'nothing of session a reaches the view while b is shown');
+    assert.equal(models.get('a'), a);
+    assert.deepEqual(a.snapshot.entries.map((e) => e.kind === 'user' && e.text), ['first', 'while b is shown']);
+    assert.deepEqual(a.snapshot.approvals, [approval]);
+    assert.equal(a.phase, 'awaitingApproval');
+    assert.equal(b.snapshot.entries.length, 0);
+    assert.deepEqual(b.snapshot.approvals, []);
+
+    models.records('b', [prompt('for b')]);
+    assert.equal(posted.length, 1);
+    assert.ok(posted[0].type === 'entryAppended' && posted[0].entry.kind === 'user' && posted[0].entry.text === 'for b');
+  });
+
+  it('shows a kept session again as it stands, without folding anything again', () => {
+    const { models, posted, live } = setup();
+    live.add('a');
+    const a = models.show(seed('a', [prompt('first')]));
+    models.show(seed('b'));
+    models.records('a', [prompt('later', 30)]);
+    const entriesBefore = a.snapshot.entries;
+    assert.ok(models.kept('a'));
+    assert.equal(models.kept('b'), false, 'the shown session is not "kept": opening it again reads it again');
+
+    const again = models.reshow('a');
+    assert.equal(again, a, 'the same model, not a new fold of the transcript');
+    assert.equal(models.shown, a);
+    assert.equal(a.snapshot.entries, entriesBefore, 'its entries are the very same array');
+    posted.length = 0;
+    models.records('a', [prompt('now shown', 40)]);
+    models.records('b', [prompt('b meanwhile', 40)]);
+    assert.deepEqual(posted.map((e) => e.type === 'entryAppended' && e.entry.kind === 'user' && e.entry.text), ['now shown']);
+    assert.equal(models.get('b'), undefined, 'b is neither shown nor running here: dropped');
+  });
+
+  it('drops the models of sessions no longer shown once no turn of theirs runs here', () => {
+    const { models, live } = setup();
+    models.show(seed('a'));
+    models.show(seed('b'));
+    assert.equal(models.get('a'), undefined);
+    assert.equal(models.size, 1);
+    assert.equal(models.reshow('a'), undefined, 'a dropped session is read again, never shown stale');
+
+    live.add('b');
+    models.supervisorEvent({ type: 'turnStarted', sessionId: 'b', turnId: 't1', source: 'wakeup', startedAt: 50 });
+    models.show(seed('c'));
+    assert.equal(models.size, 2, 'b runs a turn here: kept');
+    live.delete('b');
+    models.supervisorEvent({ type: 'turnEnded', ended: { sessionId: 'b', turnId: 't1', source: 'wakeup', reason: 'completed' } });
+    assert.equal(models.get('b'), undefined, 'its turn ended: dropped');
+    assert.equal(models.size, 1);
+    assert.equal(models.shown?.sessionId, 'c');
+  });
+
+  it('ignores events of sessions it holds no model for', () => {
+    const { models, posted } = setup();
+    models.show(seed('a'));
+    posted.length = 0;
+    models.records('z', [prompt('elsewhere')]);
+    models.approvalRequested('z', approval);
+    models.task({ id: 't', sessionId: 'z' } as never);
+    models.supervisorEvent({ type: 'turnStarted', sessionId: 'z', turnId: 't1', source: 'user', startedAt: 1 });
+    assert.deepEqual(posted, []);
+    assert.equal(models.size, 1);
+  });
+
+  it('a replaced model of the same session posts nothing any more', () => {
+    const { models, posted } = setup();
+    const old = models.show(seed('a'));
+    const fresh = models.show(seed('a', [prompt('read again')]));
+    posted.length = 0;
+    old.records([prompt('stale')]);
+    assert.deepEqual(posted, []);
+    fresh.records([prompt('current')]);
+    assert.equal(posted.length, 1);
+  });
+});
