@@ -41,22 +41,11 @@ function crossings(from: string, forbidden: string[]): string[] {
   );
 }
 
-/**
- * Files under src/extension/vscode/ that do not import 'vscode' yet, each with the reason it is still there.
- * Everything else there must import it: vscode-free code belongs in core/ or presentation/.
- */
-const VSCODE_FREE_IN_VSCODE: Record<string, string> = {
-  'src/extension/vscode/sessionPresentation.ts': 'session-list shaping, moving to presentation/',
-  'src/extension/vscode/statusPresentation.ts': 'status-bar shaping, moving to presentation/',
-  'src/extension/vscode/webview/sessionViewChannel.ts': 'webview message channel, moving out of vscode/',
-  'src/extension/vscode/webview/sessionViewController.ts': 'webview controller, moving out of vscode/',
-};
-
-/** Files under `dir` (paths relative to `root`) that do not import 'vscode' and are not in `allowed`. */
-function vscodeFreeFiles(root: string, dir: string, allowed: Record<string, string>): string[] {
+/** Files under `dir` (paths relative to `root`) that do not import 'vscode'. */
+function vscodeFreeFiles(root: string, dir: string): string[] {
   return sourceFiles(path.join(root, dir))
     .map((file) => path.relative(root, file).split(path.sep).join('/'))
-    .filter((file) => !(file in allowed) && !importsVscode.test(readFileSync(path.join(root, file), 'utf8')));
+    .filter((file) => !importsVscode.test(readFileSync(path.join(root, file), 'utf8')));
 }
 
 describe('architecture', () => {
@@ -88,20 +77,7 @@ describe('architecture', () => {
   }
 
   it('every file under src/extension/vscode imports vscode: what does not belongs in core/ or presentation/', () => {
-    assert.deepStrictEqual(vscodeFreeFiles(repoRoot, 'src/extension/vscode', VSCODE_FREE_IN_VSCODE), []);
-  });
-
-  it('a file excused from importing vscode still has a reason to be excused (it does not import vscode)', () => {
-    const stale = Object.keys(VSCODE_FREE_IN_VSCODE).filter((file) => {
-      const full = path.join(repoRoot, file);
-      try {
-        return importsVscode.test(readFileSync(full, 'utf8'));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false; // moved away: the entry is moot
-        throw error;
-      }
-    });
-    assert.deepStrictEqual(stale, [], 'these import vscode now: remove them from VSCODE_FREE_IN_VSCODE');
+    assert.deepStrictEqual(vscodeFreeFiles(repoRoot, 'src/extension/vscode'), []);
   });
 
   it('the vscode-folder check finds a planted vscode-free file, and only that one', () => {
@@ -110,9 +86,7 @@ describe('architecture', () => {
       mkdirSync(path.join(root, 'src', 'extension', 'vscode', 'webview'), { recursive: true });
       writeFileSync(path.join(root, 'src/extension/vscode/glue.ts'), "import * as vscode from 'vscode';\nexport const x = vscode.version;\n");
       writeFileSync(path.join(root, 'src/extension/vscode/webview/pure.ts'), 'export const y = 1;\n');
-      writeFileSync(path.join(root, 'src/extension/vscode/excused.ts'), 'export const z = 2;\n');
-      const allowed = { 'src/extension/vscode/excused.ts': 'planted' };
-      assert.deepStrictEqual(vscodeFreeFiles(root, 'src/extension/vscode', allowed), ['src/extension/vscode/webview/pure.ts']);
+      assert.deepStrictEqual(vscodeFreeFiles(root, 'src/extension/vscode'), ['src/extension/vscode/webview/pure.ts']);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
