@@ -30,6 +30,8 @@ const builds = [
   { ...common, entryPoints: ['src/agent/main.ts'], outfile: 'dist/agent.js', platform: 'node', format: 'cjs', target: 'node20' },
   // Vigil's MCP task server, started by third-party agents from the mcpServers Vigil passes them.
   { ...common, entryPoints: ['src/taskServer/main.ts'], outfile: 'dist/taskServer.js', platform: 'node', format: 'cjs', target: 'node20' },
+  // The Node task wrapper (Windows, or no /usr/bin/perl): a program of its own beside taskWrapper.pl.
+  { ...common, entryPoints: ['src/extension/core/tasks/taskWrapper.ts'], outfile: 'dist/taskWrapper.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'esm', target: 'es2022' },
 ];
 
@@ -37,6 +39,8 @@ function copyAssets() {
   mkdirSync('dist/codicons', { recursive: true });
   cpSync('node_modules/@vscode/codicons/dist/codicon.css', 'dist/codicons/codicon.css');
   cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicons/codicon.ttf');
+  // The task wrapper where there is a /usr/bin/perl (src/extension/core/tasks/wrapperFiles.ts).
+  cpSync('src/extension/core/tasks/taskWrapper.pl', 'dist/taskWrapper.pl');
 }
 
 copyAssets();
