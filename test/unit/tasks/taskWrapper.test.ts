@@ -109,7 +109,10 @@ describe('task wrappers', function () {
         const killed = await runWrapper(kind, root, 't-000000c1', `echo up > ${gate}; exec sleep 30`, 1 << 20, (pid) => {
           void fs.readFile(gate, 'utf8').then(() => process.kill(-pid, 'SIGTERM'));
         });
-        assert.deepEqual([killed.record.exitCode, killed.record.signal, killed.record.signalsSeen], [null, 'SIGTERM', 1]);
+        assert.deepEqual([killed.record.exitCode, killed.record.signal], [null, 'SIGTERM']);
+        // Perl runs its handler before its next statement; Node's event loop may see the command's end first.
+        if (kind === 'perl') assert.equal(killed.record.signalsSeen, 1);
+        else assert.ok(killed.record.signalsSeen === 0 || killed.record.signalsSeen === 1, String(killed.record.signalsSeen));
       });
 
       it('bounds the log itself, with no window following: older output in log.1, the newest in log', async () => {

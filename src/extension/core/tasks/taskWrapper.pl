@@ -124,7 +124,9 @@ if ($status & 127) {
 }
 
 # The log first, then the record, each fsynced: a record that says "ended" never outlives its output.
-require IO::Handle;
+# IO's XS alone gives IO::Handle::sync (fsync) and flush; IO::Handle.pm would also load Carp and more.
+require XSLoader;
+XSLoader::load('IO');
 if ($out) {
   IO::Handle::sync($out);
   close $out;
