@@ -7,6 +7,7 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { TaskRegistry } from '../src/extension/core/tasks/taskRegistry';
 import { loadNote } from './support/cpuHogs';
+import { benchWrapper } from './support/wrapperChoice';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-bench-tasks-'));
   const workspace = path.join(root, 'workspace');
   await fs.mkdir(workspace);
-  const registry = await TaskRegistry.open({ storageRoot: root, workspaceFolder: () => workspace, shell: '/bin/sh', onCompletion: async () => undefined, killGraceMs: 1_000 });
+  const registry = await TaskRegistry.open({ storageRoot: root, workspaceFolder: () => workspace, shell: '/bin/sh', wrapper: benchWrapper(), onCompletion: async () => undefined, killGraceMs: 1_000 });
   try {
     gc();
     const heapBefore = process.memoryUsage().heapUsed;

@@ -10,6 +10,7 @@ import { TaskRegistry } from '../src/extension/core/tasks/taskRegistry';
 import { WakeupCoordinator } from '../src/extension/core/wakeups/wakeupCoordinator';
 import { WakeupOutbox } from '../src/extension/core/wakeups/wakeupOutbox';
 import { loadNote } from './support/cpuHogs';
+import { benchWrapper } from './support/wrapperChoice';
 
 /** A supervisor stand-in that admits at once and notes the wall time (ms, sub-ms precision) of each admission. */
 class TimingTurns implements TurnPort {
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
   const outbox = await WakeupOutbox.open({ storageRoot: root, windowId: 'bench' });
   const coordinator = new WakeupCoordinator({ turns, outbox, sweepIntervalMs: 3_600_000 });
   coordinator.start();
-  const registry = await TaskRegistry.open({ storageRoot: root, workspaceFolder: () => workspace, shell: '/bin/sh', onCompletion: coordinator.onCompletion });
+  const registry = await TaskRegistry.open({ storageRoot: root, workspaceFolder: () => workspace, shell: '/bin/sh', wrapper: benchWrapper(), onCompletion: coordinator.onCompletion });
   try {
     // Task exit → wakeup admitted: the command prints its own exit time (ns) as its last act.
     const exitLatencies: number[] = [];

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import { FakeTerminalHost } from '../../fakes/fakeTerminalHost';
+import { builtinAgentNodeFlags } from '../../../src/extension/core/acp/agentLaunch';
 import { ensureAgentBundle } from './agentBundle';
 
 export type PermissionMode = 'allow' | 'reject' | 'never';
@@ -45,7 +46,7 @@ export class AgentUnderTest {
     const a = new AgentUnderTest(workspace);
     const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1', VIGIL_AGENT_CONFIG: JSON.stringify(config) };
     if (options.apiKey) env.VIGIL_API_KEY = options.apiKey;
-    a.child = spawn(process.execPath, [bundle], { cwd: workspace, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    a.child = spawn(process.execPath, [...builtinAgentNodeFlags, bundle], { cwd: workspace, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     a.child.stderr!.on('data', (d: Buffer) => (a.stderr += d.toString()));
     a.conn = a.buildClient().connect(
       ndJsonStream(Writable.toWeb(a.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(a.child.stdout!) as unknown as ReadableStream<Uint8Array>),

@@ -104,6 +104,17 @@ describe('notify patterns', () => {
     assert.equal(m.feed('ond\r\nthird'), 'second');
   });
 
+  it('always tests the first line of a chunk, even when the process paused before any matching', () => {
+    // The clock jumps past the chunk's budget between its arrival and the first test (a GC, a busy machine).
+    let calls = 0;
+    const m = new LineMatcher(compilePattern('ready'), { now: () => (calls++ === 0 ? 0 : 1_000) });
+    assert.equal(m.feed('ready now\nlater\n'), 'ready now');
+    assert.equal(m.skippedLines, 0);
+    let open = 0;
+    const banner = new LineMatcher(compilePattern('listening'), { now: () => (open++ === 0 ? 0 : 1_000) });
+    assert.equal(banner.feed('listening on 3000'), 'listening on 3000', 'an open line alone in its chunk too');
+  });
+
   it('stops matching a chunk once it used its time, says so once, and matches again in the next chunk', () => {
     let now = 0;
     const reports: string[] = [];

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { processStartTime } from '../../../src/extension/core/common/processTree';
 import { taskPaths } from '../../../src/extension/core/tasks/taskStore';
 import type { TaskRecord } from '../../../src/extension/core/tasks/taskTypes';
-import { WRAPPER_SOURCE, type WrapperConfig } from '../../../src/extension/core/tasks/wrapperScript';
+import { wrapperFiles, type WrapperConfig } from '../../../src/extension/core/tasks/wrapperFiles';
 import { openRegistry, type OpenedRegistry } from '../../fakes/taskHarness';
 import { tempStorageRoot } from '../../fakes/wakeupHarness';
 
@@ -140,7 +140,7 @@ describe('task exit record', function () {
     );
     const p = taskPaths(root, 't-00000099');
     const config: WrapperConfig = { taskId: 't-00000099', file: '/bin/sh', args: ['-c', 'echo hi'], cwd: root, log: p.log, exit: p.exit, half: 1 << 20, keepElectronRunAsNode: false };
-    const child = spawn(process.execPath, ['-r', spy, '-e', WRAPPER_SOURCE, JSON.stringify(config)], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['-r', spy, wrapperFiles().node, JSON.stringify(config)], { stdio: 'ignore' });
     await new Promise((resolve) => child.on('exit', resolve));
     const events = JSON.parse(await fs.readFile(trace, 'utf8')) as string[];
     const at = (e: string) => events.indexOf(e);

@@ -65,6 +65,9 @@ export class LineMatcher {
   feed(text: string): string | undefined {
     if (this.matched || this.disabled || !text) return undefined;
     const started = this.now();
+    // The first line of a chunk is always tested: the budget bounds the matching of many lines, and a
+    // pause of this process (a GC, a busy machine) before any matching must not skip the only one.
+    let first = true;
     let start = 0;
     for (;;) {
       const end = nextBreak(text, start);
@@ -76,7 +79,10 @@ export class LineMatcher {
       this.partial = '';
       this.overlong = false;
       this.testedOpen = -1;
-      if (!tested && this.withinBudget(started) && this.test(line, overlong)) return line;
+      if (!tested && (first ? !this.disabled : this.withinBudget(started))) {
+        first = false;
+        if (this.test(line, overlong)) return line;
+      }
       // \r\n is one break.
       start = text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
     }
@@ -84,7 +90,7 @@ export class LineMatcher {
     // A server may print its banner without a newline and then wait: test the open line too,
     // but only when its (capped) text changed since the last test.
     const open = this.partial;
-    if (open && open.length !== this.testedOpen && this.withinBudget(started)) {
+    if (open && open.length !== this.testedOpen && (first ? !this.disabled : this.withinBudget(started))) {
       this.testedOpen = open.length;
       if (this.test(open, this.overlong)) return open;
     }

@@ -1,4 +1,7 @@
 // Follows a task's log file as the wrapper appends and rotates it (`log` → `log.1`), decoding UTF-8 across reads.
+// Only the task's wrapper rotates its log (taskWrapper.pl / taskWrapper.ts, whether or not a window
+// follows it); the follower only reads. A log cut short in place (truncated by something else) is read
+// on from its new start.
 
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -80,7 +83,13 @@ export class LogFollower {
     for (;;) {
       if (this.closed || !this.handle) return;
       const { bytesRead } = await this.handle.read(buf, 0, READ_BYTES, this.pos);
-      if (bytesRead === 0) return;
+      if (bytesRead === 0) {
+        if (this.pos > 0 && (await this.handle.stat()).size < this.pos) {
+          this.pos = 0;
+          continue;
+        }
+        return;
+      }
       this.pos += bytesRead;
       const text = this.decoder.write(buf.subarray(0, bytesRead));
       if (text) this.onText(text);

@@ -2,7 +2,7 @@
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { existsSync, promises as fs, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { Disposable, toDisposable } from '../common/disposable';
 import { VigilError, errorMessage } from '../common/errors';
@@ -19,7 +19,7 @@ import { shellInvocation } from './shellCommand';
 import { TaskRun } from './taskRun';
 import { loadTaskRecords, taskPaths, tasksDir } from './taskStore';
 import type { TaskCompletion, TaskEvent, TaskRecord, TaskSnapshot } from './taskTypes';
-import { WRAPPER_SOURCE, type WrapperConfig } from './wrapperScript';
+import { defaultWrapperKind, wrapperCommand, wrapperFiles, type WrapperKind } from './wrapperFiles';
 
 export interface TaskRegistryOptions {
   storageRoot: string;
@@ -31,12 +31,19 @@ export interface TaskRegistryOptions {
   logger?: Logger;
   /** The person's shell; default `$SHELL`, else `/bin/sh`. */
   shell?: string;
-  /** Runs the wrapper; default `process.execPath` (VS Code's Electron, run as Node). */
+  /** Runs the Node wrapper; default `process.execPath` (VS Code's Electron, run as Node). */
   nodePath?: string;
+  /**
+   * Which wrapper new tasks get: `perl` (/usr/bin/perl, the default where it and taskWrapper.pl exist)
+   * or `node` (Windows, or no perl). A task keeps the wrapper it started with across reloads.
+   */
+  wrapper?: WrapperKind;
+  /** The folder holding taskWrapper.pl and taskWrapper.js; default: beside the registry's code (dist/). */
+  wrapperDir?: string;
   /** The person's environment; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   defaultOutputByteLimit?: number;
-  /** Bound of a task's log on disk (two rotating files of half this size). */
+  /** Bound of a task's log on disk (two files of half this size, rotated by the wrapper). */
   logByteCap?: number;
   killGraceMs?: number;
   /** Safety poll for missed file events and for the liveness of re-attached tasks. */
@@ -60,6 +67,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
   private watcher: FSWatcher | undefined;
   private pollTimer: TimerHandle | undefined;
   private reattached: Promise<void> = Promise.resolve();
+  private readonly wrapper: WrapperKind;
 
   private constructor(private readonly options: TaskRegistryOptions) {
     super();
@@ -71,6 +79,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
       killGraceMs: options.killGraceMs ?? DEFAULTS.killGraceMs,
       pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
     };
+    this.wrapper = options.wrapper ?? (defaultWrapperKind() === 'perl' && existsSync(wrapperFiles(options.wrapperDir).perl) ? 'perl' : 'node');
   }
 
   /** Opens the registry over `<storageRoot>/tasks/` and re-attaches every task a previous window left running. */
@@ -161,22 +170,18 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     this.runs.set(id, run);
 
     const baseEnv = this.options.env ?? process.env;
-    const config: WrapperConfig = {
-      taskId: id,
-      file: invocation.file,
-      args: invocation.args,
-      cwd,
-      log: paths.log,
-      exit: paths.exit,
-      half: Math.max(4096, Math.floor(this.settings.logByteCap / 2)),
-      keepElectronRunAsNode: baseEnv.ELECTRON_RUN_AS_NODE !== undefined,
-    };
     const env: NodeJS.ProcessEnv = { ...baseEnv };
     for (const { name, value } of request.env ?? []) env[name] = value;
-    Object.assign(env, { CI: '1', PAGER: 'cat', GIT_PAGER: 'cat', ELECTRON_RUN_AS_NODE: '1' });
+    Object.assign(env, { CI: '1', PAGER: 'cat', GIT_PAGER: 'cat' });
+    const keepElectronRunAsNode = baseEnv.ELECTRON_RUN_AS_NODE !== undefined;
+    // Electron runs the Node wrapper as Node; the Node wrapper gives the command the host's value back.
+    if (this.wrapper === 'node') env.ELECTRON_RUN_AS_NODE = '1';
+    else if (!keepElectronRunAsNode) delete env.ELECTRON_RUN_AS_NODE;
+    const launch = { taskId: id, file: invocation.file, args: invocation.args, cwd, log: paths.log, exit: paths.exit, half: Math.max(4096, Math.floor(this.settings.logByteCap / 2)) };
+    const wrapper = wrapperCommand(this.wrapper, launch, { dir: this.options.wrapperDir, nodePath: this.options.nodePath ?? process.execPath, keepElectronRunAsNode });
     try {
       // detached: the wrapper leads a new process group (and session), so the whole tree is one kill away.
-      const child = spawn(this.options.nodePath ?? process.execPath, ['-e', WRAPPER_SOURCE, JSON.stringify(config)], { cwd, env, detached: true, stdio: 'ignore' });
+      const child = spawn(wrapper.command, wrapper.args, { cwd, env, detached: true, stdio: 'ignore' });
       child.on('error', (error) => void run.failToStart(`could not start the task wrapper: ${error.message}`).catch((e: unknown) => this.logger.error(`task ${id}`, e)));
       // A closed registry (reloaded window) leaves the task to whichever registry follows it now.
       child.on('exit', () => {

@@ -1,0 +1,150 @@
+# Vigil's task wrapper where there is a /usr/bin/perl (Linux, macOS): runs one background command in the
+# process group the registry gave it, keeps the command's output in a bounded log and records how it
+# ended. It does what taskWrapper.ts (the Node wrapper, used on Windows) does, in ~0.5 MB instead of ~7 MB.
+#
+#   perl taskWrapper.pl <task id> <log> <exit record> <half> <file> [<arg>...]
+#
+# * The command's stdout and stderr go to one pipe; only this wrapper writes the log. When the next
+#   chunk would take `log` past <half> bytes, it renames `log` to `log.1` (replacing the older one)
+#   and starts a new `log`: the two files never hold much more than 2 × <half> bytes, whether or not a
+#   window follows the task. The host's follower only reads (it follows the rename).
+# * SIGTERM/SIGINT/SIGHUP are counted, not ignored: the command (exec'd with default dispositions) dies
+#   of them, and the wrapper lives to record it. SIGKILL of the group ends it too (the registry then
+#   records the kill itself).
+# * The exit record is the Node wrapper's: {exitCode, signal, endedAt, droppedBytes, signalsSeen}, with
+#   the exact wait status (a death by signal is told from an exit code above 128). It is written after
+#   the log is fsynced, to a temporary file that is fsynced, renamed into place, and its folder fsynced.
+#   If it cannot be written (disk full) there is none, and the registry calls the task lost.
+# * After the command exited, output from processes it left behind is read for at most 250 ms (the
+#   Node wrapper's grace); those processes are the registry's to kill.
+#
+# Only modules of perl-base (Debian's Essential perl) are used, and the larger ones only once the
+# command has ended, so that each waiting wrapper stays small (the test checks it under
+# `perl -Mstrict -Mwarnings -c`; `use strict` at run time would cost every task 70 kB).
+
+my ($task, $log, $exit_file, $half, $file, @args) = @ARGV;
+die "usage: perl taskWrapper.pl <task id> <log> <exit record> <half> <file> [<arg>...]\n" unless defined $file && $half =~ /^[0-9]+$/ && $half > 0;
+# One read never carries the log past its bound by more than this.
+my $chunk = $half < 65536 ? $half : 65536;
+
+my $signals = 0;
+$SIG{$_} = sub { $signals += 1 } for qw(TERM INT HUP);
+# A handler (not the default, which discards it) so that SIGCHLD interrupts the wait in select below.
+$SIG{CHLD} = sub { };
+
+my ($out, $size, $dropped) = (undef, 0, 0);
+
+sub open_log {
+  if (open($out, '>>', $log)) {
+    binmode $out;
+    $size = -s $out || 0;
+  } else {
+    undef $out;
+    $size = 0;
+  }
+}
+
+sub keep {
+  my ($data) = @_;
+  if ($size > 0 && $size + length($data) > $half) {
+    close $out if $out;
+    # A failed rename (the log was removed) still leaves a fresh log to write to.
+    rename $log, "$log.1";
+    open_log();
+  }
+  my $written = $out ? syswrite($out, $data) : undef;
+  $written = 0 unless defined $written;
+  $size += $written;
+  # Disk full or log gone: this chunk is dropped, but the pipe keeps draining so the command never blocks.
+  $dropped += length($data) - $written;
+}
+
+my $ended_at;
+sub now_ms {
+  return int(Time::HiRes::time() * 1000) if eval { require Time::HiRes; 1 };
+  return time() * 1000;
+}
+
+my ($status, $pid, $r, $w);
+open_log();
+if (!pipe($r, $w) || !defined($pid = fork())) {
+  keep("vigil: could not start the command: $!\n");
+  $status = 127 << 8;
+  $ended_at = now_ms();
+} elsif ($pid == 0) {
+  close $r;
+  $SIG{$_} = 'DEFAULT' for qw(TERM INT HUP CHLD);
+  open(STDIN, '<', '/dev/null');
+  open(STDOUT, '>&', $w);
+  open(STDERR, '>&', $w);
+  close $w;
+  { exec { $file } $file, @args; }
+  print STDERR "vigil: could not start the command: $!\n";
+  exit 127;
+} else {
+  close $w;
+  my $rin = '';
+  vec($rin, fileno($r), 1) = 1;
+  my ($grace, $hard_stop);
+  for (;;) {
+    if (!defined $status && waitpid($pid, 1) == $pid) {    # 1: WNOHANG
+      $status = $?;
+      $ended_at = now_ms();
+      ($grace, $hard_stop) = (0.25, time() + 2);
+    }
+    last if defined $status && ($grace <= 0 || time() >= $hard_stop);
+    # While the command runs, the timeout only bounds a SIGCHLD that came just before select began.
+    my $timeout = defined $status ? $grace : 1;
+    my ($found, $left) = select(my $ready = $rin, undef, undef, $timeout);
+    if (defined $status) {
+      # select reports the time it did not wait (Linux); elsewhere the hard stop bounds the grace.
+      $grace = defined $left && $left < $timeout ? $left : $grace - ($found > 0 ? 0 : $timeout);
+    }
+    next if $found <= 0;
+    my $n = sysread($r, my $buf, $chunk);
+    next unless defined $n;    # interrupted by a signal
+    last if $n == 0;           # every writer closed the pipe
+    keep($buf);
+  }
+  close $r;
+  if (!defined $status) {
+    waitpid($pid, 0);
+    $status = $?;
+    $ended_at = now_ms();
+  }
+}
+
+my ($exit_code, $signal) = ($status >> 8, 'null');
+if ($status & 127) {
+  my $number = $status & 127;
+  require Config;
+  my @names = split q{ }, $Config::Config{sig_name} || $Config::Config{sig_name_init} || q{};
+  $signal = '"SIG' . ($names[$number] || $number) . '"';
+  $exit_code = 'null';
+}
+
+# The log first, then the record, each fsynced: a record that says "ended" never outlives its output.
+# IO's XS alone gives IO::Handle::sync (fsync) and flush; IO::Handle.pm would also load Carp and more.
+require XSLoader;
+XSLoader::load('IO');
+if ($out) {
+  IO::Handle::sync($out);
+  close $out;
+}
+my $tmp = "$exit_file.tmp";
+my $body = sprintf('{"exitCode":%s,"signal":%s,"endedAt":%d,"droppedBytes":%d,"signalsSeen":%d}', $exit_code, $signal, $ended_at, $dropped, $signals);
+my $ok = open(my $record, '>', $tmp);
+$ok &&= print {$record} $body;
+$ok &&= IO::Handle::flush($record) && IO::Handle::sync($record);
+$ok = close($record) && $ok if $record;
+if ($ok && rename($tmp, $exit_file)) {
+  (my $dir = $exit_file) =~ s{/[^/]*$}{};
+  # Some file systems refuse a folder fsync; the rename is still atomic there.
+  if (open(my $folder, '<', $dir)) {
+    IO::Handle::sync($folder);
+    close $folder;
+  }
+} else {
+  unlink $tmp;
+}
+exit 0;

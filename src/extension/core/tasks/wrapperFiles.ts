@@ -1,0 +1,70 @@
+// Which task wrapper runs a command, where its file is, and how it is started. The wrappers are files of
+// their own, shipped beside the bundle that runs the registry (dist/): taskWrapper.pl under /usr/bin/perl
+// where there is one (Linux, macOS: ~0.5 MB per running task), else taskWrapper.js under this Node or
+// Electron (Windows: ~7 MB). Both write the same bounded log and the same exit record, so a task keeps
+// whichever wrapper started it across a reload or an upgrade.
+
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+
+/** What the Node wrapper (taskWrapper.ts) reads from its one argument. */
+export interface WrapperConfig {
+  taskId: string;
+  file: string;
+  args: string[];
+  cwd: string;
+  log: string;
+  exit: string;
+  /** Bound of each of `log` and `log.1`. */
+  half: number;
+  keepElectronRunAsNode: boolean;
+}
+
+export type WrapperKind = 'perl' | 'node';
+
+/** A fixed path, never looked up on PATH: a workspace may put anything first on PATH. */
+export const PERL = '/usr/bin/perl';
+
+let perlPresent: boolean | undefined;
+
+/** The wrapper a new task gets: perl where /usr/bin/perl exists (not on Windows), else Node. */
+export function defaultWrapperKind(): WrapperKind {
+  if (process.platform === 'win32') return 'node';
+  perlPresent ??= existsSync(PERL);
+  return perlPresent ? 'perl' : 'node';
+}
+
+/**
+ * The wrapper files in `dir` (default: beside this code, i.e. dist/ in the bundles). Run from tsc's
+ * output (tests, benches), taskWrapper.js is the compiled module beside this one and taskWrapper.pl,
+ * which tsc does not copy, is read from the source folder.
+ */
+export function wrapperFiles(dir: string = __dirname): { node: string; perl: string } {
+  const perl = path.join(dir, 'taskWrapper.pl');
+  const source = path.resolve(dir, '..', '..', '..', '..', '..', 'src', 'extension', 'core', 'tasks', 'taskWrapper.pl');
+  return { node: path.join(dir, 'taskWrapper.js'), perl: existsSync(perl) || !existsSync(source) ? perl : source };
+}
+
+export interface WrapperLaunch {
+  taskId: string;
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  log: string;
+  exit: string;
+  half: number;
+}
+
+/** The program and argv that start `kind` for one task; every argv names the task (isTaskWrapper reads it). */
+export function wrapperCommand(
+  kind: WrapperKind,
+  launch: WrapperLaunch,
+  options: { dir?: string; nodePath: string; keepElectronRunAsNode: boolean },
+): { command: string; args: string[] } {
+  const files = wrapperFiles(options.dir);
+  if (kind === 'perl') {
+    return { command: PERL, args: [files.perl, launch.taskId, launch.log, launch.exit, String(launch.half), launch.file, ...launch.args] };
+  }
+  const config: WrapperConfig = { ...launch, args: [...launch.args], keepElectronRunAsNode: options.keepElectronRunAsNode };
+  return { command: options.nodePath, args: [files.node, JSON.stringify(config)] };
+}
