@@ -34,6 +34,13 @@ import type { EditJournal } from './editJournal';
 import { TurnLeftovers } from '../supervisor/turnLeftovers';
 import type { AgentMarker } from '../supervisor/turnProcesses';
 
+/**
+ * How long a starting agent may take to answer `initialize`. Node-based agents such as Gemini CLI load for
+ * several seconds, and on a machine busy with a build that grows past 20 s; a wedged start still ends with
+ * its stderr shown, just later.
+ */
+export const defaultInitializeTimeoutMs = 60_000;
+
 export interface AcpHandleDeps {
   log: Logger;
   /** The session's workspace folder: the agent's cwd and the root that fs/* is confined to. */
@@ -44,7 +51,7 @@ export interface AcpHandleDeps {
   prompter: PermissionPrompter;
   terminals?: TerminalHost;
   lm?: LanguageModelBridge;
-  /** Bound on the agent's answer to `initialize` (default 20 s). */
+  /** Bound on the agent's answer to `initialize` (default {@link defaultInitializeTimeoutMs}). */
   initializeTimeoutMs?: number;
   /** History from the durable transcript for the first spawn (e.g. after a window reload). */
   loadHistory?(): Promise<ChatMessage[]>;
@@ -320,7 +327,7 @@ export class AcpAgentHandle implements AgentHandle {
     const signIn = this.authOnStart;
     this.startingProcess = proc;
     try {
-      await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
+      await connection.initialize(this.deps.initializeTimeoutMs ?? defaultInitializeTimeoutMs, spec.label);
       await this.authenticateAtStart(connection, spec, signIn);
       this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
       const opened = await openAgentSession({
@@ -495,7 +502,7 @@ export class AcpAgentHandle implements AgentHandle {
     const stop = () => void proc.kill();
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
+      await connection.initialize(this.deps.initializeTimeoutMs ?? defaultInitializeTimeoutMs, spec.label);
       this.auth = { ...authInfoOf(spec.command, spec.args, connection.initializeResponse), spec };
       return await fn(connection);
     } catch (error) {
@@ -552,7 +559,7 @@ export class AcpAgentHandle implements AgentHandle {
       }
       const { proc, connection, terminals } = await this.spawn(spec, false);
       try {
-        await connection.initialize(this.deps.initializeTimeoutMs ?? 20_000, spec.label);
+        await connection.initialize(this.deps.initializeTimeoutMs ?? defaultInitializeTimeoutMs, spec.label);
         // Some agents (Codex) take session requests only after the stored sign-in method.
         await this.authenticateAtStart(connection, spec, undefined);
         return await deleteAgentSession(connection, binding.agentSessionId, this.deps.log, timeout);
