@@ -16,11 +16,12 @@
 
 import type { PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { describeCounts, type ApprovalDetails } from '../../../shared/fileEdits';
+import type { ToolKind } from '../../../shared/toolKinds';
 import { describeOp, GrantLedger, shown, type ClientOp, type ToolCallLike } from './clientGrants';
 import type { ApprovalMode, ApprovalPolicy, PermissionAnswer, PermissionPrompter, PermissionQuestion } from './hostPorts';
 
-const readOnlyKinds = new Set(['read', 'search', 'think', 'fetch']);
-const mutatingKinds = new Set(['edit', 'delete', 'move', 'execute']);
+const readOnlyKinds: ReadonlySet<string> = new Set<ToolKind>(['read', 'search', 'think', 'fetch']);
+const mutatingKinds: ReadonlySet<string> = new Set<ToolKind>(['edit', 'delete', 'move', 'execute']);
 
 export type PolicyDecision = 'allow' | 'reject' | 'ask';
 
