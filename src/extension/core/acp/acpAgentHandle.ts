@@ -26,7 +26,6 @@ import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './
 import type { ClientOp } from './clientGrants';
 import { PermissionGate, type ClientOpVerdict } from './permissionGate';
 import { refusalFor } from './promptContent';
-import { historyText } from '../../../shared/promptContext';
 import { TASK_SESSION_ENV } from '../../../shared/taskBridgeProtocol';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
@@ -207,7 +206,7 @@ export class AcpAgentHandle implements AgentHandle {
     // Checked before anything is sent: the person is told, and the agent never sees half a prompt.
     const refusal = refusalFor(request.attachments ?? [], live.connection.initializeResponse?.agentCapabilities?.promptCapabilities);
     if (refusal) throw failure(new VigilError('INVALID_INPUT', refusal), 'AGENT_FAILED');
-    this.history!.user(historyText(request.text, request.attachments));
+    this.history!.user(request.text, request.attachments);
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
     await this.leftovers.begin(request.turnId, live.process.pid, live.marker);
     try {
