@@ -8,6 +8,10 @@ import { providerKinds } from '../../../src/shared/agentProtocol/providers';
 import { agentConfigSchema } from '../../../src/shared/agentProtocol/agentConfig';
 import { isToolKind, TOOL_KINDS, toolKindOf } from '../../../src/shared/toolKinds';
 import { validateSettings } from '../../../src/extension/vscode/settingsValidation';
+import { apiKeyProviderFor } from '../../../src/extension/vscode/apiKeys';
+import { createProvider } from '../../../src/agent/providers/createProvider';
+import type { AgentConfig } from '../../../src/agent/config';
+import type { HostChannel } from '../../../src/agent/hostChannel';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -38,6 +42,28 @@ describe('facts written once', () => {
     for (const odd of ['Execute', 'toString', '__proto__', '', 3, null, undefined, { kind: 'edit' }]) {
       assert.equal(isToolKind(odd), false, String(odd));
       assert.equal(toolKindOf(odd), 'other');
+    }
+  });
+});
+
+describe('the auto provider rule, one for the agent and the host', () => {
+  const noLm = { serves: () => false } as unknown as HostChannel;
+  const config = (o: Partial<AgentConfig>): AgentConfig => ({ ...agentConfigSchema.parse({ provider: 'auto' }), ...o });
+  const cases: Array<{ baseUrl?: string; model?: string; apiKey?: string }> = [
+    { baseUrl: 'http://127.0.0.1:9/v1', model: 'claude-x', apiKey: 'k' },
+    { model: 'claude-sonnet-4-5', apiKey: 'k' },
+    { model: 'claude-sonnet-4-5' },
+    { model: 'gpt-4.1', apiKey: 'k' },
+    {},
+  ];
+
+  it('the agent uses the provider whose key the host hands over, and no keyed provider without one', async () => {
+    for (const c of cases) {
+      const provider = await createProvider(config(c), noLm);
+      const keyed = apiKeyProviderFor({ provider: 'auto', baseUrl: c.baseUrl, name: c.model });
+      const chosen = provider.label.split(' ')[0];
+      if (keyed && (keyed === 'openai-compatible' || c.apiKey)) assert.equal(chosen, keyed, JSON.stringify(c));
+      else assert.equal(chosen, 'demo', JSON.stringify(c));
     }
   });
 });
