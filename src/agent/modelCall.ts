@@ -2,6 +2,7 @@
 // sent anything is repeated after the policy's wait, and each retry is announced first (the host shows it and
 // counts it as activity). Once content arrived, a failure is final: a retry would repeat what the person saw.
 
+import { setTimeout as delay } from 'node:timers/promises';
 import { ProviderError } from './providers/providerError';
 import { decideRetry, describeFailure, type RetryPolicy } from './providers/retryPolicy';
 import type { ModelEvent } from './providers/types';
@@ -72,17 +73,11 @@ function abortReason(signal: AbortSignal): Error {
 }
 
 /** Resolves after `ms`, or rejects with the abort reason as soon as `signal` aborts. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+export async function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal });
+  } catch (error) {
+    // Node rejects with its own AbortError; the caller wants the turn's reason (e.g. the client's cancel).
+    throw signal.aborted ? abortReason(signal) : error;
+  }
 }

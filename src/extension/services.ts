@@ -3,7 +3,6 @@
 // vscode-free, so plain-Node tests can run the whole stack.
 
 import type { McpServerSource } from './core/acp/mcpServerSource';
-import { historyText } from '../shared/promptContext';
 import type { ElicitationPrompter } from './core/acp/elicitationHost';
 import { Disposable, toDisposable } from './core/common/disposable';
 import { errorMessage } from './core/common/errors';
@@ -14,7 +13,7 @@ import { Redactor } from './core/common/redactor';
 import { redactingLogger } from './core/common/redactingLogger';
 import { AcpAgentHandleProvider } from './core/acp/acpHandleProvider';
 import type { LaunchSpec } from './core/acp/agentLaunch';
-import { HistoryRecorder } from './core/acp/historyRecorder';
+import { historyOfTranscript } from './core/acp/historyRecorder';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './core/acp/hostPorts';
 import type { LivenessSettings } from './core/settings/livenessSettings';
 import { TurnSupervisor } from './core/supervisor/turnSupervisor';
@@ -257,14 +256,5 @@ export class VigilServices extends Disposable {
 /** Folds the tail of a session's transcript into the plain history a fresh built-in agent continues from. */
 async function loadHistory(supervisor: TurnSupervisor, sessionId: string): Promise<ChatMessage[]> {
   const { records } = await supervisor.sessions.readTail(sessionId, historyRecords);
-  // The turn being started already persisted its prompt, which the agent is about to be sent:
-  // leave that unanswered turn out, or the agent would see the prompt twice.
-  const lastStart = records.map((r) => r.type).lastIndexOf('turnStarted');
-  const current = lastStart >= 0 && !records.slice(lastStart).some((r) => r.type === 'agentUpdate' || r.type === 'turnEnded');
-  const recorder = new HistoryRecorder();
-  for (const record of current ? records.slice(0, lastStart) : records) {
-    if (record.type === 'userPrompt') recorder.user(historyText(record.text, record.attachments));
-    else if (record.type === 'agentUpdate') recorder.update(record.update as never);
-  }
-  return recorder.snapshot();
+  return historyOfTranscript(records);
 }

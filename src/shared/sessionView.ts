@@ -4,6 +4,7 @@
 import type { AgentStateView } from './agentState';
 import type { AttachmentSummary } from './promptContext';
 import type { ApprovalDetails, FileEditView } from './fileEdits';
+import type { ToolKind } from './toolKinds';
 
 export type TurnPhase = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'awaitingApproval';
 
@@ -18,8 +19,8 @@ export interface SessionMetaView {
   wakeups?: string;
 }
 
-/** ACP `ToolKind`. */
-export type ToolKindView = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other';
+/** ACP `ToolKind` (toolKinds.ts). */
+export type ToolKindView = ToolKind;
 /**
  * ACP `ToolCallStatus`, plus `cancelled` for calls an abort left unfinished (older transcripts) and `ended`
  * for calls the agent still showed pending or running when its turn ended: no result came.

@@ -8,6 +8,7 @@ import type {
   TaskView, ToolCallPatch, ToolCallView, ToolContentView, TurnStatusView,
 } from './sessionView';
 import { noticeActions } from './sessionView';
+import { TOOL_KINDS } from './toolKinds';
 import { approvalPreviewChars, editIdPattern, type ApprovalDetails, type FileEditView } from './fileEdits';
 
 /** Bounds that keep one bad value from freezing the view; generous for real transcripts. */
@@ -24,7 +25,7 @@ const text = z.string().max(viewLimits.text);
 const epochMs = z.number().finite().nonnegative();
 const json = z.unknown();
 
-const toolKind = z.enum(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
+const toolKind = z.enum(TOOL_KINDS);
 const toolStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled', 'ended']);
 
 const toolContent: z.ZodType<ToolContentView> = z.discriminatedUnion('type', [

@@ -3,6 +3,7 @@
 // it was sent is not repeated (it may have started a command): the model is told to check list_background.
 
 import * as net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { BRIDGE_MAX_LINE, replySchema, type BridgeReply } from '../shared/taskBridgeProtocol';
 import type { TaskToolResult } from '../shared/taskTools';
 
@@ -57,7 +58,7 @@ export class BridgeClient {
   private async open(): Promise<Connection> {
     let lastError: Error | undefined;
     for (let attempt = 0; attempt <= this.retryDelaysMs.length; attempt += 1) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, this.retryDelaysMs[attempt - 1]));
+      if (attempt > 0) await delay(this.retryDelaysMs[attempt - 1]);
       try {
         return await this.openOnce();
       } catch (error) {

@@ -1,5 +1,6 @@
 // Chooses the model provider from the configuration (`vigil.model.*`), resolving `auto` in a fixed, explainable order.
 
+import { autoKeyedProvider } from '../../shared/agentProtocol/providers';
 import type { AgentConfig } from '../config';
 import type { HostChannel } from '../hostChannel';
 import { log } from '../log';
@@ -25,7 +26,8 @@ async function anthropic(options: AnthropicOptions): Promise<ModelProvider> {
 
 /**
  * `auto`: an explicit base URL → openai-compatible; else an API key with an Anthropic model name
- * → anthropic; else a VS Code language model if the host offers one; else the demo.
+ * → anthropic (autoKeyedProvider, which the host's key choice shares); else a VS Code language model if the
+ * host offers one; else the demo.
  */
 export async function createProvider(config: AgentConfig, host: HostChannel): Promise<ModelProvider> {
   const common = { baseUrl: config.baseUrl, model: config.model, apiKey: config.apiKey, maxTokens: config.maxTokens };
@@ -48,8 +50,9 @@ export async function createProvider(config: AgentConfig, host: HostChannel): Pr
       return new VscodeLmProvider(host, config.model ?? models[0].id);
     }
     case 'auto': {
-      if (config.baseUrl) return openAi(common);
-      if (config.apiKey && config.model?.startsWith('claude')) return anthropic(common);
+      const keyed = autoKeyedProvider(config);
+      if (keyed === 'openai-compatible') return openAi(common);
+      if (keyed === 'anthropic' && config.apiKey) return anthropic(common);
       try {
         const models = await VscodeLmProvider.available(host);
         if (models.length > 0) return new VscodeLmProvider(host, config.model ?? models[0].id);

@@ -6,6 +6,7 @@ import { vigilMethods, type FsListResult, type FsSearchResult } from '../../shar
 import { log } from '../log';
 import { clientFeatures } from '../../shared/vigilExtensions';
 import { defaultListEntries, defaultSearchResults } from '../../shared/workspaceLimits';
+import { timeoutSignal } from '../../shared/untilAborted';
 import { listLocal, searchLocal } from './localWorkspace';
 import { ensurePermission } from './permission';
 import { ToolError, type ToolContext, type ToolResult } from './toolContext';
@@ -105,13 +106,15 @@ async function runCommand(ctx: ToolContext, requested: { command: string; backgr
     };
   }
   const timeoutMs = a.timeout_seconds ? a.timeout_seconds * 1000 : ctx.commandTimeoutMs;
+  // The command's own bound or the turn's cancel, whichever comes first, kills it.
+  const timeout = timeoutSignal(timeoutMs);
+  const stop = AbortSignal.any([ctx.signal, timeout]);
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    terminal.kill().catch((error: unknown) => log('warn', `killing timed-out terminal ${terminal.id}: ${String(error)}`));
-  }, timeoutMs);
-  const onAbort = () => void terminal.kill().catch((error: unknown) => log('debug', `killing cancelled terminal ${terminal.id}: ${String(error)}`));
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const onStop = () => {
+    timedOut = timeout.aborted;
+    terminal.kill().catch((error: unknown) => log(timedOut ? 'warn' : 'debug', `killing ${timedOut ? 'timed-out' : 'cancelled'} terminal ${terminal.id}: ${String(error)}`));
+  };
+  stop.addEventListener('abort', onStop, { once: true });
   try {
     const exit = await terminal.waitForExit();
     const out = await terminal.currentOutput();
@@ -122,8 +125,7 @@ async function runCommand(ctx: ToolContext, requested: { command: string; backgr
       text: clip(`${note}(${status})\n${out.truncated ? '(output truncated at the start)\n' : ''}${out.output}`),
     };
   } finally {
-    clearTimeout(timer);
-    ctx.signal.removeEventListener('abort', onAbort);
+    stop.removeEventListener('abort', onStop);
     terminal.release().catch((error: unknown) => log('debug', `releasing terminal ${terminal.id}: ${String(error)}`));
   }
 }

@@ -3,7 +3,8 @@
 
 import { randomUUID } from 'node:crypto';
 import type { PermissionAnswer, PermissionPrompter, PermissionQuestion } from '../core/acp/hostPorts';
-import type { ApprovalView, ToolKindView } from '../../shared/sessionView';
+import type { ApprovalView } from '../../shared/sessionView';
+import { toolKindOf } from '../../shared/toolKinds';
 import { EventHub, type Unsubscribe } from '../core/common/events';
 
 export type ApprovalChange =
@@ -18,8 +19,6 @@ interface Pending {
 
 /** Raw input larger than this (e.g. a whole file's content) is shown cut. */
 const rawInputChars = 20_000;
-
-const kinds = new Set<string>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 
 export class ApprovalBroker implements PermissionPrompter {
   private readonly pending = new Map<string, Pending>();
@@ -40,7 +39,7 @@ export class ApprovalBroker implements PermissionPrompter {
     const view: ApprovalView = {
       requestId,
       title: question.title,
-      kind: (kinds.has(question.kind) ? question.kind : 'other') as ToolKindView,
+      kind: toolKindOf(question.kind),
       at: this.now(),
       ...(question.details ? { details: question.details } : {}),
       ...(question.rawInput !== undefined ? { rawInput: boundedRaw(question.rawInput) } : {}),

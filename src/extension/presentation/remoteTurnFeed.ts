@@ -4,14 +4,12 @@
 import type { FollowUpdate, RemoteTurnView } from '../core/crosswindow/sessionFollower';
 import type { TurnEndReason } from '../core/ports/turns';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
-import type { ToolKindView } from '../../shared/sessionView';
+import { toolKindOf } from '../../shared/toolKinds';
 import type { SessionPresenter } from './sessionPresenter';
 
 export const ELSEWHERE = 'another window';
 /** Follower passes (changes or polls) to wait for an end record before calling the turn interrupted. */
 const ENDING_PASSES = 5;
-
-const kinds = new Set<string>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 
 export class RemoteTurnFeed {
   private remote: RemoteTurnView | undefined;
@@ -72,7 +70,7 @@ export class RemoteTurnFeed {
     for (const request of update.approvals) {
       if (this.approvals.has(request.requestId)) continue;
       this.approvals.add(request.requestId);
-      presenter.approvalRequested({ requestId: request.requestId, title: request.title, kind: (kinds.has(request.kind) ? request.kind : 'other') as ToolKindView, at: request.at });
+      presenter.approvalRequested({ requestId: request.requestId, title: request.title, kind: toolKindOf(request.kind), at: request.at });
     }
   }
 

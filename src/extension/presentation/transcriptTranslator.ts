@@ -6,9 +6,9 @@ import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import { ENDED_WITHOUT_RESULT, ToolCallTracker } from '../core/supervisor/toolCalls';
 import { checkpointEntry } from './checkpointEntry';
 import { TurnEdits } from './turnEdits';
-import type { EntryView, HostEvent, PlanItemView, ToolCallPatch, ToolCallView, ToolContentView, ToolKindView, ToolStatusView } from '../../shared/sessionView';
+import type { EntryView, HostEvent, PlanItemView, ToolCallPatch, ToolCallView, ToolContentView, ToolStatusView } from '../../shared/sessionView';
+import { isToolKind, toolKindOf } from '../../shared/toolKinds';
 
-const toolKinds = new Set<ToolKindView>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 /** What an agent may say (ACP's statuses); `cancelled`/`ended` of a turn's end come from Vigil's own records. */
 const toolStatuses = new Set<ToolStatusView>(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
 /** Task ids in the text of a wakeup recorded before its record carried them (`taskIds`). */
@@ -137,7 +137,7 @@ function toolCallView(update: Json, at: number): ToolCallView {
   return {
     toolCallId: String(update.toolCallId ?? `unknown-${at}`),
     title: typeof update.title === 'string' ? update.title : 'tool call',
-    kind: toolKinds.has(update.kind as ToolKindView) ? (update.kind as ToolKindView) : 'other',
+    kind: toolKindOf(update.kind),
     status: toolStatuses.has(update.status as ToolStatusView) ? (update.status as ToolStatusView) : 'pending',
     rawInput: update.rawInput,
     rawOutput: update.rawOutput,
@@ -150,7 +150,7 @@ function toolCallView(update: Json, at: number): ToolCallView {
 function toolCallPatch(update: Json, at: number): ToolCallPatch {
   const patch: ToolCallPatch = {};
   if (typeof update.title === 'string') patch.title = update.title;
-  if (toolKinds.has(update.kind as ToolKindView)) patch.kind = update.kind as ToolKindView;
+  if (isToolKind(update.kind)) patch.kind = update.kind;
   if (toolStatuses.has(update.status as ToolStatusView)) {
     patch.status = update.status as ToolStatusView;
     if (patch.status === 'completed' || patch.status === 'failed') patch.endedAt = at;

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ApprovalMode, ApprovalPolicy, PermissionAnswer, PermissionPrompter, PermissionQuestion } from '../core/acp/hostPorts';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
+import { untilAborted } from '../../shared/untilAborted';
 import { approvalModeFor, type ValidatedSettings } from '../core/settings/settingsValidation';
 
 export class SettingsApprovalPolicy implements ApprovalPolicy {
@@ -56,23 +57,21 @@ export class ApprovalPrompter implements PermissionPrompter {
     if (signal.aborted) return 'cancelled';
     // One controller for the whole question: the first answer (or the turn's abort) withdraws it everywhere.
     const settled = new AbortController();
-    const onAbort = () => settled.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    const racers: Array<Promise<PermissionAnswer>> = [new Promise((resolve) => settled.signal.addEventListener('abort', () => resolve('cancelled'), { once: true }))];
+    const withdrawn = AbortSignal.any([signal, settled.signal]);
+    const racers: Array<Promise<PermissionAnswer>> = [];
     const surface = this.deps.surface?.();
     if (surface) {
-      racers.push(surface.ask(question, settled.signal).catch((error: unknown) => {
+      racers.push(surface.ask(question, withdrawn).catch((error: unknown) => {
         this.deps.logger.error(`[approvals] the session view could not ask: ${errorMessage(error)}; asking in a notification`);
         return this.notify(question, false);
       }));
     }
     if (!surface || !surface.isShowing(question.sessionId)) racers.push(this.notify(question, surface !== undefined));
     try {
-      const answer = await Promise.race(racers);
+      const answer = await untilAborted(Promise.race(racers), withdrawn, () => 'cancelled' as const);
       this.deps.logger.info(`[approvals] ${question.kind} “${question.title}”: ${answer}`);
       return answer;
     } finally {
-      signal.removeEventListener('abort', onAbort);
       settled.abort();
     }
   }

@@ -2,6 +2,7 @@
 // the schema. The host types what it writes with this schema's input type; the agent parses with the schema.
 
 import * as z from 'zod';
+import { providerKinds, type ProviderKind } from './providers';
 
 /** Environment variable carrying the JSON configuration (no secrets in it). */
 export const configEnvVar = 'VIGIL_AGENT_CONFIG';
@@ -15,8 +16,7 @@ export const demoScriptEnvVar = 'VIGIL_DEMO_SCRIPT';
  */
 export const demoHoldEnvVar = 'VIGIL_DEMO_HOLD_FILE';
 
-export const providerKinds = ['auto', 'vscode-lm', 'openai-compatible', 'anthropic', 'demo'] as const;
-export type ProviderKind = (typeof providerKinds)[number];
+export { providerKinds, type ProviderKind };
 
 export const agentConfigSchema = z.object({
   provider: z.enum(providerKinds).default('demo'),

@@ -26,8 +26,8 @@ import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './
 import type { ClientOp } from './clientGrants';
 import { PermissionGate, type ClientOpVerdict } from './permissionGate';
 import { refusalFor } from './promptContent';
-import { historyText } from '../../../shared/promptContext';
 import { TASK_SESSION_ENV } from '../../../shared/taskBridgeProtocol';
+import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
 import type { EditJournal } from './editJournal';
@@ -40,6 +40,9 @@ import type { AgentMarker } from '../supervisor/turnProcesses';
  * its stderr shown, just later.
  */
 export const defaultInitializeTimeoutMs = 60_000;
+
+/** How long a closed connection waits for the process's exit status, so a crash is reported as one. */
+const exitReportMs = 500;
 
 export interface AcpHandleDeps {
   log: Logger;
@@ -214,7 +217,7 @@ export class AcpAgentHandle implements AgentHandle {
     // Checked before anything is sent: the person is told, and the agent never sees half a prompt.
     const refusal = refusalFor(request.attachments ?? [], live.connection.initializeResponse?.agentCapabilities?.promptCapabilities);
     if (refusal) throw failure(new VigilError('INVALID_INPUT', refusal), 'AGENT_FAILED');
-    this.history!.user(historyText(request.text, request.attachments));
+    this.history!.user(request.text, request.attachments);
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
     await this.leftovers.begin(request.turnId, live.process.pid, live.marker);
     try {
@@ -422,8 +425,7 @@ export class AcpAgentHandle implements AgentHandle {
   private async explainStartFailure(error: unknown, proc: AgentProcess, spec: LaunchSpec): Promise<unknown> {
     if (hasFailure(error) || isVigilError(error, 'CANCELLED')) return error;
     // A closed connection is usually a dead process: give its exit a moment to be reported.
-    const bound = AbortSignal.timeout(500);
-    const exit = proc.exit ?? (await Promise.race([proc.exited, new Promise<undefined>((resolve) => bound.addEventListener('abort', () => resolve(undefined), { once: true }))]));
+    const exit = proc.exit ?? (await untilAborted(proc.exited, timeoutSignal(exitReportMs), () => undefined));
     if (exit && !this.killed.has(proc)) {
       return exitFailure({ label: spec.label, exit, stderr: await proc.finalStderr(), phase: 'start', setting: spec.builtin ? spec.setting : 'vigil.agent', builtin: spec.builtin });
     }
@@ -603,7 +605,7 @@ export class AcpAgentHandle implements AgentHandle {
       return failure(error, 'AGENT_FAILED', `The agent answered the prompt with an error: ${error.message}`);
     }
     // Closed connection: wait briefly for the exit status so a crash is reported as one.
-    const exit = await Promise.race([live.process.exited, new Promise<undefined>((r) => setTimeout(r, 500))]);
+    const exit = await untilAborted(live.process.exited, timeoutSignal(exitReportMs), () => undefined);
     if (exit && !this.killed.has(live.process)) {
       const spec = this.auth?.spec;
       return exitFailure({ label: spec?.label ?? 'the agent', exit, stderr: await live.process.finalStderr(), phase: 'turn', setting: spec && !spec.builtin ? 'vigil.agent' : (spec?.setting ?? 'vigil.agent'), builtin: spec?.builtin ?? false });

@@ -6,6 +6,7 @@ import type { ChatMessage } from '../../../shared/agentProtocol/history';
 import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../shared/agentProtocol/vigilMethods';
 import { providerRetryMethod, providerRetryParams } from '../../../shared/providerRetry';
 import { clientFeatures, type VigilExtensions } from '../../../shared/vigilExtensions';
+import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 import { errorMessage, VigilError } from '../common/errors';
 import type { AgentEvent } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
@@ -86,38 +87,32 @@ export class AcpConnection {
 
   /** `initialize` with a bounded wait: an agent that never answers is a clear error, not a hang. */
   async initialize(timeoutMs: number, label: string): Promise<InitializeResponse> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new VigilError('AGENT_TIMEOUT', `${label} did not answer "initialize" within ${Math.round(timeoutMs / 1000)} s; is it an ACP agent (e.g. "gemini --acp")?`)), timeoutMs);
-    });
     const exited = this.process.exited.then((exit) => {
       const tail = this.process.recentStderr;
       throw new VigilError('AGENT_FAILED', `${label} exited during "initialize" (code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''})${tail ? `: ${tail}` : ''}`);
     });
-    try {
-      const response = await Promise.race([
-        this.connection.agent.request('initialize', {
-          protocolVersion: 1,
-          // auth.terminal: Vigil runs terminal login methods (agentSignIn.ts); `_meta["terminal-auth"]` is how
-          // agents from before that field (OpenCode, Copilot) learn the same.
-          clientCapabilities: {
-            fs: { readTextFile: true, writeTextFile: true },
-            terminal: true,
-            session: { configOptions: { boolean: {} } },
-            auth: { terminal: true },
-            ...(this.deps.elicitations ? { elicitation: { form: {}, url: {} } } : {}),
-            _meta: { vigil: this.vigilExtensions(), 'terminal-auth': true },
-          },
-          clientInfo: { name: 'vigil', title: 'Vigil', version: '0.1.0' },
-        }),
-        timeout,
-        exited,
-      ]);
-      this.initializeResponse = response;
-      return response;
-    } finally {
-      clearTimeout(timer);
-    }
+    const answered = Promise.race([
+      this.connection.agent.request('initialize', {
+        protocolVersion: 1,
+        // auth.terminal: Vigil runs terminal login methods (agentSignIn.ts); `_meta["terminal-auth"]` is how
+        // agents from before that field (OpenCode, Copilot) learn the same.
+        clientCapabilities: {
+          fs: { readTextFile: true, writeTextFile: true },
+          terminal: true,
+          session: { configOptions: { boolean: {} } },
+          auth: { terminal: true },
+          ...(this.deps.elicitations ? { elicitation: { form: {}, url: {} } } : {}),
+          _meta: { vigil: this.vigilExtensions(), 'terminal-auth': true },
+        },
+        clientInfo: { name: 'vigil', title: 'Vigil', version: '0.1.0' },
+      }),
+      exited,
+    ]);
+    const response = await untilAborted(answered, timeoutSignal(timeoutMs), () => {
+      throw new VigilError('AGENT_TIMEOUT', `${label} did not answer "initialize" within ${Math.round(timeoutMs / 1000)} s; is it an ACP agent (e.g. "gemini --acp")?`);
+    });
+    this.initializeResponse = response;
+    return response;
   }
 
   /** The `_vigil/*` methods this client serves (handlers in buildApp): an agent must not call any other. */
@@ -159,12 +154,10 @@ export class AcpConnection {
     await this.bounded(this.connection.agent.request('session/set_mode', { sessionId: acpSessionId, modeId }), 'session/set_mode');
   }
 
-  private async bounded<T>(request: Promise<T>, method: string): Promise<T> {
-    const signal = AbortSignal.timeout(setOptionTimeoutMs);
-    const timedOut = new Promise<never>((_, reject) =>
-      signal.addEventListener('abort', () => reject(new VigilError('AGENT_TIMEOUT', `the agent did not answer "${method}" within ${setOptionTimeoutMs / 1000} s`)), { once: true }),
-    );
-    return Promise.race([request, timedOut]);
+  private bounded<T>(request: Promise<T>, method: string): Promise<T> {
+    return untilAborted(request, timeoutSignal(setOptionTimeoutMs), () => {
+      throw new VigilError('AGENT_TIMEOUT', `the agent did not answer "${method}" within ${setOptionTimeoutMs / 1000} s`);
+    });
   }
 
   private opened(acpSessionId: string, response: unknown): void {

@@ -9,6 +9,7 @@ import { killProcessTree } from '../common/processTree';
 import { Redactor } from '../common/redactor';
 import type { Logger } from '../ports/logger';
 import type { LaunchSpec } from './agentLaunch';
+import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 
 export interface AgentExit {
   code: number | null;
@@ -120,8 +121,7 @@ export class AgentProcess {
 
   /** The stderr tail once the pipe has drained after an exit (bounded: a grandchild may hold it open). */
   async finalStderr(): Promise<string> {
-    const bound = AbortSignal.timeout(stderrDrainMs);
-    await Promise.race([this.stderrEnded, new Promise<void>((resolve) => bound.addEventListener('abort', () => resolve(), { once: true }))]);
+    await untilAborted(this.stderrEnded, timeoutSignal(stderrDrainMs), () => undefined);
     return this.recentStderr;
   }
 

@@ -7,6 +7,7 @@ import type { CreateElicitationRequest, CreateElicitationResponse } from '@agent
 import { RequestError } from '@agentclientprotocol/sdk';
 import { checkElicitationUrl, clip, elicitationLimits, normalizeSchema, validateValues, type ElicitationValues } from '../../../shared/elicitationForm';
 import type { Logger } from '../ports/logger';
+import { untilAborted } from '../../../shared/untilAborted';
 
 export type ElicitationQuestion =
   | { sessionId: string; mode: 'form'; message: string; schema: unknown }
@@ -43,8 +44,7 @@ export class ElicitationHost {
     const question = this.question(params, message);
     const title = `${question.mode === 'url' ? `open ${question.host}` : 'answer a form'}: ${clip(message, 120)}`;
     const controller = new AbortController();
-    const onRequestAbort = () => controller.abort();
-    requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+    const signal = AbortSignal.any([controller.signal, requestSignal]);
     this.open.add(controller);
     let completed = false;
     const id = question.mode === 'url' ? (params as { elicitationId?: unknown }).elicitationId : undefined;
@@ -57,17 +57,13 @@ export class ElicitationHost {
     hooks?.opened(title);
     let answer: ElicitationAnswer = { action: 'cancel' };
     try {
-      answer = await Promise.race([
-        this.prompter.ask(question, controller.signal),
-        new Promise<ElicitationAnswer>((resolve) => controller.signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true })),
-      ]);
+      answer = await untilAborted(this.prompter.ask(question, signal), signal, (): ElicitationAnswer => ({ action: 'cancel' }));
       // A URL flow ends when the agent says it completed, not when a button was clicked.
       if (completed) answer = { action: 'accept' };
       return this.checked(question, answer);
     } finally {
       this.open.delete(controller);
       if (typeof id === 'string') this.awaitingCompletion.delete(id);
-      requestSignal.removeEventListener('abort', onRequestAbort);
       hooks?.closed(title, answer.action);
     }
   }

@@ -1,8 +1,11 @@
-// Keeps what the agent needs to continue a session in a fresh process: prompts, answers and tool
-// results, folded into plain user/assistant messages (valid for every provider).
+// The one builder of the history a fresh agent process continues a session from: prompts, answers and tool
+// results folded into plain user/assistant messages (valid for every provider). It is fed live by the agent
+// handle during turns, or from the transcript's tail when a process starts (`historyOfTranscript`).
 
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../shared/agentProtocol/history';
+import { historyText } from '../../../shared/promptContext';
+import type { TranscriptRecord } from '../store/transcriptRecords';
 
 const maxToolTextInHistory = 2_000;
 
@@ -14,9 +17,10 @@ export class HistoryRecorder {
     this.messages.push(...initial);
   }
 
-  user(text: string): void {
+  /** A prompt; its attachments are named in the text (their content is not kept). */
+  user(text: string, attachments?: ReadonlyArray<{ name: string }>): void {
     this.assistant = undefined;
-    this.messages.push({ role: 'user', text });
+    this.messages.push({ role: 'user', text: historyText(text, attachments) });
   }
 
   update(update: SessionUpdate): void {
@@ -42,4 +46,19 @@ export class HistoryRecorder {
     }
     this.assistant.text += text;
   }
+}
+
+/**
+ * The history in a session's transcript records. The turn being started already persisted its prompt, which the
+ * agent is about to be sent: that unanswered turn is left out, or the agent would see the prompt twice.
+ */
+export function historyOfTranscript(records: readonly TranscriptRecord[]): ChatMessage[] {
+  const lastStart = records.map((r) => r.type).lastIndexOf('turnStarted');
+  const current = lastStart >= 0 && !records.slice(lastStart).some((r) => r.type === 'agentUpdate' || r.type === 'turnEnded');
+  const recorder = new HistoryRecorder();
+  for (const record of current ? records.slice(0, lastStart) : records) {
+    if (record.type === 'userPrompt') recorder.user(record.text, record.attachments);
+    else if (record.type === 'agentUpdate') recorder.update(record.update as never);
+  }
+  return recorder.snapshot();
 }

@@ -16,11 +16,13 @@
 
 import type { PermissionOption, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { describeCounts, type ApprovalDetails } from '../../../shared/fileEdits';
+import type { ToolKind } from '../../../shared/toolKinds';
+import { untilAborted } from '../../../shared/untilAborted';
 import { describeOp, GrantLedger, shown, type ClientOp, type ToolCallLike } from './clientGrants';
 import type { ApprovalMode, ApprovalPolicy, PermissionAnswer, PermissionPrompter, PermissionQuestion } from './hostPorts';
 
-const readOnlyKinds = new Set(['read', 'search', 'think', 'fetch']);
-const mutatingKinds = new Set(['edit', 'delete', 'move', 'execute']);
+const readOnlyKinds: ReadonlySet<string> = new Set<ToolKind>(['read', 'search', 'think', 'fetch']);
+const mutatingKinds: ReadonlySet<string> = new Set<ToolKind>(['edit', 'delete', 'move', 'execute']);
 
 export type PolicyDecision = 'allow' | 'reject' | 'ask';
 
@@ -138,21 +140,16 @@ export class PermissionGate {
   /** Asks the person directly (e.g. for a path outside the workspace); also cancelled by `cancelAll`. */
   async ask(question: PermissionQuestion, hooks: { opened(): void; closed(answer: PermissionAnswer): void }, requestSignal?: AbortSignal): Promise<PermissionAnswer> {
     const controller = new AbortController();
-    const onRequestAbort = () => controller.abort();
-    requestSignal?.addEventListener('abort', onRequestAbort, { once: true });
+    const signal = requestSignal ? AbortSignal.any([controller.signal, requestSignal]) : controller.signal;
     this.open.add(controller);
     hooks.opened();
     let answer: PermissionAnswer = 'cancelled';
     try {
-      answer = await Promise.race([
-        this.prompter.ask(question, controller.signal),
-        // An abort answers at once even if the prompter is slow to dismiss its UI.
-        new Promise<PermissionAnswer>((resolve) => controller.signal.addEventListener('abort', () => resolve('cancelled'), { once: true })),
-      ]);
+      // An abort answers at once even if the prompter is slow to dismiss its UI.
+      answer = await untilAborted(this.prompter.ask(question, signal), signal, () => 'cancelled' as const);
       return answer;
     } finally {
       this.open.delete(controller);
-      requestSignal?.removeEventListener('abort', onRequestAbort);
       hooks.closed(answer);
     }
   }

@@ -1,6 +1,7 @@
 // Which API key a model configuration needs and where it lives in SecretStorage; pure, unit-tested.
 
 import type { ProviderKind } from '../../../shared/agentProtocol/agentConfig';
+import { autoKeyedProvider } from '../../../shared/agentProtocol/providers';
 
 export type ApiKeyProvider = 'openai-compatible' | 'anthropic';
 export const API_KEY_PROVIDERS: readonly ApiKeyProvider[] = ['openai-compatible', 'anthropic'];
@@ -16,8 +17,7 @@ export function apiKeySecretName(provider: ApiKeyProvider): string {
 }
 
 /**
- * The key the built-in agent needs at spawn, following the agent's own `auto` order
- * (src/agent/providers/createProvider.ts): a base URL → openai-compatible; a claude model → anthropic.
+ * The key the built-in agent needs at spawn, by the agent's own `auto` rule (autoKeyedProvider).
  */
 export function apiKeyProviderFor(model: { provider: ProviderKind; baseUrl?: string; name?: string }): ApiKeyProvider | undefined {
   switch (model.provider) {
@@ -25,9 +25,7 @@ export function apiKeyProviderFor(model: { provider: ProviderKind; baseUrl?: str
     case 'anthropic':
       return model.provider;
     case 'auto':
-      if (model.baseUrl) return 'openai-compatible';
-      if (model.name?.startsWith('claude')) return 'anthropic';
-      return undefined;
+      return autoKeyedProvider({ baseUrl: model.baseUrl, model: model.name });
     case 'vscode-lm':
     case 'demo':
       return undefined;

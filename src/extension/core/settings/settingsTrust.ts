@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { ApprovalMode } from '../acp/hostPorts';
 import { describeMcpServer, validateMcpServers } from '../acp/mcpSettings';
-import { approvalModeFor, TOOL_KINDS, validateAgent, type ToolKind, type ValidatedSettings } from './settingsValidation';
+import { approvalModeFor, validateAgent, type ValidatedSettings } from './settingsValidation';
+import { TOOL_KINDS, type ToolKind } from '../../../shared/toolKinds';
 
 /** Settings below `vigil.` that decide what runs, where secrets go, or what is allowed: never from an untrusted workspace. */
 export const RESTRICTED_SETTINGS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'approvals.policy', 'approvals.byKind', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'mcpServers'] as const;

@@ -2,18 +2,16 @@
 // every invalid value falls back to its default with a message naming the setting and the fix. Pure, unit-tested.
 
 import type { AttentionSettings } from '../../presentation/attentionPolicy';
-import type { ProviderKind } from '../../../shared/agentProtocol/agentConfig';
+import { providerKinds, type ProviderKind } from '../../../shared/agentProtocol/providers';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { CustomAgentSettings } from '../acp/agentLaunch';
 import { validateMcpServers } from '../acp/mcpSettings';
 import type { ApprovalMode } from '../acp/hostPorts';
+import { TOOL_KINDS, type ToolKind } from '../../../shared/toolKinds';
 
 export type AgentSetting = { kind: 'built-in' } | ({ kind: 'custom' } & Required<CustomAgentSettings>);
 
-export const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'other'] as const;
-export type ToolKind = (typeof TOOL_KINDS)[number];
 const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'allowReadOnly', 'allowAll'];
-const PROVIDERS: readonly ProviderKind[] = ['auto', 'vscode-lm', 'openai-compatible', 'anthropic', 'demo'];
 
 export interface ModelSettingValues {
   provider: ProviderKind;
@@ -72,7 +70,7 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
   const settings: ValidatedSettings = {
     agent: validateAgent(read('agent'), (m) => issue('agent', m)),
     model: {
-      provider: oneOf(read('model.provider'), PROVIDERS, SETTING_DEFAULTS.model.provider, 'model.provider', issue),
+      provider: oneOf(read('model.provider'), providerKinds, SETTING_DEFAULTS.model.provider, 'model.provider', issue),
       baseUrl: baseUrl(read('model.baseUrl'), issue),
       name: text(read('model.name'), 'model.name', 200, issue),
     },

@@ -3,6 +3,7 @@
 import { Disposable, toDisposable } from '../common/disposable';
 import { errorMessage } from '../common/errors';
 import { EventHub, type Unsubscribe } from '../common/events';
+import { KeyedMutex } from '../common/keyedMutex';
 import { systemClock, type Clock, type TimerHandle } from '../ports/clock';
 import { silentLogger, tagged, type Logger } from '../ports/logger';
 import type { AdmissionContribution, AdmissionHook, StartTurnResult, TurnPort } from '../ports/turns';
@@ -54,7 +55,8 @@ export class WakeupCoordinator extends Disposable {
   private readonly logger: Logger;
   /** The claim our own wakeup turn carries while its start is in flight, per session. */
   private readonly inflight = new Map<string, Claim>();
-  private readonly tails = new Map<string, Promise<unknown>>();
+  /** Deliveries run one at a time per session. */
+  private readonly serial = new KeyedMutex();
   private readonly queued = new Map<string, Promise<DeliveryOutcome>>();
   /** Outbox writes started outside a delivery (marking a carried claim delivered, releasing a late one). */
   private readonly background = new Set<Promise<unknown>>();
@@ -126,7 +128,7 @@ export class WakeupCoordinator extends Disposable {
    */
   async idle(): Promise<void> {
     for (;;) {
-      const pending: Array<Promise<unknown>> = [...this.tails.values(), ...this.background];
+      const pending: Array<Promise<unknown>> = [...this.serial.inFlight(), ...this.background];
       if (this.sweeping) pending.push(this.sweeping);
       if (pending.length === 0) return;
       await Promise.allSettled(pending);
@@ -153,17 +155,11 @@ export class WakeupCoordinator extends Disposable {
   private request(sessionId: string, trigger: DeliveryTrigger): Promise<DeliveryOutcome> {
     const waiting = this.queued.get(sessionId);
     if (waiting) return waiting;
-    const previous = this.tails.get(sessionId) ?? Promise.resolve();
-    const next = previous.then(() => {
+    const next = this.serial.run(sessionId, () => {
       this.queued.delete(sessionId);
       return this.deliver(sessionId, trigger);
     });
     this.queued.set(sessionId, next);
-    const tail = next.catch(() => undefined);
-    this.tails.set(sessionId, tail);
-    void tail.then(() => {
-      if (this.tails.get(sessionId) === tail) this.tails.delete(sessionId);
-    });
     return next;
   }
 

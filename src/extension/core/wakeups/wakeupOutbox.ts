@@ -7,7 +7,7 @@ import { systemClock, type Clock } from '../ports/clock';
 import { silentLogger, tagged, type Logger } from '../ports/logger';
 import type { TaskCompletion } from '../tasks/taskTypes';
 import type { Redactor } from '../common/redactor';
-import { KeyedMutex } from './keyedMutex';
+import { KeyedMutex } from '../common/keyedMutex';
 import { isClaimable, heldBy, type EntryState, type OutboxEntry, type ReleaseReason } from './outboxTypes';
 import { SessionOutboxFile } from './sessionOutboxFile';
 
