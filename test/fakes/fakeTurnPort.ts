@@ -126,8 +126,11 @@ export class FakeTurnPort implements TurnPort {
     return this.calls.filter((c) => c.source === 'wakeup' && (sessionId === undefined || c.sessionId === sessionId));
   }
 
-  /** Resolves once `predicate` holds for the calls so far (checked on every new call). */
-  async waitForCalls(predicate: (calls: StartCall[]) => boolean, timeoutMs = 5_000): Promise<StartCall[]> {
+  /**
+   * Resolves once `predicate` holds for the calls so far (checked on every new call). The bound only ends a
+   * wait that fails: the calls often come from real processes, which take seconds on a busy 2-core machine.
+   */
+  async waitForCalls(predicate: (calls: StartCall[]) => boolean, timeoutMs = 15_000): Promise<StartCall[]> {
     await waitOnHub(this.callHub, () => predicate(this.calls), timeoutMs, () => `start calls; have ${this.calls.length}`);
     return this.calls;
   }

@@ -51,8 +51,8 @@ export async function openWindow(
   return { outbox, coordinator, events };
 }
 
-/** Resolves with the first event (past or future) that matches, or rejects after `timeoutMs`. */
-export function waitForEvent(win: Window, predicate: (e: WakeupEvent) => boolean, timeoutMs = 5_000, after = 0): Promise<WakeupEvent> {
+/** Resolves with the first event (past or future) that matches, or rejects after `timeoutMs` (a bound for a failing wait only). */
+export function waitForEvent(win: Window, predicate: (e: WakeupEvent) => boolean, timeoutMs = 15_000, after = 0): Promise<WakeupEvent> {
   const seen = win.events.slice(after).find(predicate);
   if (seen) return Promise.resolve(seen);
   return new Promise((resolve, reject) => {

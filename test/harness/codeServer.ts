@@ -3,7 +3,6 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { promises as fs, mkdirSync, writeFileSync } from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -57,17 +56,6 @@ export function ensureCodeServer(): string {
   return entry;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 export class CodeServer {
   private exited = false;
 
@@ -109,10 +97,11 @@ export class CodeServer {
       const install = spawnSync(process.execPath, [entry, ...common, '--install-extension', options.vsix], { env, encoding: 'utf8' });
       if (install.status !== 0) throw new Error(`installing ${options.vsix} failed:\n${install.stdout}\n${install.stderr}`);
     }
-    const port = await freePort();
     const args = [
       entry,
-      '--bind-addr', `127.0.0.1:${port}`,
+      // Port 0: the system picks a free port when code-server binds, so a port probed free and taken by
+      // another run (two test runs on one machine) before the bind can never be mixed up with ours.
+      '--bind-addr', '127.0.0.1:0',
       '--auth', 'none',
       ...common,
       '--disable-telemetry',
@@ -131,6 +120,14 @@ export class CodeServer {
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
+    let port: number;
+    try {
+      port = await listeningPort(child, output, 60_000);
+    } catch (error) {
+      stopGroup(child.pid);
+      await killMarkedProcesses(`VIGIL_TEST_RUN_ID=${path.basename(runDir)}`);
+      throw error;
+    }
     const server = new CodeServer(`http://127.0.0.1:${port}/`, port, runDir, child, output);
     try {
       await server.waitHealthy(60_000);
@@ -177,6 +174,42 @@ export class CodeServer {
     // The extension host can outlive the server process: always finish the group.
     signalGroup('SIGKILL');
     await killMarkedProcesses(`VIGIL_TEST_RUN_ID=${path.basename(this.runDir)}`);
+  }
+}
+
+/** The port code-server bound (it logs `HTTP server listening on http://127.0.0.1:<port>/`). */
+function listeningPort(child: ChildProcess, output: string[], timeoutMs: number): Promise<number> {
+  const found = () => {
+    const match = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(output.join(''));
+    return match ? Number(match[1]) : undefined;
+  };
+  return new Promise((resolve, reject) => {
+    const done = (settle: () => void) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
+      child.off('exit', exited);
+      settle();
+    };
+    const check = () => {
+      const port = found();
+      if (port !== undefined) done(() => resolve(port));
+    };
+    const exited = () => done(() => reject(new Error(`code-server exited during start:\n${output.join('')}`)));
+    const timer = setTimeout(() => done(() => reject(new Error(`code-server did not say which port it listens on within ${timeoutMs} ms:\n${output.join('')}`))), timeoutMs);
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    child.once('exit', exited);
+    check();
+  });
+}
+
+function stopGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
   }
 }
 

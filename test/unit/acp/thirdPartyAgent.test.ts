@@ -92,7 +92,7 @@ describe('ACP client hosting a third-party agent under the supervisor', function
     assert.equal(ended.reason, 'interrupted');
     const childPid = Number(/child pid (\d+)/.exec(h.agentText())?.[1]);
     assert.ok(childPid > 0, 'the agent reported its child');
-    await h.waitFor(() => !isAlive(childPid), `grandchild ${childPid} to be killed`, 5_000);
+    await h.waitFor(() => !isAlive(childPid), `grandchild ${childPid} to be killed`, 15_000);
   });
 
   it('crash: the turn fails with the crash reported; the next prompt restarts the agent and says so', async () => {

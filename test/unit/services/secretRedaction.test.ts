@@ -3,7 +3,7 @@
 // stream (split across two SSE chunks).
 
 import * as assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { builtinLaunch } from '../../../src/extension/core/acp/agentLaunch';
@@ -16,9 +16,10 @@ import { VigilServices } from '../../../src/extension/services';
 import { SessionViewChannel } from '../../../src/extension/presentation/sessionViewChannel';
 import { emptySnapshot } from '../../../src/shared/sessionView';
 import { ScriptedOpenAiServer } from '../../fixtures/models/scriptedOpenAiServer';
+import { ensureAgentBundle } from '../agent/agentBundle';
 
-const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
-const agentScript = path.join(repoRoot, 'dist', 'agent.js');
+// The agent as it ships, bundled into out/ (dist/ may be rewritten by packaging while this suite runs).
+let agentScript: string;
 
 const KEY = 'sk-vigil-test-4f9c1e7a2b8d6053';
 const LATER_KEY = 'sk-later-key-77d1e0c9a4b3f2aa';
@@ -58,7 +59,7 @@ describe('secrets never persisted or shown (plain Node, real agent process)', fu
   let services: VigilServices | undefined;
 
   before(async function () {
-    if (!existsSync(agentScript)) throw new Error(`${agentScript} is missing: run "node scripts/build.mjs" first`);
+    agentScript = await ensureAgentBundle();
     root = mkdtempSync(path.join(os.tmpdir(), 'vigil-secrets-'));
     server = await ScriptedOpenAiServer.start();
   });

@@ -2,16 +2,18 @@
 // turn starts a background build and ends; the build's exit wakes the agent exactly once.
 
 import * as assert from 'node:assert';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { builtinLaunch } from '../../../src/extension/core/acp/agentLaunch';
 import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
 import { ApprovalBroker } from '../../../src/extension/presentation/approvalBroker';
+import { ensureAgentBundle } from '../agent/agentBundle';
 import { VigilServices } from '../../../src/extension/services';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
-const agentScript = path.join(repoRoot, 'dist', 'agent.js');
+// The agent as it ships, bundled into out/ (dist/ may be rewritten by packaging while this suite runs).
+let agentScript: string;
 
 function waitFor<T>(events: T[], subscribe: (fn: (e: T) => void) => () => void, predicate: (e: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
   const seen = events.find(predicate);
@@ -37,7 +39,8 @@ describe('VigilServices (plain Node, real agent process)', function () {
   const events: SupervisorEvent[] = [];
 
   before(async function () {
-    if (!existsSync(agentScript)) throw new Error(`${agentScript} is missing: run "node scripts/build.mjs" first`);
+    this.timeout(60_000);
+    agentScript = await ensureAgentBundle();
     root = mkdtempSync(path.join(os.tmpdir(), 'vigil-services-'));
     workspace = path.join(root, 'workspace');
     cpSync(path.join(repoRoot, 'sample'), workspace, { recursive: true });

@@ -248,7 +248,7 @@ describe('turn supervisor lifecycle', () => {
 });
 
 /** Polls a condition that a background write settles (bounded; fails the test when it never holds). */
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
