@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { TaskRegistry, type TaskRegistryOptions } from '../../src/extension/core/tasks/taskRegistry';
 import type { TaskCompletion, TaskEvent } from '../../src/extension/core/tasks/taskTypes';
+import { tempStorageRoot } from './wakeupHarness';
 
 export interface OpenedRegistry {
   registry: TaskRegistry;
@@ -33,6 +34,36 @@ export async function openRegistry(root: string, options: Partial<TaskRegistryOp
     if (e.type !== 'output') events.push(e);
   });
   return { registry, completions, events };
+}
+
+/**
+ * Registries over a fresh storage root per test (call inside a `describe`): after each test its registries are
+ * closed, with their running tasks killed, and the root is removed.
+ */
+export function registriesPerTest(prefix: string): { readonly root: string; open(options?: Partial<TaskRegistryOptions>): Promise<OpenedRegistry> } {
+  let root = '';
+  let opened: OpenedRegistry[] = [];
+  beforeEach(async () => {
+    root = await tempStorageRoot(prefix);
+  });
+  afterEach(async () => {
+    for (const o of opened) {
+      for (const t of o.registry.list()) if (t.status === 'running') await o.registry.kill(t.id).catch(() => undefined);
+      await o.registry.close();
+    }
+    opened = [];
+    await fs.rm(root, { recursive: true, force: true });
+  });
+  return {
+    get root() {
+      return root;
+    },
+    async open(options = {}) {
+      const o = await openRegistry(root, options);
+      opened.push(o);
+      return o;
+    },
+  };
 }
 
 /** A named pipe the child blocks on (`cat fifo`) until the test writes to it: a gate, not a timer. */

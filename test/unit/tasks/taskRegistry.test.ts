@@ -8,35 +8,15 @@ import * as vm from 'node:vm';
 import { isVigilError } from '../../../src/extension/core/common/errors';
 import { isAlive } from '../../../src/extension/core/common/processTree';
 import { taskRecordSchema } from '../../../src/extension/core/tasks/taskTypes';
-import { openRegistry, readPid, waitForFile, waitForFileContent, waitForOutput, type OpenedRegistry } from '../../fakes/taskHarness';
-import { tempStorageRoot } from '../../fakes/wakeupHarness';
+import { openRegistry, readPid, registriesPerTest, waitForFile, waitForFileContent, waitForOutput } from '../../fakes/taskHarness';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
 describe('task registry', function () {
   this.timeout(30_000);
-  let root: string;
-  let opened: OpenedRegistry[] = [];
-
-  beforeEach(async () => {
-    root = await tempStorageRoot('vigil-tasks-');
-  });
-
-  afterEach(async () => {
-    for (const o of opened) {
-      for (const t of o.registry.list()) if (t.status === 'running') await o.registry.kill(t.id).catch(() => undefined);
-      await o.registry.close();
-    }
-    opened = [];
-    await fs.rm(root, { recursive: true, force: true });
-  });
-
-  async function open(options: Parameters<typeof openRegistry>[1] = {}): Promise<OpenedRegistry> {
-    const o = await openRegistry(root, options);
-    opened.push(o);
-    return o;
-  }
+  const registries = registriesPerTest('vigil-tasks-');
+  const open = registries.open;
 
   it('runs a command in the workspace folder with CI=1 and pagers off, and records its exit durably', async () => {
     const o = await open();
@@ -44,32 +24,32 @@ describe('task registry', function () {
     assert.match(terminalId, /^t-[0-9a-f]{8}$/);
     assert.deepEqual(await o.registry.waitForExit(terminalId), { exitCode: 3, signal: null });
     const out = await o.registry.output(terminalId);
-    assert.equal(out.output, `${path.join(root, 'workspace')}\n1 cat cat\noops\n`);
+    assert.equal(out.output, `${path.join(registries.root, 'workspace')}\n1 cat cat\noops\n`);
     assert.equal(out.truncated, false);
     assert.deepEqual(out.exitStatus, { exitCode: 3, signal: null });
-    const record = taskRecordSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'tasks', `${terminalId}.json`), 'utf8')));
+    const record = taskRecordSchema.parse(JSON.parse(await fs.readFile(path.join(registries.root, 'tasks', `${terminalId}.json`), 'utf8')));
     assert.equal(record.status, 'exited');
     assert.equal(record.exitCode, 3);
     assert.equal(record.sessionId, 's1');
-    assert.equal(record.cwd, path.join(root, 'workspace'));
+    assert.equal(record.cwd, path.join(registries.root, 'workspace'));
     assert.ok(record.pid !== null && record.endedAt !== null && record.endedAt >= record.startedAt);
     assert.equal(o.completions.length, 0, 'a foreground command wakes nobody');
   });
 
   it('quotes ACP args for the shell and resolves a relative cwd in the workspace', async () => {
     const o = await open();
-    await fs.mkdir(path.join(root, 'workspace', 'sub'));
+    await fs.mkdir(path.join(registries.root, 'workspace', 'sub'));
     const { terminalId } = await o.registry.create({ sessionId: 's', command: 'printf', args: ['%s|', "it's", '$HOME', 'a b'], cwd: 'sub' });
     await o.registry.waitForExit(terminalId);
     assert.equal((await o.registry.output(terminalId)).output, "it's|$HOME|a b|");
-    assert.equal((await o.registry.get(terminalId))?.cwd, path.join(root, 'workspace', 'sub'));
+    assert.equal((await o.registry.get(terminalId))?.cwd, path.join(registries.root, 'workspace', 'sub'));
   });
 
   it('refuses bad input with clear errors', async () => {
     const o = await open({ workspaceFolder: () => undefined });
     await assert.rejects(o.registry.create({ sessionId: 's', command: 'true' }), (e) => isVigilError(e, 'INVALID_INPUT'));
     await assert.rejects(o.registry.create({ sessionId: 's', command: 'true', cwd: '/definitely/not/here' }), (e) => isVigilError(e, 'INVALID_INPUT'));
-    await assert.rejects(o.registry.create({ sessionId: 's', command: 'true', cwd: root, background: true, notify: { pattern: '([' } }), (e) => isVigilError(e, 'INVALID_INPUT'));
+    await assert.rejects(o.registry.create({ sessionId: 's', command: 'true', cwd: registries.root, background: true, notify: { pattern: '([' } }), (e) => isVigilError(e, 'INVALID_INPUT'));
     await assert.rejects(o.registry.output('t-nope'), (e) => isVigilError(e, 'NOT_FOUND'));
   });
 
@@ -117,7 +97,7 @@ describe('task registry', function () {
     });
     assert.deepEqual(stored, [`${terminalId}:pattern`, `${terminalId}:exit`]);
     // The final record is saved after the completion is stored (completion first, then record): wait for that state.
-    const recordFile = path.join(root, 'tasks', `${terminalId}.json`);
+    const recordFile = path.join(registries.root, 'tasks', `${terminalId}.json`);
     await waitForFileContent(recordFile, (text) => JSON.parse(text).status !== 'running');
     const record = JSON.parse(await fs.readFile(recordFile, 'utf8'));
     assert.equal(record.status, 'exited');
@@ -141,7 +121,7 @@ describe('task registry', function () {
 
   it('kill ends the whole tree, grandchildren included (in the group, escaped with setsid, ignoring SIGTERM)', async () => {
     const o = await open();
-    const ws = path.join(root, 'workspace');
+    const ws = path.join(registries.root, 'workspace');
     const command = [
       'sleep 300 & echo $! > gc1.pid',
       'setsid sleep 300 & echo $! > gc2.pid',
@@ -180,7 +160,7 @@ describe('task registry', function () {
     assert.ok(!out.output.includes('\ufffd'), 'the cut fell inside a character');
     assert.ok(out.output.includes('aaaa'));
     let onDisk = 0;
-    for (const f of [`${terminalId}.log`, `${terminalId}.log.1`]) onDisk += (await fs.stat(path.join(root, 'tasks', f)).catch(() => ({ size: 0 }))).size;
+    for (const f of [`${terminalId}.log`, `${terminalId}.log.1`]) onDisk += (await fs.stat(path.join(registries.root, 'tasks', f)).catch(() => ({ size: 0 }))).size;
     assert.ok(onDisk <= 1024 * 1024 + 64 * 1024, `log holds ${onDisk} bytes`);
     gc();
     const grown = (process.memoryUsage().heapUsed - before) / 1e6;
@@ -188,17 +168,17 @@ describe('task registry', function () {
   });
 
   it('open does not wait for a completion sink that becomes ready only after it returned', async () => {
-    const ws = path.join(root, 'workspace');
+    const ws = path.join(registries.root, 'workspace');
     await fs.mkdir(ws, { recursive: true });
     const { execFileSync } = await import('node:child_process');
     execFileSync('mkfifo', [path.join(ws, 'gate')]);
-    const a = await openRegistry(root);
+    const a = await openRegistry(registries.root);
     const { terminalId } = await a.registry.create({ sessionId: 's', command: 'echo waiting; read x < gate; exit 0', background: true });
     await waitForOutput(a, terminalId, 'waiting');
     await a.registry.close();
     await fs.writeFile(path.join(ws, 'gate'), 'go\n');
-    await waitForFile(path.join(root, 'tasks', `${terminalId}.exit`));
-    // As the composition root does: the sink waits for a coordinator built after `open` returns.
+    await waitForFile(path.join(registries.root, 'tasks', `${terminalId}.exit`));
+    // As the composition registries.root does: the sink waits for a coordinator built after `open` returns.
     let ready!: () => void;
     const gate = new Promise<void>((resolve) => (ready = resolve));
     const stored: string[] = [];
@@ -216,8 +196,8 @@ describe('task registry', function () {
   });
 
   it('re-attaches after a reload: a running task is followed, one that ended meanwhile is read, a vanished one is lost', async () => {
-    const ws = path.join(root, 'workspace');
-    const a = await openRegistry(root);
+    const ws = path.join(registries.root, 'workspace');
+    const a = await openRegistry(registries.root);
     // The gates exist before the commands that read them start.
     const { execFileSync } = await import('node:child_process');
     for (const g of ['gate1', 'gate2', 'gate3']) execFileSync('mkfifo', [path.join(ws, g)]);
@@ -229,7 +209,7 @@ describe('task registry', function () {
     // The window goes away; its tasks do not.
     await a.registry.close();
     await fs.writeFile(path.join(ws, 'gate2'), 'go\n');
-    await waitForFile(path.join(root, 'tasks', `${endedAway}.exit`));
+    await waitForFile(path.join(registries.root, 'tasks', `${endedAway}.exit`));
     process.kill(-vanishedPid, 'SIGKILL');
     while (isAlive(vanishedPid)) await new Promise((r) => setImmediate(r));
 

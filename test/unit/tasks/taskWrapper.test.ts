@@ -10,8 +10,7 @@ import { isAlive } from '../../../src/extension/core/common/processTree';
 import { LogFollower } from '../../../src/extension/core/tasks/logFollower';
 import { taskPaths } from '../../../src/extension/core/tasks/taskStore';
 import { PERL, wrapperCommand, wrapperFiles, type WrapperKind } from '../../../src/extension/core/tasks/wrapperFiles';
-import { makeFifo, openGate, openRegistry, waitForFile, waitForOutput, type OpenedRegistry } from '../../fakes/taskHarness';
-import { tempStorageRoot } from '../../fakes/wakeupHarness';
+import { makeFifo, openGate, openRegistry, registriesPerTest, waitForFile, waitForOutput } from '../../fakes/taskHarness';
 
 const hasPerl = process.platform !== 'win32' && existsSync(PERL);
 
@@ -36,28 +35,12 @@ const sizeOf = (f: string) => fs.stat(f).then((s) => s.size, () => 0);
 
 describe('task wrappers', function () {
   this.timeout(60_000);
-  let root: string;
-  let opened: OpenedRegistry[] = [];
+  const registries = registriesPerTest('vigil-wrapper-');
+  const open = registries.open;
 
   beforeEach(async () => {
-    root = await tempStorageRoot('vigil-wrapper-');
-    await fs.mkdir(path.join(root, 'tasks'), { recursive: true });
+    await fs.mkdir(path.join(registries.root, 'tasks'), { recursive: true });
   });
-
-  afterEach(async () => {
-    for (const o of opened) {
-      for (const t of o.registry.list()) if (t.status === 'running') await o.registry.kill(t.id).catch(() => undefined);
-      await o.registry.close();
-    }
-    opened = [];
-    await fs.rm(root, { recursive: true, force: true });
-  });
-
-  async function open(options: Parameters<typeof openRegistry>[1] = {}): Promise<OpenedRegistry> {
-    const o = await openRegistry(root, options);
-    opened.push(o);
-    return o;
-  }
 
   it('ships as files: taskWrapper.pl compiles under strict and warnings, taskWrapper.js is the compiled Node one', function () {
     const files = wrapperFiles();
@@ -71,7 +54,7 @@ describe('task wrappers', function () {
   it('the registry runs new tasks under /usr/bin/perl where it exists', async function () {
     if (!hasPerl || process.platform !== 'linux') this.skip();
     const o = await open();
-    const gate = makeFifo(path.join(root, 'workspace'));
+    const gate = makeFifo(path.join(registries.root, 'workspace'));
     const { terminalId } = await o.registry.create({ sessionId: 's', command: 'echo up; read x < gate', background: true });
     await waitForOutput(o, terminalId, 'up');
     const pid = (await o.registry.get(terminalId))!.pid!;
@@ -88,25 +71,25 @@ describe('task wrappers', function () {
       });
 
       it('records the exit code, or the signal that ended the command: an exit status above 128 is not a signal', async () => {
-        const exited = await runWrapper(kind, root, 't-000000b1', 'echo out; echo err >&2; exit 3');
+        const exited = await runWrapper(kind, registries.root, 't-000000b1', 'echo out; echo err >&2; exit 3');
         assert.deepEqual([exited.record.exitCode, exited.record.signal, exited.record.signalsSeen, exited.record.droppedBytes], [3, null, 0, 0]);
         assert.ok(Math.abs((exited.record.endedAt as number) - Date.now()) < 60_000, `endedAt ${String(exited.record.endedAt)} is a time in ms`);
-        assert.equal(await fs.readFile(taskPaths(root, 't-000000b1').log, 'utf8'), 'out\nerr\n');
+        assert.equal(await fs.readFile(taskPaths(registries.root, 't-000000b1').log, 'utf8'), 'out\nerr\n');
 
-        const high = await runWrapper(kind, root, 't-000000b2', 'exit 137');
+        const high = await runWrapper(kind, registries.root, 't-000000b2', 'exit 137');
         assert.deepEqual([high.record.exitCode, high.record.signal], [137, null]);
 
-        const crashed = await runWrapper(kind, root, 't-000000b3', 'kill -SEGV $$');
+        const crashed = await runWrapper(kind, registries.root, 't-000000b3', 'kill -SEGV $$');
         assert.deepEqual([crashed.record.exitCode, crashed.record.signal], [null, 'SIGSEGV']);
 
-        const missing = await runWrapper(kind, root, 't-000000b4', 'no-such-command-vigil');
+        const missing = await runWrapper(kind, registries.root, 't-000000b4', 'no-such-command-vigil');
         assert.equal(missing.record.exitCode, 127);
-        assert.match(await fs.readFile(taskPaths(root, 't-000000b4').log, 'utf8'), /no-such-command-vigil/);
+        assert.match(await fs.readFile(taskPaths(registries.root, 't-000000b4').log, 'utf8'), /no-such-command-vigil/);
       });
 
       it('survives SIGTERM to its group to record that the command died of it', async () => {
-        const gate = makeFifo(root);
-        const killed = await runWrapper(kind, root, 't-000000c1', `echo up > ${gate}; exec sleep 30`, 1 << 20, (pid) => {
+        const gate = makeFifo(registries.root);
+        const killed = await runWrapper(kind, registries.root, 't-000000c1', `echo up > ${gate}; exec sleep 30`, 1 << 20, (pid) => {
           void fs.readFile(gate, 'utf8').then(() => process.kill(-pid, 'SIGTERM'));
         });
         assert.deepEqual([killed.record.exitCode, killed.record.signal], [null, 'SIGTERM']);
@@ -118,8 +101,8 @@ describe('task wrappers', function () {
       it('bounds the log itself, with no window following: older output in log.1, the newest in log', async () => {
         const half = 16 * 1024;
         // ~1 MB of numbered lines; nothing reads the log while they are written.
-        await runWrapper(kind, root, 't-000000d1', 'i=0; while [ $i -lt 20000 ]; do echo "line $i ........................................"; i=$((i+1)); done; echo LAST', half);
-        const p = taskPaths(root, 't-000000d1');
+        await runWrapper(kind, registries.root, 't-000000d1', 'i=0; while [ $i -lt 20000 ]; do echo "line $i ........................................"; i=$((i+1)); done; echo LAST', half);
+        const p = taskPaths(registries.root, 't-000000d1');
         assert.ok((await sizeOf(p.log)) <= half, `log ${await sizeOf(p.log)} bytes`);
         assert.ok((await sizeOf(`${p.log}.1`)) <= half && (await sizeOf(`${p.log}.1`)) > 0, `log.1 ${await sizeOf(`${p.log}.1`)} bytes`);
         const newest = (await fs.readFile(`${p.log}.1`, 'utf8')) + (await fs.readFile(p.log, 'utf8'));
@@ -127,9 +110,9 @@ describe('task wrappers', function () {
       });
 
       it('records the end while a process the command left behind still holds its output open', async () => {
-        const { record, pid } = await runWrapper(kind, root, 't-000000e1', `(exec sleep 30) & echo $! > ${path.join(root, 'left')}; echo bye; exit 2`, 1 << 20, undefined, 'record');
+        const { record, pid } = await runWrapper(kind, registries.root, 't-000000e1', `(exec sleep 30) & echo $! > ${path.join(registries.root, 'left')}; echo bye; exit 2`, 1 << 20, undefined, 'record');
         assert.deepEqual([record.exitCode, record.signal], [2, null]);
-        const left = Number(await fs.readFile(path.join(root, 'left'), 'utf8'));
+        const left = Number(await fs.readFile(path.join(registries.root, 'left'), 'utf8'));
         assert.ok(isAlive(left), 'the process left behind still runs: the wrapper did not wait for it');
         process.kill(-pid, 'SIGKILL');
       });
@@ -138,9 +121,9 @@ describe('task wrappers', function () {
 
   it('the Perl wrapper fsyncs the log and the record before renaming it into place, then its folder', async function () {
     if (!hasPerl || process.platform !== 'linux' || !existsSync('/usr/bin/strace')) this.skip();
-    const p = taskPaths(root, 't-000000f1');
-    const trace = path.join(root, 'trace');
-    const { command, args } = wrapperCommand('perl', { taskId: 't-000000f1', file: '/bin/sh', args: ['-c', 'echo hi'], cwd: root, log: p.log, exit: p.exit, half: 1 << 20 }, { nodePath: process.execPath, keepElectronRunAsNode: false });
+    const p = taskPaths(registries.root, 't-000000f1');
+    const trace = path.join(registries.root, 'trace');
+    const { command, args } = wrapperCommand('perl', { taskId: 't-000000f1', file: '/bin/sh', args: ['-c', 'echo hi'], cwd: registries.root, log: p.log, exit: p.exit, half: 1 << 20 }, { nodePath: process.execPath, keepElectronRunAsNode: false });
     const child = spawn('/usr/bin/strace', ['-o', trace, '-e', 'trace=openat,fsync,rename', command, ...args], { stdio: 'ignore' });
     const code = await new Promise((resolve) => child.on('exit', resolve));
     if (code !== 0) this.skip(); // ptrace refused in this sandbox
@@ -158,8 +141,8 @@ describe('task wrappers', function () {
   });
 
   it('a task the Node wrapper started before an upgrade is re-attached and ends with its status and output', async () => {
-    const old = await open({ wrapper: 'node' });
-    const gate = makeFifo(path.join(root, 'workspace'));
+    const old = await openRegistry(registries.root, { wrapper: 'node' }); // closed below, before the upgrade
+    const gate = makeFifo(path.join(registries.root, 'workspace'));
     const { terminalId } = await old.registry.create({ sessionId: 's', command: 'echo before; read x < gate; echo after-$x; exit 4', background: true });
     await waitForOutput(old, terminalId, 'before');
     if (process.platform === 'linux') {
@@ -167,7 +150,6 @@ describe('task wrappers', function () {
       assert.equal(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1], wrapperFiles().node);
     }
     await old.registry.close();
-    opened = [];
 
     const upgraded = await open();
     await upgraded.registry.whenReattached();
@@ -179,7 +161,7 @@ describe('task wrappers', function () {
   });
 
   it('the follower reads on from the start of a log cut short in place', async () => {
-    const file = path.join(root, 'tasks', 'cut.log');
+    const file = path.join(registries.root, 'tasks', 'cut.log');
     await fs.writeFile(file, 'first part\n');
     let seen = '';
     const follower = new LogFollower(file, (text) => (seen += text));
