@@ -254,7 +254,9 @@ export class SessionController extends Disposable implements SessionViewControll
     const records = [...tail.records, ...unseen(tail.records, opening.buffered)];
     if (tail.corrupt.length > 0) {
       void vscode.window.showWarningMessage(
-        `Vigil: ${tail.corrupt.length} damaged line(s) in the transcript of "${meta.title}" were set aside (kept next to it as .quarantine); the rest of the session is intact.`,
+        tail.corrupt.length === 1
+          ? vscode.l10n.t('Vigil: 1 damaged line in the transcript of "{0}" was set aside (kept next to it as .quarantine); the rest of the session is intact.', meta.title)
+          : vscode.l10n.t('Vigil: {0} damaged lines in the transcript of "{1}" were set aside (kept next to it as .quarantine); the rest of the session is intact.', tail.corrupt.length, meta.title),
       );
     }
     const presenter = this.models.show(
@@ -352,7 +354,7 @@ export class SessionController extends Disposable implements SessionViewControll
 
   onElicitation(intent: { sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }): void {
     const result = this.d.elicitations.answer(intent.requestId, intent.action, intent.content);
-    if (result === false) void vscode.window.showInformationMessage('Vigil: that request of the agent was already answered or cancelled.');
+    if (result === false) void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: that request of the agent was already answered or cancelled.'));
     else if (typeof result === 'string') throw new Error(result);
   }
 
@@ -395,7 +397,7 @@ export class SessionController extends Disposable implements SessionViewControll
         return;
       }
     }
-    void vscode.window.showInformationMessage('Vigil: that approval request was already answered or cancelled.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: that approval request was already answered or cancelled.'));
   }
 
   /** The turn another window runs in the open session, if any (status bar, tree). */
@@ -410,13 +412,15 @@ export class SessionController extends Disposable implements SessionViewControll
   private async abortElsewhere(services: VigilServices, sessionId: string): Promise<void> {
     if (!(await services.crossWindow.control.remoteHolder(sessionId))) return;
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'Vigil: asking the window that runs this turn to stop…' },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Vigil: asking the window that runs this turn to stop…') },
       () => services.crossWindow.control.abort(sessionId, 'Aborted from another window'),
     );
     this.d.logger.info(`remote abort of session ${sessionId}: ${JSON.stringify(result)}`);
     if (result.kind === 'takenOver') {
       void vscode.window.showWarningMessage(
-        `Vigil: the window running this turn did not answer, so this window took the turn over and ended it as interrupted${result.killedAgent ? ' (its agent was stopped)' : ''}. Resume to continue.`,
+        result.killedAgent
+          ? vscode.l10n.t('Vigil: the window running this turn did not answer, so this window took the turn over, stopped its agent and ended it as interrupted. Resume to continue.')
+          : vscode.l10n.t('Vigil: the window running this turn did not answer, so this window took the turn over and ended it as interrupted. Resume to continue.'),
       );
     }
     await services.crossWindow.kick();

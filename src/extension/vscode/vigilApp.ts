@@ -173,7 +173,8 @@ export class VigilApp extends Disposable {
   services(): Promise<VigilServices> {
     this.servicesPromise ??= this.startServices().catch((error: unknown) => {
       this.servicesPromise = undefined;
-      void vscode.window.showErrorMessage(this.redactor.redact(`Vigil could not start: ${errorMessage(error)}`), 'Show Log').then((c) => c && this.logChannel.show());
+      const showLog = vscode.l10n.t('Show Log');
+      void vscode.window.showErrorMessage(this.redactor.redact(vscode.l10n.t('Vigil could not start: {0}', errorMessage(error))), showLog).then((c) => c === showLog && this.logChannel.show());
       throw error;
     });
     return this.servicesPromise;
