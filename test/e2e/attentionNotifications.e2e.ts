@@ -2,49 +2,36 @@
 // "finished" notification, and its "Open Session" button brings that session into the view.
 
 import * as assert from 'node:assert';
-import type { E2eSession } from '../harness/e2eSession';
-import { openScriptedModelSession, type ScriptedModelSession } from '../harness/scriptedModelSession';
-import { SessionView, uiTimeout } from '../harness/sessionView';
-import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
+import { scriptedModelSessionForSuite } from '../harness/scriptedModelSession';
+import { uiTimeout } from '../harness/sessionView';
 import { hang } from '../fakes/modelEndpoints/script';
 
 describe('attention notifications (real workbench)', function () {
-  let opened: ScriptedModelSession | undefined;
-  let session: E2eSession | undefined;
-  let endpoint: ModelEndpoint | undefined;
-  let view: SessionView;
-
-  before(async function () {
-    opened = await openScriptedModelSession('attention');
-    ({ session, endpoint, view } = opened);
-  });
-
-  after(async function () {
-    await opened?.close();
-  });
+  const scripted = scriptedModelSessionForSuite('attention');
 
   it('a turn that finishes while another session is on screen notifies once, and Open Session shows it', async () => {
-    const page = session!.workbench.page;
-    endpoint!.script(hang());
+    const { session, endpoint, view } = scripted.current;
+    const page = session.workbench.page;
+    endpoint.script(hang());
     const first = await view.sessionId();
     await view.send('Hold this turn for a while');
     await view.waitPhase('running');
     // Released only once the agent's request is held: a release before it arrives would leave it hanging.
-    await endpoint!.waitFor(() => endpoint!.hangingCount === 1, 'the agent to open the held stream');
+    await endpoint.waitFor(() => endpoint.hangingCount === 1, 'the agent to open the held stream');
     // The model holds its answer; meanwhile the person moves to a new session.
-    await session!.workbench.runCommand('Vigil: New Session');
+    await session.workbench.runCommand('Vigil: New Session');
     const second = await view.waitPainted();
     assert.notStrictEqual(second, first);
     await view.locator(`#app[data-session-id="${second}"]`).waitFor({ timeout: uiTimeout });
-    endpoint!.release('The held answer.');
+    endpoint.release('The held answer.');
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'the agent finished its turn in “Hold this turn for a while”' });
     await toast.waitFor({ timeout: uiTimeout });
-    await session!.workbench.screenshot('e2e-attention-turn-finished');
+    await session.workbench.screenshot('e2e-attention-turn-finished');
     assert.strictEqual(await page.locator('.notifications-toasts .notification-toast', { hasText: 'finished its turn' }).count(), 1, 'one notification for one finished turn');
     await toast.locator('.monaco-button', { hasText: 'Open Session' }).click();
     await view.waitPainted(first);
     await view.locator('.entry.agent', { hasText: 'The held answer.' }).waitFor({ timeout: uiTimeout });
     assert.strictEqual(await page.locator('.notifications-toasts .notification-toast', { hasText: 'finished its turn' }).count(), 0, 'the notification closed with its action');
-    session!.workbench.assertStayedOnMachine();
+    session.workbench.assertStayedOnMachine();
   });
 });

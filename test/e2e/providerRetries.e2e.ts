@@ -5,30 +5,17 @@
 import * as assert from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { E2eSession } from '../harness/e2eSession';
-import { openScriptedModelSession, type ScriptedModelSession } from '../harness/scriptedModelSession';
+import { scriptedModelSessionForSuite } from '../harness/scriptedModelSession';
 import { vigilStorage } from '../harness/runFiles';
-import { SessionView, uiTimeout } from '../harness/sessionView';
-import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
+import { uiTimeout } from '../harness/sessionView';
 import { httpError, text } from '../fakes/modelEndpoints/script';
 
 describe('model retries (real workbench)', function () {
-  let opened: ScriptedModelSession | undefined;
-  let session: E2eSession | undefined;
-  let endpoint: ModelEndpoint | undefined;
-  let view: SessionView;
-
-  before(async function () {
-    opened = await openScriptedModelSession('retries');
-    ({ session, endpoint, view } = opened);
-  });
-
-  after(async function () {
-    await opened?.close();
-  });
+  const scripted = scriptedModelSessionForSuite('retries');
 
   it('a scripted 429 then success shows the retry and no pause', async () => {
-    endpoint!.script(httpError(429, 'Rate limit reached for requests', { 'retry-after': '2' }), text('Answered after the rate limit.'));
+    const { session, endpoint, view } = scripted.current;
+    endpoint.script(httpError(429, 'Rate limit reached for requests', { 'retry-after': '2' }), text('Answered after the rate limit.'));
     const sessionId = await view.sessionId();
     await view.send('Hello despite the rate limit.');
     const notice = view.locator('.entry.notice', { hasText: 'Retrying in 2 s (1/5) after HTTP 429.' });
@@ -36,10 +23,10 @@ describe('model retries (real workbench)', function () {
     await view.locator('.entry.agent', { hasText: 'Answered after the rate limit.' }).waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
     assert.strictEqual(await view.count('.entry.notice'), 1, 'one notice: the retry; no failure');
-    assert.strictEqual(endpoint!.mainRequests().length, 2, 'the request was sent again once');
-    const meta = JSON.parse(readFileSync(path.join(vigilStorage(session!.server), 'sessions', sessionId, 'session.json'), 'utf8')) as { wakeupsPaused?: string };
+    assert.strictEqual(endpoint.mainRequests().length, 2, 'the request was sent again once');
+    const meta = JSON.parse(readFileSync(path.join(vigilStorage(session.server), 'sessions', sessionId, 'session.json'), 'utf8')) as { wakeupsPaused?: string };
     assert.strictEqual(meta.wakeupsPaused, undefined, 'a rate limit does not pause the session’s wakeups');
-    await session!.workbench.screenshot('e2e-provider-retry');
-    session!.workbench.assertStayedOnMachine();
+    await session.workbench.screenshot('e2e-provider-retry');
+    session.workbench.assertStayedOnMachine();
   });
 });

@@ -2,34 +2,21 @@
 // back shows it running as it stands, and its answer streams into it, not into the session shown meanwhile.
 
 import * as assert from 'node:assert';
-import type { E2eSession } from '../harness/e2eSession';
-import { openScriptedModelSession, type ScriptedModelSession } from '../harness/scriptedModelSession';
-import { SessionView, uiTimeout } from '../harness/sessionView';
-import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
+import { scriptedModelSessionForSuite } from '../harness/scriptedModelSession';
+import { uiTimeout } from '../harness/sessionView';
 import { hang } from '../fakes/modelEndpoints/script';
 
 describe('switching sessions during a turn (real workbench)', function () {
-  let opened: ScriptedModelSession | undefined;
-  let session: E2eSession | undefined;
-  let endpoint: ModelEndpoint | undefined;
-  let view: SessionView;
-
-  before(async function () {
-    opened = await openScriptedModelSession('session-switch');
-    ({ session, endpoint, view } = opened);
-  });
-
-  after(async function () {
-    await opened?.close();
-  });
+  const scripted = scriptedModelSessionForSuite('session-switch');
 
   it('a running session left for another and opened again shows its turn running, then its answer', async () => {
-    const workbench = session!.workbench;
-    endpoint!.script(hang());
+    const { session, endpoint, view } = scripted.current;
+    const workbench = session.workbench;
+    endpoint.script(hang());
     const first = await view.sessionId();
     await view.send('Keep working on the parser');
     await view.waitPhase('running');
-    await endpoint!.waitFor(() => endpoint!.hangingCount === 1, 'the agent to open the held stream');
+    await endpoint.waitFor(() => endpoint.hangingCount === 1, 'the agent to open the held stream');
 
     await workbench.runCommand('Vigil: New Session');
     const second = await view.waitPainted();
@@ -43,7 +30,7 @@ describe('switching sessions during a turn (real workbench)', function () {
     await view.waitPhase('running');
     await view.locator('.entry.user', { hasText: 'Keep working on the parser' }).waitFor({ timeout: uiTimeout });
 
-    endpoint!.release('The parser is done.');
+    endpoint.release('The parser is done.');
     await view.locator('.entry.agent', { hasText: 'The parser is done.' }).waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
     assert.strictEqual(await view.count('.entry.user'), 1, 'the session shows its one prompt, once');

@@ -40,3 +40,23 @@ export async function openScriptedModelSession(name: string, settings: Record<st
     throw error;
   }
 }
+
+/**
+ * One scripted-model workbench for the enclosing `describe`: opened before its tests, closed after them.
+ * `current` is the open one (a test reading it outside the suite's lifetime is a bug in the test).
+ */
+export function scriptedModelSessionForSuite(name: string, settings: Record<string, unknown> = {}): { readonly current: ScriptedModelSession } {
+  let opened: ScriptedModelSession | undefined;
+  before(async function () {
+    opened = await openScriptedModelSession(name, settings);
+  });
+  after(async function () {
+    await opened?.close();
+  });
+  return {
+    get current() {
+      if (!opened) throw new Error(`the "${name}" workbench is not open`);
+      return opened;
+    },
+  };
+}
