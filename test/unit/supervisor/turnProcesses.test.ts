@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import * as readline from 'node:readline';
 import { isAlive } from '../../../src/extension/core/common/processTree';
 import type { ProcessInfo, ProcessTable } from '../../../src/extension/core/supervisor/processTable';
-import { parseStat } from '../../../src/extension/core/supervisor/processTable';
+import { parseStat, readProcessTable, readSubtree, readTurnBaseline } from '../../../src/extension/core/supervisor/processTable';
 import { TurnProcessWatch, type TurnProcessReads } from '../../../src/extension/core/supervisor/turnProcesses';
 import { waitFor } from './harness';
 
@@ -33,6 +33,17 @@ class FakeHost implements TurnProcessReads {
   async environHas(pid: number, name: string, value: string): Promise<boolean> {
     if (name === 'TASK') return value === 's1' && this.taskServers.has(pid);
     return name === 'MARK' && value === 'v' && this.marked.has(pid);
+  }
+}
+
+/** Polls an asynchronous read of the real process table until it answers. */
+async function until<T>(read: () => Promise<T | undefined | false>, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await read();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
@@ -90,6 +101,56 @@ describe('a turn’s leftover processes', () => {
     const watch = await TurnProcessWatch.begin({ agentPid: AGENT, reads: host, selfPid: SELF });
     host.rows = [...base.filter((r) => r.pid !== AGENT && r.pid !== 51), p(AGENT, 1, 70), p(130, AGENT, 71, { sid: AGENT, pgid: AGENT })];
     assert.deepEqual(await watch.leftovers([]), []);
+  });
+
+  it('with the quick baseline (the agent’s tree and the time) an old process outside the tree stays old, a new one is new', async () => {
+    const host = new FakeHost();
+    // Now is tick 35: 60 (started at 30, outside the agent's tree) is old although the baseline never listed it.
+    host.rows = [...base, p(70, 1, 34, { pgid: AGENT, sid: AGENT })];
+    const tree = new Map([AGENT, 51].map((pid) => [pid, base.find((r) => r.pid === pid)!]));
+    let tableReads = 0;
+    const reads: TurnProcessReads = {
+      table: async () => {
+        tableReads += 1;
+        return host.table();
+      },
+      subtree: () => host.subtree(),
+      environHas: (pid, name, value) => host.environHas(pid, name, value),
+      baseline: async () => ({ table: tree, now: 35 }),
+    };
+    const watch = await TurnProcessWatch.begin({ agentPid: AGENT, reads, selfPid: SELF });
+    assert.equal(tableReads, 0, 'the turn start read no table');
+    // 70 shares the agent's session but started before the turn; 80 and 81 started during it.
+    host.rows = [...host.rows, p(80, AGENT, 35), p(81, 1, 36, { pgid: AGENT, sid: AGENT })];
+    assert.deepEqual((await watch.leftovers([])).map((r) => r.pid).sort((a, b) => a - b), [80, 81]);
+  });
+
+  (process.platform === 'linux' ? it : it.skip)('reads the quick baseline from /proc: the agent and its children now, and a time no older process passes (real processes)', async function () {
+    this.timeout(30_000);
+    const older = spawn('sleep', ['600'], { detached: true, stdio: 'ignore' });
+    const agent = spawn(process.execPath, ['-e', "require('node:child_process').spawn('sleep', ['601'], { stdio: 'ignore' }); setInterval(() => {}, 1e9)"], { detached: true, stdio: 'ignore' });
+    try {
+      await until(async () => ((await readSubtree(agent.pid!))?.size ?? 0) > 0, 'the agent’s child');
+      const baseline = await readTurnBaseline(agent.pid!);
+      assert.ok(baseline, 'a baseline on Linux');
+      const olderInfo = (await readProcessTable()).get(older.pid!)!;
+      assert.ok(olderInfo.start <= baseline.now, `a process started before has start ${olderInfo.start} ≤ now ${baseline.now}`);
+      assert.ok(baseline.table.has(agent.pid!) && baseline.table.size === 2, 'the agent and its child');
+      assert.ok(!baseline.table.has(older.pid!), 'nothing outside the agent’s tree');
+      const watch = await TurnProcessWatch.begin({ agentPid: agent.pid! });
+      // Ends in the next tick at the latest: a process started now is not older than the baseline's time.
+      const later = spawn('sleep', ['602'], { detached: true, stdio: 'ignore' });
+      try {
+        const laterInfo = await until(async () => (await readProcessTable()).get(later.pid!), 'the later process');
+        assert.ok(laterInfo.start >= baseline.now, 'a process started after the baseline is not older than its time');
+        assert.deepEqual(await watch.leftovers([]), [], 'neither the old process nor one unrelated to the agent is a leftover');
+      } finally {
+        later.kill('SIGKILL');
+      }
+      watch.stop();
+    } finally {
+      for (const child of [older, agent]) process.kill(-child.pid!, 'SIGKILL');
+    }
   });
 
   it('parses /proc stat lines whose command name holds spaces and parentheses', () => {

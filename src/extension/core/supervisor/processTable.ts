@@ -78,6 +78,35 @@ export async function readSubtree(root: number): Promise<ProcessTable | undefine
   return table;
 }
 
+/**
+ * What a turn's start needs to know on Linux, without reading every process: the agent and its tree as they
+ * are, and "now" in the clock ticks of the start field. Any other process of the host that exists now started
+ * before now, so the start time alone tells it from one started during the turn. Undefined elsewhere, or when
+ * the clocks do not agree (the caller then reads the whole table).
+ */
+export async function readTurnBaseline(agentPid: number): Promise<{ table: ProcessTable; now: number } | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  const now = clockTicksNow();
+  const agent = statSync(agentPid);
+  // The agent started before now: if its start reads later, ticks are not what we think (USER_HZ ≠ 100).
+  if (now === undefined || !agent || agent.start > now) return undefined;
+  const tree = await readSubtree(agentPid);
+  if (!tree) return undefined;
+  tree.set(agentPid, agent);
+  return { table: tree, now };
+}
+
+/** Linux: time since boot in USER_HZ ticks (100 a second on every Linux port), as in /proc/<pid>/stat. */
+export function clockTicksNow(): number | undefined {
+  try {
+    // "12345.67 …": seconds with two decimals, read as digits so that no float rounding moves a tick.
+    const m = /^(\d+)\.(\d{2})\s/.exec(readFileSync('/proc/uptime', 'latin1'));
+    return m ? Number(m[1]) * 100 + Number(m[2]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The command line of `pid` (arguments joined by spaces), or undefined when it is gone or unreadable. */
 export async function readCommandLine(pid: number): Promise<string | undefined> {
   if (process.platform === 'linux') {
