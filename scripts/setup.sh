@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(chromium ripgrep libkrb5-dev python3 make g++ procps git)
+packages=(chromium ripgrep libkrb5-dev python3 make g++ procps git strace)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

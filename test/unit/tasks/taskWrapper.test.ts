@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { isAlive } from '../../../src/extension/core/common/processTree';
 import { LogFollower } from '../../../src/extension/core/tasks/logFollower';
 import { taskPaths } from '../../../src/extension/core/tasks/taskStore';
-import { PERL, wrapperCommand, wrapperFiles, type WrapperKind } from '../../../src/extension/core/tasks/wrapperFiles';
+import { PERL, perlWrapperEnv, wrapperCommand, wrapperFiles, type WrapperKind } from '../../../src/extension/core/tasks/wrapperFiles';
 import { makeFifo, openGate, openRegistry, registriesPerTest, waitForFile, waitForOutput } from '../../fakes/taskHarness';
 
 const hasPerl = process.platform !== 'win32' && existsSync(PERL);
@@ -23,8 +23,8 @@ interface Run {
 async function runWrapper(kind: WrapperKind, root: string, id: string, command: string, half = 1 << 20, onStart?: (pid: number) => void, until: 'exit' | 'record' = 'exit'): Promise<Run> {
   const p = taskPaths(root, id);
   const launch = { taskId: id, file: '/bin/sh', args: ['-c', command], cwd: root, log: p.log, exit: p.exit, half };
-  const { command: program, args } = wrapperCommand(kind, launch, { nodePath: process.execPath, keepElectronRunAsNode: false });
-  const child = spawn(program, args, { cwd: root, detached: true, stdio: 'ignore' });
+  const { command: program, args, env } = wrapperCommand(kind, launch, { nodePath: process.execPath, keepElectronRunAsNode: false });
+  const child = spawn(program, args, { cwd: root, detached: true, stdio: 'ignore', env: { ...process.env, ...env } });
   onStart?.(child.pid!);
   // 'record': the Node wrapper records the end but lives on while a process left behind holds its pipes.
   await (until === 'exit' ? new Promise((resolve) => child.on('exit', resolve)) : waitForFile(p.exit, 30_000));
@@ -119,25 +119,63 @@ describe('task wrappers', function () {
     });
   }
 
-  it('the Perl wrapper fsyncs the log and the record before renaming it into place, then its folder', async function () {
-    if (!hasPerl || process.platform !== 'linux' || !existsSync('/usr/bin/strace')) this.skip();
-    const p = taskPaths(registries.root, 't-000000f1');
-    const trace = path.join(registries.root, 'trace');
-    const { command, args } = wrapperCommand('perl', { taskId: 't-000000f1', file: '/bin/sh', args: ['-c', 'echo hi'], cwd: registries.root, log: p.log, exit: p.exit, half: 1 << 20 }, { nodePath: process.execPath, keepElectronRunAsNode: false });
-    const child = spawn('/usr/bin/strace', ['-o', trace, '-e', 'trace=openat,fsync,rename', command, ...args], { stdio: 'ignore' });
-    const code = await new Promise((resolve) => child.on('exit', resolve));
-    if (code !== 0) this.skip(); // ptrace refused in this sandbox
-    const fds = new Map<string, string>();
-    const events: string[] = [];
-    for (const line of (await fs.readFile(trace, 'utf8')).split('\n')) {
-      const opened = /^openat\([^,]+, "([^"]+)".*\) = (\d+)$/.exec(line);
-      if (opened) fds.set(opened[2], opened[1]);
-      const synced = /^fsync\((\d+)\)/.exec(line);
-      if (synced) events.push(`fsync ${fds.get(synced[1])}`);
-      const renamed = /^rename\("([^"]+)", "([^"]+)"\)/.exec(line);
-      if (renamed) events.push(`rename ${renamed[1]} ${renamed[2]}`);
-    }
-    assert.deepEqual(events, [`fsync ${p.log}`, `fsync ${p.exit}.tmp`, `rename ${p.exit}.tmp ${p.exit}`, `fsync ${path.dirname(p.exit)}`]);
+  for (const numbers of ['the host’s system call numbers', 'no numbers (IO’s XS)'] as const) {
+    it(`the Perl wrapper fsyncs the log and the record before renaming it into place, then its folder: ${numbers}`, async function () {
+      if (!hasPerl || process.platform !== 'linux' || !existsSync('/usr/bin/strace')) this.skip();
+      const given = numbers === 'the host’s system call numbers';
+      const id = given ? 't-000000f1' : 't-000000f2';
+      const p = taskPaths(registries.root, id);
+      const trace = path.join(registries.root, `trace-${id}`);
+      const { command, args, env } = wrapperCommand('perl', { taskId: id, file: '/bin/sh', args: ['-c', 'echo "[$VIGIL_WRAPPER_SYSCALLS]"'], cwd: registries.root, log: p.log, exit: p.exit, half: 1 << 20 }, { nodePath: process.execPath, keepElectronRunAsNode: false });
+      if (given && !env.VIGIL_WRAPPER_SYSCALLS) this.skip(); // a CPU without a table entry
+      const childEnv = { ...process.env, ...(given ? env : {}) };
+      delete childEnv.VIGIL_WRAPPER_SYSCALLS;
+      if (given) childEnv.VIGIL_WRAPPER_SYSCALLS = env.VIGIL_WRAPPER_SYSCALLS;
+      const child = spawn('/usr/bin/strace', ['-f', '-o', trace, '-e', 'trace=openat,fsync,rename', command, ...args], { stdio: 'ignore', env: childEnv });
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      if (code !== 0) this.skip(); // ptrace refused in this sandbox
+      const fds = new Map<string, string>();
+      const events: string[] = [];
+      const opened: string[] = [];
+      for (const line of (await fs.readFile(trace, 'utf8')).split('\n')) {
+        // Descriptors are per process (-f follows the command too).
+        const open = /^(\d+)\s+openat\([^,]+, "([^"]+)".*\) = (\d+)$/.exec(line);
+        if (open) {
+          fds.set(`${open[1]}:${open[3]}`, open[2]);
+          opened.push(open[2]);
+        }
+        const synced = /^(\d+)\s+fsync\((\d+)\)/.exec(line);
+        if (synced) events.push(`fsync ${fds.get(`${synced[1]}:${synced[2]}`)}`);
+        const renamed = /^\d+\s+rename\("([^"]+)", "([^"]+)"\)/.exec(line);
+        if (renamed) events.push(`rename ${renamed[1]} ${renamed[2]}`);
+      }
+      assert.deepEqual(events, [`fsync ${p.log}`, `fsync ${p.exit}.tmp`, `rename ${p.exit}.tmp ${p.exit}`, `fsync ${path.dirname(p.exit)}`]);
+      // With the numbers, nothing is loaded between the command's end and its record; the command never sees them.
+      const loaded = opened.filter((f) => /\/(IO|HiRes)\.so$|\/Time\/HiRes\.pm$/.test(f));
+      assert.deepEqual(loaded.length > 0, !given, `modules opened: ${JSON.stringify(loaded)}`);
+      assert.equal(await fs.readFile(p.log, 'utf8'), '[]\n');
+      const record = JSON.parse(await fs.readFile(p.exit, 'utf8')) as { endedAt: number };
+      assert.ok(Math.abs(record.endedAt - Date.now()) < 60_000, `endedAt ${record.endedAt} is a time in ms`);
+    });
+  }
+
+  it('the host gives the Perl wrapper system call numbers only where it knows them (Linux on x86-64, arm64, riscv64)', () => {
+    assert.deepEqual(perlWrapperEnv('linux', 'x64'), { VIGIL_WRAPPER_SYSCALLS: 'fsync=74,gettimeofday=96' });
+    assert.deepEqual(perlWrapperEnv('linux', 'arm64'), { VIGIL_WRAPPER_SYSCALLS: 'fsync=82,gettimeofday=169' });
+    assert.deepEqual(perlWrapperEnv('linux', 'ia32'), {});
+    assert.deepEqual(perlWrapperEnv('darwin', 'arm64'), {});
+  });
+
+  it('the Perl wrapper ignores system call numbers that are not plain numbers of fsync and gettimeofday', async function () {
+    if (!hasPerl) this.skip();
+    const p = taskPaths(registries.root, 't-000000f3');
+    const { command, args } = wrapperCommand('perl', { taskId: 't-000000f3', file: '/bin/sh', args: ['-c', 'echo ok; exit 5'], cwd: registries.root, log: p.log, exit: p.exit, half: 1 << 20 }, { nodePath: process.execPath, keepElectronRunAsNode: false });
+    const child = spawn(command, args, { cwd: registries.root, stdio: 'ignore', env: { ...process.env, VIGIL_WRAPPER_SYSCALLS: 'kill=62,fsync=-1,gettimeofday=9999999,fsync=7 4' } });
+    await new Promise((resolve) => child.on('exit', resolve));
+    const record = JSON.parse(await fs.readFile(p.exit, 'utf8')) as { exitCode: number; endedAt: number };
+    assert.equal(record.exitCode, 5);
+    assert.ok(Math.abs(record.endedAt - Date.now()) < 60_000, `endedAt ${record.endedAt} is a time in ms`);
+    assert.equal(await fs.readFile(p.log, 'utf8'), 'ok\n');
   });
 
   it('a task the Node wrapper started before an upgrade is re-attached and ends with its status and output', async () => {

@@ -179,6 +179,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     else if (!keepElectronRunAsNode) delete env.ELECTRON_RUN_AS_NODE;
     const launch = { taskId: id, file: invocation.file, args: invocation.args, cwd, log: paths.log, exit: paths.exit, half: Math.max(4096, Math.floor(this.settings.logByteCap / 2)) };
     const wrapper = wrapperCommand(this.wrapper, launch, { dir: this.options.wrapperDir, nodePath: this.options.nodePath ?? process.execPath, keepElectronRunAsNode });
+    Object.assign(env, wrapper.env);
     try {
       // detached: the wrapper leads a new process group (and session), so the whole tree is one kill away.
       const child = spawn(wrapper.command, wrapper.args, { cwd, env, detached: true, stdio: 'ignore' });

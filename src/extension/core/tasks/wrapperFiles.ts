@@ -55,16 +55,35 @@ export interface WrapperLaunch {
   half: number;
 }
 
-/** The program and argv that start `kind` for one task; every argv names the task (isTaskWrapper reads it). */
+/**
+ * Linux system call numbers of fsync and gettimeofday by CPU (x86-64's own table; arm64 and riscv64 use the
+ * generic one), so the Perl wrapper needs no module between the command's exit and its record.
+ */
+const LINUX_SYSCALLS: Partial<Record<string, string>> = {
+  x64: 'fsync=74,gettimeofday=96',
+  arm64: 'fsync=82,gettimeofday=169',
+  riscv64: 'fsync=82,gettimeofday=169',
+};
+
+/** What the Perl wrapper is told in its environment (it removes it before starting the command). */
+export function perlWrapperEnv(platform: NodeJS.Platform = process.platform, arch: string = process.arch): Record<string, string> {
+  const syscalls = platform === 'linux' ? LINUX_SYSCALLS[arch] : undefined;
+  return syscalls ? { VIGIL_WRAPPER_SYSCALLS: syscalls } : {};
+}
+
+/**
+ * The program, argv and extra environment that start `kind` for one task; every argv names the task
+ * (isTaskWrapper reads it). The extra environment goes over everything else, the request's included.
+ */
 export function wrapperCommand(
   kind: WrapperKind,
   launch: WrapperLaunch,
   options: { dir?: string; nodePath: string; keepElectronRunAsNode: boolean },
-): { command: string; args: string[] } {
+): { command: string; args: string[]; env: Record<string, string> } {
   const files = wrapperFiles(options.dir);
   if (kind === 'perl') {
-    return { command: PERL, args: [files.perl, launch.taskId, launch.log, launch.exit, String(launch.half), launch.file, ...launch.args] };
+    return { command: PERL, args: [files.perl, launch.taskId, launch.log, launch.exit, String(launch.half), launch.file, ...launch.args], env: perlWrapperEnv() };
   }
   const config: WrapperConfig = { ...launch, args: [...launch.args], keepElectronRunAsNode: options.keepElectronRunAsNode };
-  return { command: options.nodePath, args: [files.node, JSON.stringify(config)] };
+  return { command: options.nodePath, args: [files.node, JSON.stringify(config)], env: {} };
 }
