@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import { VigilError } from '../common/errors';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import { readJson, writeJsonAtomic } from '../store/atomicFile';
+import { jsonText, readJson, writeFilesAtomic, writeJsonAtomic } from '../store/atomicFile';
 import { leaseEpochFile, leaseFile, leaseLockPath } from '../store/storePaths';
 import type { WriteGuard } from '../store/transcript';
 import { withFileLock } from './fileLock';
@@ -66,9 +66,12 @@ export class TurnLeaseStore {
       }
       const epoch = (await this.highestEpoch(sessionId, { record: current, damaged: false })) + 1;
       const record: LeaseRecord = { version: 1, epoch, holder, acquiredAt: now, expiresAt: now + this.ttlMs, ttlMs: this.ttlMs };
-      // The mark first: whichever of the two files is lost afterwards, the other still knows this epoch.
-      await writeJsonAtomic(leaseEpochFile(this.root, sessionId), { epoch });
-      await writeJsonAtomic(leaseFile(this.root, sessionId), record);
+      // The mark is renamed first: whichever of the two files is lost afterwards, the other still knows this
+      // epoch. Both are durable before the token is handed out; their fsyncs are made together.
+      await writeFilesAtomic([
+        { file: leaseEpochFile(this.root, sessionId), data: jsonText({ epoch }) },
+        { file: leaseFile(this.root, sessionId), data: jsonText(record) },
+      ]);
       this.seenEpochs.set(sessionId, epoch);
       return { kind: 'acquired', token: { sessionId, epoch, holder }, reclaimed };
     });

@@ -26,8 +26,48 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   }
 }
 
+/**
+ * Replaces several files of one folder, each atomically, renamed in the given order, with their fsyncs made
+ * together: the temporary files are synced in parallel and the folder once, instead of one after another
+ * (two durable files cost about as much as one). A failure before the renames changes none of them.
+ */
+export async function writeFilesAtomic(entries: ReadonlyArray<{ file: string; data: string | Uint8Array }>): Promise<void> {
+  const dirs = new Set(entries.map((e) => path.dirname(e.file)));
+  if (dirs.size !== 1) throw new Error('writeFilesAtomic: the files must share one folder');
+  const [dir] = dirs;
+  await fs.mkdir(dir, { recursive: true });
+  const staged = entries.map((e) => ({ ...e, tmp: path.join(dir, `.${path.basename(e.file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`) }));
+  let current = entries[0]?.file ?? dir;
+  try {
+    await Promise.all(
+      staged.map(async (e) => {
+        const handle = await fs.open(e.tmp, 'w');
+        try {
+          await handle.writeFile(e.data);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      }),
+    );
+    for (const e of staged) {
+      current = e.file;
+      await fs.rename(e.tmp, e.file);
+    }
+    await fsyncDir(dir);
+  } catch (error) {
+    await Promise.all(staged.map((e) => fs.rm(e.tmp, { force: true }).catch(() => undefined)));
+    throw storageError(current, error);
+  }
+}
+
+/** The text every JSON file of the store is written as. */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, null, 2) + '\n';
+}
+
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n');
+  await writeFileAtomic(file, jsonText(value));
 }
 
 /** Reads a JSON file; `undefined` when it does not exist. A corrupt file throws CORRUPT_RECORD. */
