@@ -169,11 +169,16 @@ export class WakeupCoordinator extends Disposable {
     let claim: Claim | undefined;
     let outcome: DeliveryOutcome;
     try {
-      if (this.options.mayDeliver && !(await this.options.mayDeliver(sessionId))) {
+      // Three reads without side effects, on the way to every wakeup: asked together, decided in this order.
+      const may = this.options.mayDeliver?.(sessionId) ?? Promise.resolve(true);
+      const active = Promise.resolve(turns.hasActiveTurn(sessionId));
+      const paused = Promise.resolve(turns.isPaused(sessionId));
+      for (const unawaited of [active, paused]) unawaited.catch(() => undefined);
+      if (!(await may)) {
         outcome = 'elsewhere';
-      } else if (await turns.hasActiveTurn(sessionId)) {
+      } else if (await active) {
         outcome = 'active';
-      } else if (await turns.isPaused(sessionId)) {
+      } else if (await paused) {
         outcome = 'held';
       } else {
         claim = await outbox.claim(sessionId, { max: this.maxPerTurn(), ttlMs: this.claimTtlMs });
