@@ -6,24 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { VigilError } from '../common/errors';
 
 /** Replaces `file` with `data` so that a reader sees either the old or the new content, never a mix. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await fs.mkdir(dir, { recursive: true });
-    const handle = await fs.open(tmp, 'w');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(tmp, file);
-    await fsyncDir(dir);
-  } catch (error) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw storageError(file, error);
-  }
+export function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  return writeFilesAtomic([{ file, data }]);
 }
 
 /**
@@ -37,16 +21,20 @@ export async function writeFilesAtomic(entries: ReadonlyArray<{ file: string; da
   const [dir] = dirs;
   await fs.mkdir(dir, { recursive: true });
   const staged = entries.map((e) => ({ ...e, tmp: path.join(dir, `.${path.basename(e.file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`) }));
-  let current = entries[0]?.file ?? dir;
+  let current = dir;
   try {
     await Promise.all(
       staged.map(async (e) => {
-        const handle = await fs.open(e.tmp, 'w');
         try {
-          await handle.writeFile(e.data);
-          await handle.sync();
-        } finally {
-          await handle.close();
+          const handle = await fs.open(e.tmp, 'w');
+          try {
+            await handle.writeFile(e.data);
+            await handle.sync();
+          } finally {
+            await handle.close();
+          }
+        } catch (error) {
+          throw storageError(e.file, error);
         }
       }),
     );
@@ -57,7 +45,7 @@ export async function writeFilesAtomic(entries: ReadonlyArray<{ file: string; da
     await fsyncDir(dir);
   } catch (error) {
     await Promise.all(staged.map((e) => fs.rm(e.tmp, { force: true }).catch(() => undefined)));
-    throw storageError(current, error);
+    throw error instanceof VigilError ? error : storageError(current, error);
   }
 }
 
