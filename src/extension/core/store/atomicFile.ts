@@ -19,10 +19,10 @@ export async function writeFilesAtomic(entries: ReadonlyArray<{ file: string; da
   const dirs = new Set(entries.map((e) => path.dirname(e.file)));
   if (dirs.size !== 1) throw new Error('writeFilesAtomic: the files must share one folder');
   const [dir] = dirs;
-  await fs.mkdir(dir, { recursive: true });
   const staged = entries.map((e) => ({ ...e, tmp: path.join(dir, `.${path.basename(e.file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`) }));
   let current = dir;
   try {
+    await fs.mkdir(dir, { recursive: true });
     await Promise.all(
       staged.map(async (e) => {
         try {
