@@ -1,5 +1,6 @@
 // Agent figures: spawn → ready, idle RSS, prompt → first update against a local OpenAI-compatible
-// server, and cancel → `cancelled` (p99). The bundled agent runs as shipped, over real stdio.
+// server, and cancel → `cancelled` (p99). The bundled agent runs as shipped, over real stdio, launched as the
+// host launches it (`builtinLaunch`: the same command, node flags and environment; see AgentUnderTest).
 
 import { readFileSync } from 'node:fs';
 import { ScriptedOpenAiServer } from '../test/fixtures/models/scriptedOpenAiServer';
@@ -13,6 +14,12 @@ const cancelRuns = 40;
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** CPU time (user + system) the process has used, in ms. Linux only; clock ticks are 10 ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function rssMb(pid: number): number {
@@ -38,6 +45,7 @@ async function main(): Promise<void> {
 
     const agent = await AgentUnderTest.start(config);
     const firstUpdate: number[] = [];
+    const cpuBefore = cpuMs(agent.pid!);
     for (let i = 0; i < firstUpdateRuns; i += 1) {
       server.reply({ kind: 'text', chunks: ['hello', ' there'] });
       const seen = agent.updates.length;
@@ -47,6 +55,7 @@ async function main(): Promise<void> {
       firstUpdate.push(performance.now() - t0);
       await done;
     }
+    const cpuPerPrompt = (cpuMs(agent.pid!) - cpuBefore) / firstUpdateRuns;
     // Idle RSS after real use (SDKs loaded, one session), once the agent has settled (it collects
     // garbage 1.5 s after its last turn): what an idle session costs.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -70,6 +79,7 @@ async function main(): Promise<void> {
     console.log(`agent RSS right after initialize (median): ${percentile(rss, 50).toFixed(1)} MB (${loadNote()})`);
     console.log(`idle agent RSS after use: ${idleRss.toFixed(1)} MB (${loadNote()})`);
     console.log(`prompt to first update, local server (median of ${firstUpdateRuns}): ${percentile(firstUpdate, 50).toFixed(1)} ms (${loadNote()})`);
+    console.log(`agent CPU per prompt, two-chunk answer (mean of ${firstUpdateRuns}): ${cpuPerPrompt.toFixed(1)} ms (${loadNote()})`);
     console.log(`cancel to cancelled (p99 of ${cancelRuns}): ${percentile(cancelMs, 99).toFixed(1)} ms (${loadNote()})`);
     console.log(`cancel to cancelled (median): ${percentile(cancelMs, 50).toFixed(1)} ms (${loadNote()})`);
   } finally {

@@ -7,6 +7,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { log } from '../log';
+import { nodeFetch } from '../providers/nodeFetch';
 import { maxToolsPerServer, type ListedTool } from './mcpToolNames';
 import { ServerProcessTransport } from './serverProcess';
 
@@ -95,7 +96,9 @@ export class McpLink {
     if ('url' in s) {
       const headers = Object.fromEntries(s.headers.map((h) => [h.name, h.value]));
       const url = new URL(s.url);
-      return 'type' in s && s.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers } }) : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+      // node:http rather than Node's fetch, which needs WebAssembly (the agent runs --jitless, see nodeFetch.ts).
+      const fetch = nodeFetch as unknown as typeof globalThis.fetch;
+      return 'type' in s && s.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers }, fetch }) : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
     }
     return new ServerProcessTransport({ command: s.command, args: s.args, env: Object.fromEntries(s.env.map((e) => [e.name, e.value])), cwd: this.cwd });
   }

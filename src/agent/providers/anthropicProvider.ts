@@ -1,6 +1,7 @@
 // Anthropic Messages API via `@anthropic-ai/sdk`, streamed, with tool use and thinking deltas.
 
 import Anthropic from '@anthropic-ai/sdk';
+import { nodeFetch } from './nodeFetch';
 import { ProviderError, fromHttpStatus, isHardQuota } from './providerError';
 import { causeChainText, parseRetryAfter, type FailureFacts } from './retryPolicy';
 import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest } from './types';
@@ -24,7 +25,7 @@ export class AnthropicProvider implements ModelProvider {
     this.model = options.model || 'claude-sonnet-4-5';
     this.label = `anthropic ${this.model}`;
     // The SDK's own retries stay off: they cannot tell the person that a retry is waiting (modelCall.ts retries).
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0 });
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, fetch: nodeFetch as unknown as typeof globalThis.fetch });
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {

@@ -2,6 +2,7 @@
 
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { nodeFetch } from './nodeFetch';
 import { ProviderError, fromHttpStatus, isHardQuota } from './providerError';
 import { causeChainText, parseRetryAfter, type FailureFacts } from './retryPolicy';
 import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest } from './types';
@@ -26,7 +27,7 @@ export class OpenAiProvider implements ModelProvider {
     this.label = `openai-compatible ${options.model}`;
     // Local servers (Ollama, LM Studio) need no key, but the SDK insists on one. The SDK's own retries stay off:
     // they cannot tell the person that a retry is waiting, so the agent loop retries (modelCall.ts).
-    this.client = new OpenAI({ apiKey: options.apiKey ?? 'not-needed', baseURL: options.baseUrl, maxRetries: 0 });
+    this.client = new OpenAI({ apiKey: options.apiKey ?? 'not-needed', baseURL: options.baseUrl, maxRetries: 0, fetch: nodeFetch as unknown as typeof globalThis.fetch });
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {

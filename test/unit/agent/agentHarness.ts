@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import { FakeTerminalHost } from '../../fakes/fakeTerminalHost';
-import { builtinAgentNodeFlags } from '../../../src/extension/core/acp/agentLaunch';
+import { builtinLaunch } from '../../../src/extension/core/acp/agentLaunch';
+import { configEnvVar } from '../../../src/shared/agentProtocol/agentConfig';
 import { ensureAgentBundle } from './agentBundle';
 
 export type PermissionMode = 'allow' | 'reject' | 'never';
@@ -44,9 +45,11 @@ export class AgentUnderTest {
       await fs.writeFile(path.join(workspace, name), content);
     }
     const a = new AgentUnderTest(workspace);
-    const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1', VIGIL_AGENT_CONFIG: JSON.stringify(config) };
-    if (options.apiKey) env.VIGIL_API_KEY = options.apiKey;
-    a.child = spawn(process.execPath, [...builtinAgentNodeFlags, bundle], { cwd: workspace, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // Launched as the host launches it (command, node flags, environment); only the configuration is the test's
+    // own, since it sets fields (timeouts, scripts) that the settings do not carry.
+    const launch = builtinLaunch({ agentScript: bundle, execPath: process.execPath, model: { provider: 'demo' }, apiKey: options.apiKey });
+    const env: NodeJS.ProcessEnv = { ...launch.env, [configEnvVar]: JSON.stringify(config) };
+    a.child = spawn(launch.command, launch.args, { cwd: workspace, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     a.child.stderr!.on('data', (d: Buffer) => (a.stderr += d.toString()));
     a.conn = a.buildClient().connect(
       ndJsonStream(Writable.toWeb(a.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(a.child.stdout!) as unknown as ReadableStream<Uint8Array>),
