@@ -1,11 +1,12 @@
 // A fast path in front of the zod entry schema (sessionViewSchema.ts) for the entries a long transcript
-// is made of: user and agent messages, thoughts and tool calls. zod takes tens of milliseconds for the
+// is made of: user and agent messages, thoughts and tool calls (and for the rest of a snapshot). zod takes tens of milliseconds for the
 // few hundred entries of a tail snapshot (and far more for its history), which is most of a first
 // paint's budget. This guard only ever says "certainly valid"; anything it is not sure of (another kind,
 // attachments, edits, a value out of bounds, an unknown key) goes to zod, so what is accepted and every
 // error message stay exactly zod's. test/unit/webview/sessionViewGuard.test.ts holds it to that.
 
-import type { EntryView } from './sessionView';
+import { agentStateSchema } from './agentStateSchema';
+import { noticeActions, type EntryView, type SessionSnapshot } from './sessionView';
 import { entrySchema, viewLimits } from './sessionViewSchema';
 import { isToolKind } from './toolKinds';
 
@@ -103,4 +104,65 @@ export function checkEntries(list: unknown): EntryView[] | undefined {
     (parsed ??= list.slice())[i] = result.data;
   }
   return parsed ?? (list as EntryView[]);
+}
+
+const isOptionalTitle = (v: unknown): boolean => v === undefined || isTitle(v);
+const isShortString = (v: unknown, max: number): boolean => typeof v === 'string' && v.length <= max;
+const snapshotKeys = new Set(['session', 'entries', 'turn', 'notices', 'tasks', 'approvals', 'agent', 'elicitations']);
+const sessionKeys = new Set(['id', 'title', 'agent', 'model', 'cwd', 'createdAt', 'wakeups']);
+const turnKeys = new Set(['phase', 'turnId', 'startedAt', 'lastActivityAt', 'silenceSeconds', 'waitingOn', 'where']);
+const noticeKeys = new Set(['id', 'kind', 'text', 'resumable', 'at', 'actions']);
+const taskKeys = new Set(['id', 'command', 'status', 'startedAt', 'endedAt', 'exitCode', 'signal']);
+const turnPhases: ReadonlySet<unknown> = new Set(['idle', 'running', 'quiet', 'stalled', 'aborted', 'interrupted', 'awaitingApproval']);
+const noticeKinds: ReadonlySet<unknown> = new Set(['quiet', 'stall', 'abort', 'interrupted', 'error', 'info']);
+const noticeActionSet: ReadonlySet<unknown> = new Set(noticeActions);
+const taskStatuses: ReadonlySet<unknown> = new Set(['running', 'exited', 'killed', 'lost']);
+
+function isSessionMeta(m: unknown): boolean {
+  return (
+    isObj(m) && onlyKeys(m, sessionKeys) && isId(m.id) && isTitle(m.title) && isOptionalTitle(m.agent) && isOptionalTitle(m.model) &&
+    isOptionalTitle(m.cwd) && isOptionalEpochMs(m.createdAt) && (m.wakeups === undefined || isShortString(m.wakeups, 1_000))
+  );
+}
+
+function isTurn(t: unknown): boolean {
+  return (
+    isObj(t) && onlyKeys(t, turnKeys) && turnPhases.has(t.phase) && (t.turnId === undefined || isId(t.turnId)) && isOptionalEpochMs(t.startedAt) &&
+    isOptionalEpochMs(t.lastActivityAt) && isEpochMs(t.silenceSeconds) && isOptionalTitle(t.waitingOn) && isOptionalTitle(t.where)
+  );
+}
+
+function isNotice(n: unknown): boolean {
+  return (
+    isObj(n) && onlyKeys(n, noticeKeys) && isId(n.id) && noticeKinds.has(n.kind) && isShortString(n.text, 20_000) && typeof n.resumable === 'boolean' &&
+    isEpochMs(n.at) && (n.actions === undefined || isEach(n.actions, noticeActions.length, (a) => noticeActionSet.has(a)))
+  );
+}
+
+function isTask(t: unknown): boolean {
+  return (
+    isObj(t) && onlyKeys(t, taskKeys) && isId(t.id) && isShortString(t.command, 20_000) && taskStatuses.has(t.status) && isEpochMs(t.startedAt) &&
+    isOptionalEpochMs(t.endedAt) && (t.exitCode === undefined || t.exitCode === null || Number.isSafeInteger(t.exitCode)) &&
+    (t.signal === undefined || t.signal === null || isShortString(t.signal, 64))
+  );
+}
+
+const isNone = (list: unknown): boolean => Array.isArray(list) && list.length === 0;
+
+/**
+ * A snapshot as zod's `snapshotSchema` would parse it, checked by the guard where it is common (entries,
+ * session, turn, notices, tasks, no open approval or elicitation) and by zod where it is not (the
+ * agent's state). Undefined when anything is invalid or not known here: parse it with zod.
+ */
+export function checkSnapshot(s: unknown): SessionSnapshot | undefined {
+  if (!isObj(s) || !onlyKeys(s, snapshotKeys)) return undefined;
+  if (!(s.session === null || isSessionMeta(s.session)) || !isTurn(s.turn) || !isEach(s.notices, 100, isNotice) || !isEach(s.tasks, 10_000, isTask)) return undefined;
+  if (!isNone(s.approvals) || !(s.elicitations === undefined || isNone(s.elicitations))) return undefined;
+  const agent = s.agent === undefined ? undefined : agentStateSchema.safeParse(s.agent);
+  if (agent && !agent.success) return undefined;
+  const entries = checkEntries(s.entries);
+  if (!entries) return undefined;
+  const snapshot = { ...s, entries } as unknown as SessionSnapshot;
+  if (agent) snapshot.agent = agent.data;
+  return snapshot;
 }

@@ -11,7 +11,7 @@ import { elicitationLimits, type ElicitationValue } from './elicitationForm';
 import type { ApprovalDecision, ElicitationAction, EntryView, HostEvent, NoticeAction, SessionSnapshot } from './sessionView';
 import { noticeActions } from './sessionView';
 import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
-import { checkEntries } from './sessionViewGuard';
+import { checkEntries, checkSnapshot } from './sessionViewGuard';
 import { editIdPattern } from './fileEdits';
 
 /** Request ids are chosen by the webview and echoed by the host (pong, error). */
@@ -188,16 +188,20 @@ function parseWith<T>(schema: z.ZodType<T>, guard: JsonGuardLimits, raw: unknown
  * message and reports what is wrong, exactly as without this shortcut.
  */
 function parseEntryCarrier(raw: Record<string, unknown>): HostMessage | undefined {
-  const carrier = raw.type === 'snapshot' ? raw.snapshot : raw;
-  if (carrier === null || typeof carrier !== 'object' || (raw.type !== 'snapshot' && raw.type !== 'history')) return undefined;
-  const entries = checkEntries((carrier as { entries?: unknown }).entries);
+  if (raw.type === 'snapshot') {
+    const { type: _type, seq, snapshot, omitted, ...more } = raw;
+    if (Object.keys(more).length > 0 || !isCount(seq) || !(omitted === undefined || (isCount(omitted) && omitted <= viewLimits.entries))) return undefined;
+    const checked = checkSnapshot(snapshot);
+    return checked ? { type: 'snapshot', seq, snapshot: checked, ...(omitted !== undefined ? { omitted } : {}) } : undefined;
+  }
+  if (raw.type !== 'history') return undefined;
+  const entries = checkEntries(raw.entries);
   if (!entries) return undefined;
-  const emptied = raw.type === 'snapshot' ? { ...raw, snapshot: { ...carrier, entries: [] } } : { ...raw, entries: [] };
-  const rest = hostMessageSchema.safeParse(emptied);
-  if (!rest.success) return undefined;
-  const m = rest.data;
-  return m.type === 'snapshot' ? { ...m, snapshot: { ...m.snapshot, entries } } : m.type === 'history' ? { ...m, entries } : undefined;
+  const rest = hostMessageSchema.safeParse({ ...raw, entries: [] });
+  return rest.success && rest.data.type === 'history' ? { ...rest.data, entries } : undefined;
 }
+
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
 function describe(raw: object): string {
   const type = (raw as { type?: unknown }).type;

@@ -8,7 +8,7 @@ import type { EntryView } from '../../../src/shared/sessionView';
 import { checkEntries, isCommonEntry } from '../../../src/shared/sessionViewGuard';
 import { entrySchema, viewLimits } from '../../../src/shared/sessionViewSchema';
 import { hostMessageSchema, parseHostMessage } from '../../../src/shared/webviewProtocol';
-import { agentEntry, longTranscript, snapshotWith, toolCall, userEntry } from './viewBuilders';
+import { agentEntry, longTranscript, snapshotWith, task, toolCall, userEntry } from './viewBuilders';
 
 /** A small seeded generator (mulberry32): the same mutations on every run. */
 function random(seed: number): () => number {
@@ -67,7 +67,7 @@ function at(value: unknown, path: (string | number)[]): Record<string | number, 
 }
 
 /** One random change somewhere in a copy of `base`: a key dropped, added, or set to an odd value. */
-function mutate(base: EntryView, rnd: () => number): unknown {
+function mutate(base: object, rnd: () => number): unknown {
   const copy = structuredClone(base) as unknown;
   const spots = containers(copy);
   const target = at(copy, spots[Math.floor(rnd() * spots.length)]);
@@ -117,13 +117,14 @@ describe('session view entry guard', () => {
 
 describe('host messages through the entry guard', () => {
   /** What the webview did before the guard: the shape check (no undefined, NaN, …), then zod on the whole message. */
-  function zodOnly(message: { type: string }): { success: true; data: unknown } | { success: false; reason: string } {
+  function zodOnly(message: { type: unknown }): { success: true; data: unknown } | { success: false; reason: string } {
+    const what = typeof message.type === 'string' ? `message "${message.type.slice(0, 40)}"` : 'message without a type';
     const shape = checkJsonShape(message, { maxDepth: 64, maxNodes: 5_000_000, maxChars: 200_000_000 });
-    if (shape) return { success: false, reason: `message "${message.type}": ${shape}` };
+    if (shape) return { success: false, reason: `${what}: ${shape}` };
     const parsed = hostMessageSchema.safeParse(message);
     if (parsed.success) return { success: true, data: parsed.data };
     const issues = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`);
-    return { success: false, reason: `message "${message.type}": ${issues.join('; ')}` };
+    return { success: false, reason: `${what}: ${issues.join('; ')}` };
   }
 
   it('accepts and rejects snapshots and history exactly as zod alone (5,000 random changes)', () => {
@@ -140,6 +141,40 @@ describe('host messages through the entry guard', () => {
       if (result.ok && expected.success) assert.deepEqual(result.message, expected.data);
       if (!result.ok && !expected.success) assert.equal(result.reason, expected.reason);
     }
+  });
+
+  it('accepts and rejects the rest of a snapshot exactly as zod alone (5,000 random changes)', () => {
+    const full = {
+      type: 'snapshot', seq: 7, omitted: 0,
+      snapshot: snapshotWith(longTranscript(4), {
+        session: { id: 's1', title: 'Session one', agent: 'vigil', model: 'm', cwd: '/ws', createdAt: 5, wakeups: 'no task server' },
+        turn: { phase: 'running', turnId: 't1', startedAt: 1, lastActivityAt: 2, silenceSeconds: 0.5, waitingOn: 'model', where: 'another window' },
+        notices: [{ id: 'n1', kind: 'error', text: 'failed', resumable: true, at: 3, actions: ['openLog', 'signIn'] }],
+        tasks: [task('t1'), task('t2', { status: 'exited', endedAt: 9, exitCode: null, signal: 'SIGTERM' }), task('t3', { status: 'exited', exitCode: 1, signal: null })],
+        agent: {
+          options: [
+            { kind: 'select', id: 'model', name: 'Model', category: 'model', current: 'a', choices: [{ value: 'a', name: 'A', description: 'first' }] },
+            { kind: 'boolean', id: 'web', name: 'Web', current: false },
+          ],
+          commands: [{ name: 'explain', description: 'Explains', hint: 'a file' }],
+          usage: { used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } },
+        },
+        elicitations: [],
+      }),
+    };
+    const withApproval = { type: 'snapshot', seq: 1, snapshot: snapshotWith(longTranscript(2), { approvals: [{ requestId: 'p1', title: 'run it', at: 1 }] }) };
+    const rnd = random(7);
+    for (let i = 0; i < 5_000; i++) {
+      const message = mutate(i % 5 === 0 ? withApproval : full, rnd) as { type: string };
+      const result = parseHostMessage(message);
+      const expected = zodOnly(message);
+      assert.equal(result.ok, expected.success, `${JSON.stringify(message).slice(0, 600)}\n${result.ok ? '' : result.reason}`);
+      if (result.ok && expected.success) assert.deepEqual(result.message, expected.data);
+      if (!result.ok && !expected.success) assert.equal(result.reason, expected.reason);
+    }
+    const parsed = parseHostMessage(full);
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.message, full);
   });
 
   it('names the bad entry of a long snapshot, and renders nothing from it', () => {
