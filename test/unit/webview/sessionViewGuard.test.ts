@@ -91,10 +91,10 @@ describe('session view entry guard', () => {
     for (const id of ['u3', 'tool:t3', 'p1', 'n1', 'w1']) assert.equal(isCommonEntry(bases.find((e) => e.id === id)), false, `${id} goes to zod`);
   });
 
-  it('never accepts an entry zod refuses (20,000 random changes to valid entries)', () => {
+  it('never accepts an entry zod refuses (8,000 random changes to valid entries)', () => {
     const rnd = random(15);
     let refusedByZod = 0;
-    for (let i = 0; i < 20_000; i++) {
+    for (let i = 0; i < 8_000; i++) {
       const entry = mutate(bases[i % bases.length], rnd);
       const zod = entrySchema.safeParse(entry);
       if (!zod.success) refusedByZod++;
@@ -103,7 +103,7 @@ describe('session view entry guard', () => {
         assert.deepEqual(entry, zod.data);
       }
     }
-    assert.ok(refusedByZod > 5_000, `the mutations reach invalid entries (${refusedByZod})`);
+    assert.ok(refusedByZod > 2_000, `the mutations reach invalid entries (${refusedByZod})`);
   });
 
   it('checks a list as zod does: the same entries, or nothing when one is invalid', () => {
@@ -127,9 +127,9 @@ describe('host messages through the entry guard', () => {
     return { success: false, reason: `${what}: ${issues.join('; ')}` };
   }
 
-  it('accepts and rejects snapshots and history exactly as zod alone (5,000 random changes)', () => {
+  it('accepts and rejects snapshots and history exactly as zod alone (2,000 random changes)', () => {
     const rnd = random(42);
-    for (let i = 0; i < 5_000; i++) {
+    for (let i = 0; i < 2_000; i++) {
       const entries = longTranscript(6).concat(bases.slice(i % 3, (i % 3) + 4)) as unknown[];
       entries[Math.floor(rnd() * entries.length)] = mutate(entries[Math.floor(rnd() * entries.length)] as EntryView, rnd);
       const message = i % 2 === 0
@@ -143,7 +143,7 @@ describe('host messages through the entry guard', () => {
     }
   });
 
-  it('accepts and rejects the rest of a snapshot exactly as zod alone (5,000 random changes)', () => {
+  it('accepts and rejects the rest of a snapshot exactly as zod alone (2,000 random changes)', () => {
     const full = {
       type: 'snapshot', seq: 7, omitted: 0,
       snapshot: snapshotWith(longTranscript(4), {
@@ -164,7 +164,7 @@ describe('host messages through the entry guard', () => {
     };
     const withApproval = { type: 'snapshot', seq: 1, snapshot: snapshotWith(longTranscript(2), { approvals: [{ requestId: 'p1', title: 'run it', at: 1 }] }) };
     const rnd = random(7);
-    for (let i = 0; i < 5_000; i++) {
+    for (let i = 0; i < 2_000; i++) {
       const message = mutate(i % 5 === 0 ? withApproval : full, rnd) as { type: string };
       const result = parseHostMessage(message);
       const expected = zodOnly(message);
