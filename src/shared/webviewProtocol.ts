@@ -11,6 +11,7 @@ import { elicitationLimits, type ElicitationValue } from './elicitationForm';
 import type { ApprovalDecision, ElicitationAction, EntryView, HostEvent, NoticeAction, SessionSnapshot } from './sessionView';
 import { noticeActions } from './sessionView';
 import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
+import { checkEntries, checkSnapshot } from './sessionViewGuard';
 import { editIdPattern } from './fileEdits';
 
 /** Request ids are chosen by the webview and echoed by the host (pong, error). */
@@ -167,17 +168,40 @@ export function parseWebviewMessage(raw: unknown): ParseResult<WebviewMessage> {
 
 /** Validates a message from the extension host. Never throws. */
 export function parseHostMessage(raw: unknown): ParseResult<HostMessage> {
-  return parseWith(hostMessageSchema, hostGuard, raw);
+  return parseWith(hostMessageSchema, hostGuard, raw, parseEntryCarrier);
 }
 
-function parseWith<T>(schema: z.ZodType<T>, guard: JsonGuardLimits, raw: unknown): ParseResult<T> {
+function parseWith<T>(schema: z.ZodType<T>, guard: JsonGuardLimits, raw: unknown, fast?: (raw: Record<string, unknown>) => T | undefined): ParseResult<T> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, reason: 'message is not an object' };
   const shape = checkJsonShape(raw, guard);
   if (shape) return { ok: false, reason: `${describe(raw)}: ${shape}` };
+  const quick = fast?.(raw as Record<string, unknown>);
+  if (quick) return { ok: true, message: quick };
   const result = schema.safeParse(raw);
   if (result.success) return { ok: true, message: result.data };
   return { ok: false, reason: `${describe(raw)}: ${formatIssues(result.error)}` };
 }
+
+/**
+ * Snapshots and history are mostly entries: those go through the entry guard (sessionViewGuard.ts), the
+ * rest of the message through zod. Undefined when anything is invalid: zod then parses the whole
+ * message and reports what is wrong, exactly as without this shortcut.
+ */
+function parseEntryCarrier(raw: Record<string, unknown>): HostMessage | undefined {
+  if (raw.type === 'snapshot') {
+    const { type: _type, seq, snapshot, omitted, ...more } = raw;
+    if (Object.keys(more).length > 0 || !isCount(seq) || !(omitted === undefined || (isCount(omitted) && omitted <= viewLimits.entries))) return undefined;
+    const checked = checkSnapshot(snapshot);
+    return checked ? { type: 'snapshot', seq, snapshot: checked, ...(omitted !== undefined ? { omitted } : {}) } : undefined;
+  }
+  if (raw.type !== 'history') return undefined;
+  const entries = checkEntries(raw.entries);
+  if (!entries) return undefined;
+  const rest = hostMessageSchema.safeParse({ ...raw, entries: [] });
+  return rest.success && rest.data.type === 'history' ? { ...rest.data, entries } : undefined;
+}
+
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
 function describe(raw: object): string {
   const type = (raw as { type?: unknown }).type;

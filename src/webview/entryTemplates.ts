@@ -1,10 +1,9 @@
 // One template per transcript entry kind. Each entry carries `.entry.<kind>` and data-entry-id.
 
 import { html, nothing, type TemplateResult } from 'lit';
-import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { EntryView, PlanItemView } from '../shared/sessionView';
 import { openFileLink } from './fileLinks';
-import { renderMarkdown } from './markdown';
+import { markdown } from './markdown';
 import { copyButton } from './messageCopy';
 import { toolCallCard } from './toolCallCard';
 import { checkpointTemplate } from './checkpointView';
@@ -30,7 +29,7 @@ export function renderEntry(entry: EntryView, actions: ViewActions): TemplateRes
     case 'agent':
       return html`<div class="entry agent ${entry.streaming ? 'streaming' : ''}" data-entry-id=${entry.id}>
         ${copyButton(entry.id, 'the agent’s message', actions)}
-        <div class="markdown" @click=${(e: Event) => openFileLink(e, actions)} @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && openFileLink(e, actions)}>${unsafeHTML(renderMarkdown(entry.id, entry.markdown, actions.workspaceRoot()))}</div>
+        <div class="markdown" @click=${(e: Event) => openFileLink(e, actions)} @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && openFileLink(e, actions)}>${markdown(entry.id, entry.markdown, actions.workspaceRoot())}</div>
       </div>`;
     case 'thought':
       return html`<details class="entry thought ${entry.streaming ? 'streaming' : ''}" data-entry-id=${entry.id}>

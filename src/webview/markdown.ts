@@ -1,7 +1,11 @@
 // Sanitized markdown for the transcript: markdownHtml.ts renders, DOMPurify strips whatever got
-// through. One cached result per entry, since the transcript re-renders the same entries often.
+// through. DOMPurify hands back the DOM it checked (not a string lit would parse a second time), and
+// one result is cached per entry: the transcript re-renders the same entries often, and the first
+// paint of a long session renders a few dozen at once.
 
 import DOMPurify from 'dompurify';
+import { noChange } from 'lit';
+import { Directive, directive } from 'lit/directive.js';
 import { markdownToHtml } from './markdownHtml';
 
 const fileAttrs = ['data-vigil-file', 'data-vigil-line'];
@@ -13,34 +17,61 @@ const purifyConfig = {
   // The two data attributes of a workspace-file link (paths are not URLs, so they skip the URL check).
   ADD_ATTR: fileAttrs,
   ADD_URI_SAFE_ATTR: [...fileAttrs, 'tabindex'],
+  RETURN_DOM_FRAGMENT: true,
 };
 
-let hooked = false;
+let purify: ReturnType<typeof DOMPurify> | undefined;
 
-/** Second line behind markdownHtml.ts: no href survives unless it is http(s) or mailto. */
-function hookLinks(): void {
-  if (hooked) return;
-  hooked = true;
-  DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
+/**
+ * Vigil's own DOMPurify: its configuration is parsed once (not on every call) and, with its hook, it
+ * touches no other user of the library. Second line behind markdownHtml.ts: no href survives unless
+ * it is http(s) or mailto.
+ */
+function sanitizer(): ReturnType<typeof DOMPurify> {
+  if (purify) return purify;
+  purify = DOMPurify(window);
+  purify.setConfig(purifyConfig);
+  purify.addHook('uponSanitizeAttribute', (_node, data) => {
     if (data.attrName === 'href' && !/^(?:https?:\/\/|mailto:)/i.test(data.attrValue)) data.keepAttr = false;
   });
+  return purify;
 }
 
-const cache = new Map<string, { source: string; root: string | undefined; html: string }>();
+/** The sanitized DOM of `html`, owned by DOMPurify's inert document until it is inserted. */
+export function sanitizeToFragment(html: string): DocumentFragment {
+  const result = sanitizer().sanitize(html) as unknown;
+  if (!(result instanceof DocumentFragment)) throw new Error('DOMPurify did not return a fragment: the markdown is not shown');
+  return result;
+}
+
+const cache = new Map<string, { source: string; root: string | undefined; fragment: DocumentFragment }>();
 const cacheLimit = 500;
 
-/** `key` names the entry; a streaming entry replaces its own cached result instead of piling up. */
-export function renderMarkdown(key: string, markdown: string, workspaceRoot?: string): string {
-  const hit = cache.get(key);
-  if (hit && hit.source === markdown && hit.root === workspaceRoot) return hit.html;
-  const html = sanitizeHtml(markdownToHtml(markdown, workspaceRoot));
-  cache.delete(key);
-  if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
-  cache.set(key, { source: markdown, root: workspaceRoot, html });
-  return html;
+/**
+ * A fresh copy of the sanitized markdown of entry `key`. A streaming entry replaces its own cached
+ * result instead of piling up.
+ */
+export function renderMarkdown(key: string, markdown: string, workspaceRoot?: string): DocumentFragment {
+  let hit = cache.get(key);
+  if (!hit || hit.source !== markdown || hit.root !== workspaceRoot) {
+    hit = { source: markdown, root: workspaceRoot, fragment: sanitizeToFragment(markdownToHtml(markdown, workspaceRoot)) };
+    cache.delete(key);
+    if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
+    cache.set(key, hit);
+  }
+  return hit.fragment.cloneNode(true) as DocumentFragment;
 }
 
-export function sanitizeHtml(html: string): string {
-  hookLinks();
-  return DOMPurify.sanitize(html, purifyConfig) as string;
+/** `${markdown(id, text, root)}` in a template: the entry's sanitized markdown, left alone while its text is unchanged. */
+class MarkdownDirective extends Directive {
+  private shown: { key: string; source: string; root: string | undefined } | undefined;
+
+  render(key: string, source: string, workspaceRoot: string | undefined): DocumentFragment | typeof noChange {
+    const s = this.shown;
+    if (s && s.key === key && s.source === source && s.root === workspaceRoot) return noChange;
+    this.shown = { key, source, root: workspaceRoot };
+    return renderMarkdown(key, source, workspaceRoot);
+  }
 }
+
+export const markdown = directive(MarkdownDirective);

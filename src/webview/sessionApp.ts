@@ -28,6 +28,8 @@ import type { ViewActions } from './viewActions';
 const edgePx = 800;
 /** Events held while history is on its way; beyond this a fresh snapshot is cheaper. */
 const maxQueuedEvents = 5_000;
+/** The first paint's entries are enough once they reach this far above the top of the view. */
+const fullViewMarginPx = 200;
 
 export class SessionApp {
   private state: SessionSnapshot = emptySnapshot();
@@ -60,6 +62,8 @@ export class SessionApp {
   /** The older entries a tail snapshot omitted: asked for after its first paint; events wait meanwhile. */
   private history: { snapshotSeq: number; omitted: number; requestId?: string; queued: HostEvent[] } | undefined;
   private afterPaint: (() => void) | undefined;
+  /** The snapshot whose first slice is rendered only as far as it fills the view, until it is painted. */
+  private filling: number | undefined;
   private readonly resizeObserver = new ResizeObserver(() => this.pinToTail());
   private observed: Element | undefined;
 
@@ -154,12 +158,8 @@ export class SessionApp {
     this.state = snapshot;
     this.hostError = undefined;
     this.history = omitted > 0 ? { snapshotSeq: seq, omitted, queued: [] } : undefined;
-    // Asked for after the first paint, so moving and validating history never delays the tail.
-    this.afterPaint = omitted > 0
-      ? () => {
-          if (this.history?.snapshotSeq === seq) this.history.requestId = this.post({ type: 'history', snapshotSeq: seq });
-        }
-      : undefined;
+    this.afterPaint = () => this.afterFirstPaint(seq);
+    this.filling = undefined;
     const restore = this.restore;
     this.restore = undefined;
     const anchorIndex = restore?.followTail === false && restore.anchorEntryId ? findEntry(snapshot.entries, restore.anchorEntryId) : -1;
@@ -167,7 +167,8 @@ export class SessionApp {
       this.window.reset(snapshot.entries.length, anchorIndex);
       this.anchor = { id: restore!.anchorEntryId!, offset: restore!.anchorOffset ?? 0 };
     } else if (!sameSession || this.window.followTail) {
-      this.window.reset(snapshot.entries.length);
+      this.window.openAtTail(snapshot.entries.length);
+      this.filling = seq;
     } else {
       // A resync of the session on screen: keep the reader where they are.
       this.captureAnchor();
@@ -175,6 +176,30 @@ export class SessionApp {
     }
     this.paintMarkPending = true;
     this.renderNow();
+    // Only what fills the view is rendered before the first paint; the rest of the slice follows it.
+    while (this.filling === seq && !this.viewFull() && this.window.fill()) this.renderNow();
+  }
+
+  /**
+   * After a snapshot's first paint: the rest of its first slice (off screen, above), then the history
+   * it omitted, so moving and validating either never delays the tail.
+   */
+  private afterFirstPaint(seq: number): void {
+    if (this.filling === seq) {
+      this.filling = undefined;
+      if (this.window.fill(Number.POSITIVE_INFINITY)) {
+        this.captureAnchor();
+        this.renderNow();
+      }
+      this.queueEdgeCheck();
+    }
+    if (this.history?.snapshotSeq === seq) this.history.requestId = this.post({ type: 'history', snapshotSeq: seq });
+  }
+
+  /** The rendered entries cover the view, the older edge scrolled out of it (the view is pinned to the tail). */
+  private viewFull(): boolean {
+    const t = this.transcript();
+    return !t || !this.window.followTail || t.scrollTop >= fullViewMarginPx;
   }
 
   private post(intent: Intent): string {

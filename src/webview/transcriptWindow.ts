@@ -13,9 +13,14 @@ export interface WindowSizes {
   step: number;
   /** Most entries in the DOM at once; the far side is dropped beyond it. */
   max: number;
+  /**
+   * Entries rendered for the first paint of a snapshot's tail (then `fill`ed while the view is not
+   * full, and up to `initial` once painted); absent: `initial` at once.
+   */
+  first?: number;
 }
 
-export const defaultWindowSizes: WindowSizes = { initial: 30, step: 40, max: 240 };
+export const defaultWindowSizes: WindowSizes = { initial: 30, step: 40, max: 240, first: 12 };
 
 export class TranscriptWindow {
   start = 0;
@@ -36,6 +41,24 @@ export class TranscriptWindow {
     this.end = length;
     this.start = Math.max(0, length - this.sizes.initial);
     this.followTail = true;
+  }
+
+  /** A snapshot's tail, for its first paint: only the newest `first` entries, following the tail. */
+  openAtTail(length: number): void {
+    this.end = length;
+    this.start = Math.max(0, length - (this.sizes.first ?? this.sizes.initial));
+    this.followTail = true;
+  }
+
+  /**
+   * Adds up to `count` older entries (by default `first` more), never beyond `initial` entries in all.
+   * Returns whether any was added.
+   */
+  fill(count = this.sizes.first ?? this.sizes.initial): boolean {
+    const start = Math.max(0, this.end - this.sizes.initial, this.start - count);
+    if (start >= this.start) return false;
+    this.start = start;
+    return true;
   }
 
   /** Entries were appended (or replaced in place). Returns whether the range changed. */

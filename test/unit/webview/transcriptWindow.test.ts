@@ -61,4 +61,28 @@ describe('transcript window', () => {
     assert.equal(w.grow(10_000, 10), true);
     assert.deepEqual(w.range, { start: 0, end: 10 });
   });
+
+  it('opens a snapshot on a first-paint slice of the tail, filled up to the initial slice and no further', () => {
+    const w = new TranscriptWindow({ ...sizes, first: 12 });
+    w.openAtTail(10_000);
+    assert.deepEqual(w.range, { start: 9_988, end: 10_000 });
+    assert.equal(w.followTail, true);
+    assert.equal(w.fill(), true);
+    assert.deepEqual(w.range, { start: 9_976, end: 10_000 }, 'one more first-paint slice');
+    assert.equal(w.fill(Number.POSITIVE_INFINITY), true);
+    assert.deepEqual(w.range, { start: 9_960, end: 10_000 }, 'the initial slice, as a reset gives');
+    assert.equal(w.fill(Number.POSITIVE_INFINITY), false, 'never beyond it');
+    assert.deepEqual(w.range, { start: 9_960, end: 10_000 });
+  });
+
+  it('a short session is all in its first-paint slice; without a first size the initial slice opens at once', () => {
+    const w = new TranscriptWindow({ ...sizes, first: 12 });
+    w.openAtTail(5);
+    assert.deepEqual(w.range, { start: 0, end: 5 });
+    assert.equal(w.fill(), false);
+    const plain = new TranscriptWindow(sizes);
+    plain.openAtTail(10_000);
+    assert.deepEqual(plain.range, { start: 9_960, end: 10_000 });
+    assert.equal(plain.fill(), false);
+  });
 });
