@@ -65,10 +65,13 @@ const LINUX_SYSCALLS: Partial<Record<string, string>> = {
   riscv64: 'fsync=82,gettimeofday=169',
 };
 
-/** What the Perl wrapper is told in its environment (it removes it before starting the command). */
-export function perlWrapperEnv(platform: NodeJS.Platform = process.platform, arch: string = process.arch): Record<string, string> {
-  const syscalls = platform === 'linux' ? LINUX_SYSCALLS[arch] : undefined;
-  return syscalls ? { VIGIL_WRAPPER_SYSCALLS: syscalls } : {};
+/**
+ * What the Perl wrapper is told in its environment (it removes it before starting the command). The key is
+ * always there: undefined where the host knows no numbers, so that a value from the agent's request or the
+ * host's own environment never reaches the wrapper (spawn leaves undefined values out).
+ */
+export function perlWrapperEnv(platform: NodeJS.Platform = process.platform, arch: string = process.arch): NodeJS.ProcessEnv {
+  return { VIGIL_WRAPPER_SYSCALLS: platform === 'linux' ? LINUX_SYSCALLS[arch] : undefined };
 }
 
 /**
@@ -79,7 +82,7 @@ export function wrapperCommand(
   kind: WrapperKind,
   launch: WrapperLaunch,
   options: { dir?: string; nodePath: string; keepElectronRunAsNode: boolean },
-): { command: string; args: string[]; env: Record<string, string> } {
+): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   const files = wrapperFiles(options.dir);
   if (kind === 'perl') {
     return { command: PERL, args: [files.perl, launch.taskId, launch.log, launch.exit, String(launch.half), launch.file, ...launch.args], env: perlWrapperEnv() };
