@@ -7,7 +7,7 @@
 
 import { agentStateSchema } from './agentStateSchema';
 import { noticeActions, type EntryView, type SessionSnapshot } from './sessionView';
-import { entrySchema, viewLimits } from './sessionViewSchema';
+import { entrySchema, viewLimits, viewValues } from './sessionViewSchema';
 import { isToolKind } from './toolKinds';
 
 type Obj = Record<string, unknown>;
@@ -34,8 +34,8 @@ const textContentKeys = new Set(['type', 'text']);
 const diffContentKeys = new Set(['type', 'path', 'oldText', 'newText']);
 const terminalContentKeys = new Set(['type', 'terminalId']);
 const locationKeys = new Set(['path', 'line']);
-const userSources: ReadonlySet<unknown> = new Set(['user', 'wakeup', 'resume']);
-const toolStatuses: ReadonlySet<unknown> = new Set(['pending', 'in_progress', 'completed', 'failed', 'cancelled', 'ended']);
+const userSources: ReadonlySet<unknown> = new Set(viewValues.userSource);
+const toolStatuses: ReadonlySet<unknown> = new Set(viewValues.toolStatus);
 
 function isToolContent(c: unknown): boolean {
   if (!isObj(c)) return false;
@@ -64,7 +64,7 @@ function isEach(list: unknown, max: number, item: (v: unknown) => boolean): bool
 function isToolCall(t: unknown): boolean {
   return (
     isObj(t) && onlyKeys(t, toolCallKeys) && isId(t.toolCallId) && isTitle(t.title) && isToolKind(t.kind) && toolStatuses.has(t.status) &&
-    isEach(t.content, 1_000, isToolContent) && (t.locations === undefined || isEach(t.locations, 1_000, isLocation)) &&
+    isEach(t.content, viewLimits.toolParts, isToolContent) && (t.locations === undefined || isEach(t.locations, viewLimits.toolParts, isLocation)) &&
     isOptionalEpochMs(t.startedAt) && isOptionalEpochMs(t.endedAt)
   );
 }
@@ -113,15 +113,15 @@ const sessionKeys = new Set(['id', 'title', 'agent', 'model', 'cwd', 'createdAt'
 const turnKeys = new Set(['phase', 'turnId', 'startedAt', 'lastActivityAt', 'silenceSeconds', 'waitingOn', 'where']);
 const noticeKeys = new Set(['id', 'kind', 'text', 'resumable', 'at', 'actions']);
 const taskKeys = new Set(['id', 'command', 'status', 'startedAt', 'endedAt', 'exitCode', 'signal']);
-const turnPhases: ReadonlySet<unknown> = new Set(['idle', 'running', 'quiet', 'stalled', 'aborted', 'interrupted', 'awaitingApproval']);
-const noticeKinds: ReadonlySet<unknown> = new Set(['quiet', 'stall', 'abort', 'interrupted', 'error', 'info']);
+const turnPhases: ReadonlySet<unknown> = new Set(viewValues.turnPhase);
+const noticeKinds: ReadonlySet<unknown> = new Set(viewValues.noticeKind);
 const noticeActionSet: ReadonlySet<unknown> = new Set(noticeActions);
-const taskStatuses: ReadonlySet<unknown> = new Set(['running', 'exited', 'killed', 'lost']);
+const taskStatuses: ReadonlySet<unknown> = new Set(viewValues.taskStatus);
 
 function isSessionMeta(m: unknown): boolean {
   return (
     isObj(m) && onlyKeys(m, sessionKeys) && isId(m.id) && isTitle(m.title) && isOptionalTitle(m.agent) && isOptionalTitle(m.model) &&
-    isOptionalTitle(m.cwd) && isOptionalEpochMs(m.createdAt) && (m.wakeups === undefined || isShortString(m.wakeups, 1_000))
+    isOptionalTitle(m.cwd) && isOptionalEpochMs(m.createdAt) && (m.wakeups === undefined || isShortString(m.wakeups, viewLimits.wakeupsNote))
   );
 }
 
@@ -134,16 +134,16 @@ function isTurn(t: unknown): boolean {
 
 function isNotice(n: unknown): boolean {
   return (
-    isObj(n) && onlyKeys(n, noticeKeys) && isId(n.id) && noticeKinds.has(n.kind) && isShortString(n.text, 20_000) && typeof n.resumable === 'boolean' &&
+    isObj(n) && onlyKeys(n, noticeKeys) && isId(n.id) && noticeKinds.has(n.kind) && isShortString(n.text, viewLimits.shortText) && typeof n.resumable === 'boolean' &&
     isEpochMs(n.at) && (n.actions === undefined || isEach(n.actions, noticeActions.length, (a) => noticeActionSet.has(a)))
   );
 }
 
 function isTask(t: unknown): boolean {
   return (
-    isObj(t) && onlyKeys(t, taskKeys) && isId(t.id) && isShortString(t.command, 20_000) && taskStatuses.has(t.status) && isEpochMs(t.startedAt) &&
+    isObj(t) && onlyKeys(t, taskKeys) && isId(t.id) && isShortString(t.command, viewLimits.shortText) && taskStatuses.has(t.status) && isEpochMs(t.startedAt) &&
     isOptionalEpochMs(t.endedAt) && (t.exitCode === undefined || t.exitCode === null || Number.isSafeInteger(t.exitCode)) &&
-    (t.signal === undefined || t.signal === null || isShortString(t.signal, 64))
+    (t.signal === undefined || t.signal === null || isShortString(t.signal, viewLimits.signal))
   );
 }
 
@@ -156,7 +156,7 @@ const isNone = (list: unknown): boolean => Array.isArray(list) && list.length ==
  */
 export function checkSnapshot(s: unknown): SessionSnapshot | undefined {
   if (!isObj(s) || !onlyKeys(s, snapshotKeys)) return undefined;
-  if (!(s.session === null || isSessionMeta(s.session)) || !isTurn(s.turn) || !isEach(s.notices, 100, isNotice) || !isEach(s.tasks, 10_000, isTask)) return undefined;
+  if (!(s.session === null || isSessionMeta(s.session)) || !isTurn(s.turn) || !isEach(s.notices, viewLimits.notices, isNotice) || !isEach(s.tasks, viewLimits.tasks, isTask)) return undefined;
   if (!isNone(s.approvals) || !(s.elicitations === undefined || isNone(s.elicitations))) return undefined;
   const agent = s.agent === undefined ? undefined : agentStateSchema.safeParse(s.agent);
   if (agent && !agent.success) return undefined;

@@ -17,6 +17,26 @@ export const viewLimits = {
   title: 4_000,
   text: 2_000_000,
   entries: 1_000_000,
+  /** A notice's text and a task's command. */
+  shortText: 20_000,
+  signal: 64,
+  wakeupsNote: 1_000,
+  /** A tool call's content and locations. */
+  toolParts: 1_000,
+  notices: 100,
+  tasks: 10_000,
+} as const;
+
+/**
+ * The value sets of the enums the entry guard (sessionViewGuard.ts) checks without zod: one list each,
+ * for both.
+ */
+export const viewValues = {
+  toolStatus: ['pending', 'in_progress', 'completed', 'failed', 'cancelled', 'ended'],
+  userSource: ['user', 'wakeup', 'resume'],
+  noticeKind: ['quiet', 'stall', 'abort', 'interrupted', 'error', 'info'],
+  turnPhase: ['idle', 'running', 'quiet', 'stalled', 'aborted', 'interrupted', 'awaitingApproval'],
+  taskStatus: ['running', 'exited', 'killed', 'lost'],
 } as const;
 
 const id = z.string().min(1).max(viewLimits.id);
@@ -26,7 +46,7 @@ const epochMs = z.number().finite().nonnegative();
 const json = z.unknown();
 
 const toolKind = z.enum(TOOL_KINDS);
-const toolStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'cancelled', 'ended']);
+const toolStatus = z.enum(viewValues.toolStatus);
 
 const toolContent: z.ZodType<ToolContentView> = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), text }),
@@ -60,8 +80,8 @@ const toolCallFields = {
   status: toolStatus,
   rawInput: json.optional(),
   rawOutput: json.optional(),
-  content: z.array(toolContent).max(1_000),
-  locations: z.array(z.strictObject({ path: title, line: z.number().int().nonnegative().optional() })).max(1_000).optional(),
+  content: z.array(toolContent).max(viewLimits.toolParts),
+  locations: z.array(z.strictObject({ path: title, line: z.number().int().nonnegative().optional() })).max(viewLimits.toolParts).optional(),
   startedAt: epochMs.optional(),
   endedAt: epochMs.optional(),
   edits: fileEdits.optional(),
@@ -78,8 +98,8 @@ const planItem: z.ZodType<PlanItemView> = z.strictObject({
 
 export const noticeSchema: z.ZodType<NoticeView> = z.strictObject({
   id,
-  kind: z.enum(['quiet', 'stall', 'abort', 'interrupted', 'error', 'info']),
-  text: z.string().max(20_000),
+  kind: z.enum(viewValues.noticeKind),
+  text: z.string().max(viewLimits.shortText),
   resumable: z.boolean(),
   at: epochMs,
   actions: z.array(z.enum(noticeActions as [NoticeAction, ...NoticeAction[]])).max(noticeActions.length).optional(),
@@ -98,7 +118,7 @@ const elicitation: z.ZodType<ElicitationView> = z.discriminatedUnion('mode', [
 ]);
 
 export const entrySchema: z.ZodType<EntryView> = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('user'), id, text, at: epochMs, source: z.enum(['user', 'wakeup', 'resume']).optional(), attachments: z.array(attachmentSummary).max(100).optional() }),
+  z.strictObject({ kind: z.literal('user'), id, text, at: epochMs, source: z.enum(viewValues.userSource).optional(), attachments: z.array(attachmentSummary).max(100).optional() }),
   z.strictObject({ kind: z.literal('agent'), id, markdown: text, streaming: z.boolean(), at: epochMs }),
   z.strictObject({ kind: z.literal('thought'), id, text, streaming: z.boolean(), at: epochMs }),
   z.strictObject({ kind: z.literal('toolCall'), id, at: epochMs, toolCall: toolCallSchema }),
@@ -110,7 +130,7 @@ export const entrySchema: z.ZodType<EntryView> = z.discriminatedUnion('kind', [
 ]);
 
 const turnStatus: z.ZodType<TurnStatusView> = z.strictObject({
-  phase: z.enum(['idle', 'running', 'quiet', 'stalled', 'aborted', 'interrupted', 'awaitingApproval']),
+  phase: z.enum(viewValues.turnPhase),
   turnId: id.optional(),
   startedAt: epochMs.optional(),
   lastActivityAt: epochMs.optional(),
@@ -121,12 +141,12 @@ const turnStatus: z.ZodType<TurnStatusView> = z.strictObject({
 
 const task: z.ZodType<TaskView> = z.strictObject({
   id,
-  command: z.string().max(20_000),
-  status: z.enum(['running', 'exited', 'killed', 'lost']),
+  command: z.string().max(viewLimits.shortText),
+  status: z.enum(viewValues.taskStatus),
   startedAt: epochMs,
   endedAt: epochMs.optional(),
   exitCode: z.number().int().nullable().optional(),
-  signal: z.string().max(64).nullable().optional(),
+  signal: z.string().max(viewLimits.signal).nullable().optional(),
 });
 
 const approval: z.ZodType<ApprovalView> = z.strictObject({
@@ -146,15 +166,15 @@ const sessionMeta: z.ZodType<SessionMetaView> = z.strictObject({
   model: title.optional(),
   cwd: title.optional(),
   createdAt: epochMs.optional(),
-  wakeups: z.string().max(1_000).optional(),
+  wakeups: z.string().max(viewLimits.wakeupsNote).optional(),
 });
 
 export const snapshotSchema: z.ZodType<SessionSnapshot> = z.strictObject({
   session: sessionMeta.nullable(),
   entries: z.array(entrySchema).max(viewLimits.entries),
   turn: turnStatus,
-  notices: z.array(noticeSchema).max(100),
-  tasks: z.array(task).max(10_000),
+  notices: z.array(noticeSchema).max(viewLimits.notices),
+  tasks: z.array(task).max(viewLimits.tasks),
   approvals: z.array(approval).max(1_000),
   agent: agentStateSchema.optional(),
   elicitations: z.array(elicitation).max(100).optional(),
