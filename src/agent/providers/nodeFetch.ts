@@ -119,6 +119,10 @@ export class NodeResponse {
   }
 }
 
+// Loaded on first use (https brings TLS, which a local model server never needs), then kept.
+let http: Promise<typeof import('node:http')> | undefined;
+let https: Promise<typeof import('node:https')> | undefined;
+
 /**
  * `fetch(url, init)` over node:http/https for http(s) URLs. Failures before a response reject with a
  * TypeError whose `cause` is the socket's error (its code: ECONNREFUSED, ECONNRESET, ...), as Node's fetch
@@ -130,7 +134,7 @@ export async function nodeFetch(input: string | URL | { url: string }, init: Nod
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`fetch supports only http and https URLs, not ${url.protocol}`);
   const signal = init.signal ?? undefined;
   if (signal?.aborted) throw abortReason(signal);
-  const transport = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const transport = await (url.protocol === 'https:' ? (https ??= import('node:https')) : (http ??= import('node:http')));
   const body = requestBody(init.body);
   const headers = requestHeaders(init.headers);
   if (body !== undefined && !Object.keys(headers).some((n) => n.toLowerCase() === 'content-length')) headers['content-length'] = String(body.byteLength);
