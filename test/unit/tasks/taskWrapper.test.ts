@@ -168,6 +168,14 @@ describe('task wrappers', function () {
     assert.deepEqual({ ...{ VIGIL_WRAPPER_SYSCALLS: 'fsync=62' }, ...perlWrapperEnv('darwin', 'arm64') }, { VIGIL_WRAPPER_SYSCALLS: undefined });
   });
 
+  it('ELECTRON_RUN_AS_NODE: set for the Node wrapper, kept for the Perl one only where the host had it', () => {
+    const launch = { taskId: 't-000000f4', file: '/bin/sh', args: [], cwd: '/', log: '/l', exit: '/e', half: 4096 };
+    const env = (kind: WrapperKind, keep: boolean) => wrapperCommand(kind, launch, { nodePath: process.execPath, keepElectronRunAsNode: keep }).env;
+    assert.equal(env('node', false).ELECTRON_RUN_AS_NODE, '1');
+    assert.ok('ELECTRON_RUN_AS_NODE' in env('perl', false) && env('perl', false).ELECTRON_RUN_AS_NODE === undefined, 'removed from the command');
+    assert.ok(!('ELECTRON_RUN_AS_NODE' in env('perl', true)), 'left as the host had it');
+  });
+
   it('the Perl wrapper ignores system call numbers that are not plain numbers of fsync and gettimeofday', async function () {
     if (!hasPerl) this.skip();
     const p = taskPaths(registries.root, 't-000000f3');

@@ -174,9 +174,6 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     for (const { name, value } of request.env ?? []) env[name] = value;
     Object.assign(env, { CI: '1', PAGER: 'cat', GIT_PAGER: 'cat' });
     const keepElectronRunAsNode = baseEnv.ELECTRON_RUN_AS_NODE !== undefined;
-    // Electron runs the Node wrapper as Node; the Node wrapper gives the command the host's value back.
-    if (this.wrapper === 'node') env.ELECTRON_RUN_AS_NODE = '1';
-    else if (!keepElectronRunAsNode) delete env.ELECTRON_RUN_AS_NODE;
     const launch = { taskId: id, file: invocation.file, args: invocation.args, cwd, log: paths.log, exit: paths.exit, half: Math.max(4096, Math.floor(this.settings.logByteCap / 2)) };
     const wrapper = wrapperCommand(this.wrapper, launch, { dir: this.options.wrapperDir, nodePath: this.options.nodePath ?? process.execPath, keepElectronRunAsNode });
     Object.assign(env, wrapper.env);

@@ -85,8 +85,11 @@ export function wrapperCommand(
 ): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   const files = wrapperFiles(options.dir);
   if (kind === 'perl') {
-    return { command: PERL, args: [files.perl, launch.taskId, launch.log, launch.exit, String(launch.half), launch.file, ...launch.args], env: perlWrapperEnv() };
+    // The command gets ELECTRON_RUN_AS_NODE only if the host itself had it (nothing here runs under Electron).
+    const electron = options.keepElectronRunAsNode ? {} : { ELECTRON_RUN_AS_NODE: undefined };
+    return { command: PERL, args: [files.perl, launch.taskId, launch.log, launch.exit, String(launch.half), launch.file, ...launch.args], env: { ...perlWrapperEnv(), ...electron } };
   }
   const config: WrapperConfig = { ...launch, args: [...launch.args], keepElectronRunAsNode: options.keepElectronRunAsNode };
-  return { command: options.nodePath, args: [files.node, JSON.stringify(config)], env: {} };
+  // Electron runs the Node wrapper as Node; the Node wrapper gives the command the host's value back.
+  return { command: options.nodePath, args: [files.node, JSON.stringify(config)], env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
