@@ -1,7 +1,7 @@
 // A scripted TurnPort: one lease per session, teardown after unregistration, parking points for races.
 
 import { EventHub, type Unsubscribe } from '../../src/extension/core/common/events';
-import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnPort, TurnSource } from '../../src/extension/core/ports/turns';
+import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnEnding, TurnPort, TurnSource } from '../../src/extension/core/ports/turns';
 import { waitOnHub } from './waitOnHub';
 
 export type ScriptedResult = 'auto' | 'started' | 'busy' | 'paused' | 'failed';
@@ -27,6 +27,7 @@ export class FakeTurnPort implements TurnPort {
   private readonly active = new Map<string, Map<string, TurnSource>>();
   private readonly paused = new Set<string>();
   private readonly teardown = new EventHub<TurnEnded>();
+  private readonly ending = new EventHub<TurnEnding>();
   private readonly callHub = new EventHub<StartCall>();
   private readonly endings = new Map<string, (ended: TurnEnded) => void>();
   private hook: AdmissionHook | undefined;
@@ -73,6 +74,18 @@ export class FakeTurnPort implements TurnPort {
     this.emitTeardown(ended);
   }
 
+  /**
+   * The supervisor's "this turn begins its teardown" (before its end record and the lease's release): the
+   * turn stays active until `endTurn`. Tests that never call it see a port that announces no ending.
+   */
+  announceEnding(turnId: string): void {
+    const sessionId = [...this.active].find(([, turns]) => turns.has(turnId))?.[0];
+    if (sessionId === undefined) throw new Error(`no active turn ${turnId}`);
+    this.ending.emit({ sessionId, turnId }, (error) => {
+      throw error;
+    });
+  }
+
   /** First half of `endTurn`, for parking a completion between unregistration and the hook. */
   unregister(turnId: string): TurnEnded {
     for (const [sessionId, turns] of this.active) {
@@ -103,6 +116,10 @@ export class FakeTurnPort implements TurnPort {
 
   onTurnTeardown(listener: (ended: TurnEnded) => void): Unsubscribe {
     return this.teardown.subscribe(listener);
+  }
+
+  onTurnEnding(listener: (ending: TurnEnding) => void): Unsubscribe {
+    return this.ending.subscribe(listener);
   }
 
   setAdmissionHook(hook: AdmissionHook | undefined): void {

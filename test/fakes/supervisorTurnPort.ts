@@ -5,7 +5,7 @@ import { EventHub, type Unsubscribe } from '../../src/extension/core/common/even
 import type { AgentHandle, AgentHandleProvider, PromptOutcome, PromptRequest } from '../../src/extension/core/ports/agentHandle';
 import { systemClock } from '../../src/extension/core/ports/clock';
 import { silentLogger } from '../../src/extension/core/ports/logger';
-import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnPort, TurnSource } from '../../src/extension/core/ports/turns';
+import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnEnding, TurnPort, TurnSource } from '../../src/extension/core/ports/turns';
 import type { LivenessSettings } from '../../src/extension/core/settings/livenessSettings';
 import { TurnSupervisor } from '../../src/extension/core/supervisor/turnSupervisor';
 import type { ScriptedResult, StartCall } from './fakeTurnPort';
@@ -76,8 +76,11 @@ export class SupervisorTurnPort implements TurnPort {
   private readonly other: TurnSupervisor;
   private readonly agents = new HeldAgents();
   private readonly teardown = new EventHub<TurnEnded>();
+  private readonly ending = new EventHub<TurnEnding>();
   private readonly callHub = new EventHub<StartCall>();
   private readonly held = new Set<string>();
+  /** Begun ids of held turns → the supervisor's ids. */
+  private readonly heldAs = new Map<string, string>();
   private readonly begun = new Map<string, Begun>();
   private readonly prefixes = new Map<string, string>();
   private readonly endings = new Set<Promise<unknown>>();
@@ -89,6 +92,13 @@ export class SupervisorTurnPort implements TurnPort {
     const make = (windowId: string) => new TurnSupervisor({ storageRoot: root, clock: systemClock, logger: silentLogger, agents: this.agents, settings: () => QUIET, windowId });
     this.sup = make('window-w');
     this.other = make('window-x');
+    // W's own turns announce their ending, as its supervisor does to its coordinator; each ending is followed by
+    // its teardown (a held one at `emitTeardown`). Another window's turns end unannounced here.
+    this.sup.onTurnEnding((ending) => {
+      this.ending.emit(ending, (error) => {
+        throw error;
+      });
+    });
     for (const s of [this.sup, this.other]) {
       s.onTurnTeardown((ended) => {
         if (this.held.has(ended.turnId)) return;
@@ -180,12 +190,16 @@ export class SupervisorTurnPort implements TurnPort {
   async unregister(turnId: string): Promise<TurnEnded> {
     const real = await this.realId(turnId);
     this.held.add(real);
+    this.heldAs.set(turnId, real);
     return this.finish(turnId, 'completed');
   }
 
+  /** `ended` may name a begun turn by the id `beginTurn` gave it; listeners hear the supervisor's own id. */
   emitTeardown(ended: TurnEnded): void {
-    this.held.delete(ended.turnId);
-    this.teardown.emit(ended, (error) => {
+    const turnId = this.heldAs.get(ended.turnId) ?? ended.turnId;
+    this.heldAs.delete(ended.turnId);
+    this.held.delete(turnId);
+    this.teardown.emit({ ...ended, turnId }, (error) => {
       throw error;
     });
   }
@@ -196,6 +210,10 @@ export class SupervisorTurnPort implements TurnPort {
 
   onTurnTeardown(listener: (ended: TurnEnded) => void): Unsubscribe {
     return this.teardown.subscribe(listener);
+  }
+
+  onTurnEnding(listener: (ending: TurnEnding) => void): Unsubscribe {
+    return this.ending.subscribe(listener);
   }
 
   setAdmissionHook(hook: AdmissionHook | undefined): void {

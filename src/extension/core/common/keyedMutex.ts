@@ -19,6 +19,11 @@ export class KeyedMutex<K = string> {
     return result;
   }
 
+  /** Whether a run for `key` is under way or waiting. */
+  busy(key: K): boolean {
+    return this.tails.has(key);
+  }
+
   /** The last queued run of every busy key, settled either way (for a drain that waits for them). */
   inFlight(): Array<Promise<void>> {
     return [...this.tails.values()];

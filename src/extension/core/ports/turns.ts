@@ -45,6 +45,12 @@ export interface StartTurnOptions {
   taskIds?: string[];
 }
 
+/** A turn that has decided to end: its end record and the lease's release are still to come. */
+export interface TurnEnding {
+  sessionId: string;
+  turnId: string;
+}
+
 export type StartTurnResult =
   /** Admitted: lease held, prompt persisted. `ended` settles when the turn is over (never rejects). */
   | { kind: 'started'; turnId: string; ended: Promise<TurnEnded> }
@@ -60,6 +66,11 @@ export interface TurnPort {
   hasActiveTurn(sessionId: string): boolean | Promise<boolean>;
   /** Runs after a turn is unregistered and its lease released; must not throw into or block the turn. */
   onTurnTeardown(listener: (ended: TurnEnded) => void): Unsubscribe;
+  /**
+   * Runs when a turn starts its teardown, before its end record and the lease's release; `onTurnTeardown`
+   * follows for the same turn. Lets the drain take its claim meanwhile. Must not throw into or block the turn.
+   */
+  onTurnEnding?(listener: (ending: TurnEnding) => void): Unsubscribe;
   /** Registers the hook that contributes context to every admitted turn. Only one may be set. */
   setAdmissionHook(hook: AdmissionHook | undefined): void;
   /** Whether a session's wakeups are paused by a provider failure. */

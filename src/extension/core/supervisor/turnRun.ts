@@ -47,6 +47,8 @@ export interface TurnRunDeps {
   taskIds?: string[];
   /** Snapshots of the session's folder before and after the turn (core/checkpoints); absent: none. */
   checkpoints?: CheckpointPort;
+  /** Told, synchronously, when the teardown begins (before the end record and the release). */
+  onEnding?(): void;
 }
 
 type PromptResult =
@@ -333,6 +335,7 @@ export class TurnRun {
     this.deactivate();
     this.watchdog.cancel();
     this.abort.dispose();
+    d.onEnding?.();
     const records: RecordInput[] = [];
     // Stop means stop: what the agent started in a stopped turn and left running is stopped too, and said so.
     if (reason === 'cancelled' || reason === 'aborted' || reason === 'interrupted') {

@@ -8,7 +8,7 @@ import type { AgentHandleProvider, WaitingOn } from '../ports/agentHandle';
 import type { CheckpointPort } from '../ports/checkpoints';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnPort } from '../ports/turns';
+import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnEnding, TurnPort } from '../ports/turns';
 import { TurnLeaseStore, type LeaseToken } from '../lease/turnLease';
 import { SessionStore, type SessionMeta } from '../store/sessionStore';
 import type { Redactor } from '../common/redactor';
@@ -56,6 +56,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
   private readonly slots = new Map<string, SessionSlot>();
   private readonly events = new EventHub<SupervisorEvent>();
   private readonly teardown = new EventHub<TurnEnded>();
+  private readonly ending = new EventHub<TurnEnding>();
   private admissionHook: AdmissionHook | undefined;
   private readonly busyWait: BusyWaitOptions;
 
@@ -69,6 +70,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
       toDisposable(() => {
         for (const slot of this.slots.values()) slot.acquiring?.abort();
         this.events.clear();
+        this.ending.clear();
       }),
     );
   }
@@ -79,6 +81,10 @@ export class TurnSupervisor extends Disposable implements TurnPort {
 
   onTurnTeardown(listener: (ended: TurnEnded) => void): Unsubscribe {
     return this.teardown.subscribe(listener);
+  }
+
+  onTurnEnding(listener: (ending: TurnEnding) => void): Unsubscribe {
+    return this.ending.subscribe(listener);
   }
 
   setAdmissionHook(hook: AdmissionHook | undefined): void {
@@ -242,6 +248,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         attachments: options.attachments,
         ...(options.taskIds ? { taskIds: options.taskIds } : {}),
         checkpoints: this.o.checkpoints,
+        onEnding: () => this.ending.emit({ sessionId, turnId }, (error) => this.o.logger.error(`A turn ending listener failed: ${errorMessage(error)}`)),
       });
       slot.turn = run;
       const clearState = options.source !== 'wakeup' && (meta.state !== 'idle' || got.reclaimed !== undefined);

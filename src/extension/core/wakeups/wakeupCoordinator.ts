@@ -6,7 +6,7 @@ import { EventHub, type Unsubscribe } from '../common/events';
 import { KeyedMutex } from '../common/keyedMutex';
 import { systemClock, type Clock, type TimerHandle } from '../ports/clock';
 import { silentLogger, tagged, type Logger } from '../ports/logger';
-import type { AdmissionContribution, AdmissionHook, StartTurnResult, TurnPort } from '../ports/turns';
+import type { AdmissionContribution, AdmissionHook, StartTurnResult, TurnEnding, TurnPort } from '../ports/turns';
 import type { TaskCompletion } from '../tasks/taskTypes';
 import { formatWakeupPrompt } from './wakeupPrompt';
 import type { Claim, WakeupOutbox } from './wakeupOutbox';
@@ -60,6 +60,8 @@ export class WakeupCoordinator extends Disposable {
   private readonly queued = new Map<string, Promise<DeliveryOutcome>>();
   /** Outbox writes started outside a delivery (marking a carried claim delivered, releasing a late one). */
   private readonly background = new Set<Promise<unknown>>();
+  /** Turns whose teardown drain began as they started to end; their teardown event asks for nothing more. */
+  private readonly drainingEarly = new Set<string>();
   private sweepTimer: TimerHandle | undefined;
   private sweeping: Promise<void> | undefined;
   private started = false;
@@ -77,6 +79,7 @@ export class WakeupCoordinator extends Disposable {
     this.options.turns.setAdmissionHook(this.admissionHook);
     this._register(toDisposable(() => this.options.turns.setAdmissionHook(undefined)));
     const off = this.options.turns.onTurnTeardown((ended) => {
+      if (this.drainingEarly.delete(ended.turnId)) return;
       // docs/background-tasks.md Rule 9: never throw into, and never block, the turn that is ending.
       try {
         this.request(ended.sessionId, 'teardown').catch((error: unknown) => this.logger.error('teardown drain failed', error));
@@ -85,6 +88,14 @@ export class WakeupCoordinator extends Disposable {
       }
     });
     this._register(toDisposable(off));
+    const offEnding = this.options.turns.onTurnEnding?.((ending) => {
+      try {
+        this.drainAtEnd(ending);
+      } catch (error) {
+        this.logger.error('the teardown drain could not be scheduled early', error);
+      }
+    });
+    if (offEnding) this._register(toDisposable(offEnding));
     this.scheduleSweep();
     this._register(toDisposable(() => this.sweepTimer?.cancel()));
   }
@@ -93,14 +104,106 @@ export class WakeupCoordinator extends Disposable {
     return this.hub.subscribe(listener);
   }
 
-  /** The registry's completion sink: durable first, then an idle session is woken (without awaiting the turn). */
+  /**
+   * The registry's completion sink: durable first, then an idle session is woken (without awaiting the turn).
+   * Resolves once the completion is stored.
+   */
   readonly onCompletion = async (completion: TaskCompletion): Promise<void> => {
+    // Nothing of the session under way in this window: store and claim in one append (see enqueueAndDeliver).
+    if (!this.isDisposed && !this.serial.busy(completion.sessionId)) return this.enqueueAndDeliver(completion);
     const fresh = await this.options.outbox.enqueue(completion);
     this.emit({ type: 'enqueued', completion, duplicate: !fresh });
     if (this.isDisposed) return;
     // A duplicate still asks for delivery: the window that stored it first may be gone. The claim makes this idempotent.
     this.request(completion.sessionId, 'completion').catch((error: unknown) => this.logger.error('wakeup after a completion failed', error));
   };
+
+  /**
+   * The idle wakeup's short path: the delivery's three reads run while the outbox is locked, and the
+   * completion's enqueue and the claim share one durable append. Resolves once the completion is stored;
+   * the delivery goes on, one at a time with the session's others.
+   */
+  private enqueueAndDeliver(completion: TaskCompletion): Promise<void> {
+    const sessionId = completion.sessionId;
+    return new Promise<void>((stored, failed) => {
+      const delivery = this.serial.run(sessionId, async () => {
+        const blocked = this.blockedBy(sessionId);
+        blocked.catch(() => undefined);
+        const options = { max: this.maxPerTurn(), ttlMs: this.claimTtlMs };
+        let taken: { fresh: boolean; claim: Claim | undefined };
+        try {
+          taken = await this.options.outbox.enqueueAndClaim(completion, blocked.then((why) => (why ? undefined : options)));
+        } catch (error) {
+          failed(error);
+          return;
+        }
+        stored();
+        this.emit({ type: 'enqueued', completion, duplicate: !taken.fresh });
+        let outcome: DeliveryOutcome;
+        try {
+          outcome = taken.claim ? await this.startWakeup(taken.claim) : ((await blocked) ?? 'nothing');
+        } catch (error) {
+          this.logger.error(`wakeup delivery for ${sessionId} failed (completion); the completions stay in the outbox`, error);
+          outcome = 'error';
+        }
+        this.emit({ type: 'delivery', sessionId, trigger: 'completion', outcome, keys: taken.claim?.keys ?? [] });
+      });
+      delivery.catch((error: unknown) => this.logger.error('wakeup after a completion failed', error));
+    });
+  }
+
+  /**
+   * The teardown drain of a turn that is ending, begun before its end record and the lease's release: the
+   * claim is taken meanwhile, and the wakeup turn starts once the turn's teardown ran (the lease is free).
+   * Anything not claimed here is drained as usual after the teardown.
+   */
+  private drainAtEnd({ sessionId, turnId }: TurnEnding): void {
+    if (this.isDisposed) return;
+    let torn!: (seen: boolean) => void;
+    const tornDown = new Promise<boolean>((resolve) => (torn = resolve));
+    const off = this.options.turns.onTurnTeardown((ended) => {
+      if (ended.turnId !== turnId) return;
+      off();
+      torn(true);
+    });
+    // A teardown always follows its ending; should one ever be lost, the session's deliveries must not wait forever.
+    const bound = this.clock.setTimer(this.claimTtlMs / 2, () => {
+      off();
+      torn(false);
+    });
+    void tornDown.then(() => bound.cancel());
+    this.drainingEarly.add(turnId);
+    this.serial
+      .run(sessionId, async () => {
+        let claim: Claim | undefined;
+        try {
+          // The turn that is ending is this window's own; whether another turn is active is asked by the lease below.
+          const may = (await this.options.mayDeliver?.(sessionId)) ?? true;
+          if (may && !(await this.options.turns.isPaused(sessionId))) claim = await this.options.outbox.claim(sessionId, { max: this.maxPerTurn(), ttlMs: this.claimTtlMs });
+        } catch (error) {
+          this.logger.warn(`claiming ahead of the end of turn ${turnId} failed; the drain claims after it`, error);
+        }
+        if (!(await tornDown)) {
+          this.drainingEarly.delete(turnId);
+          this.logger.error(`turn ${turnId} of ${sessionId} began to end but its teardown was not heard of; draining anyway`);
+        }
+        if (!claim) return this.deliver(sessionId, 'teardown');
+        if (this.isDisposed) {
+          await this.options.outbox.release(claim, 'not-persisted');
+          return 'nothing';
+        }
+        let outcome: DeliveryOutcome;
+        try {
+          outcome = await this.startWakeup(claim);
+        } catch (error) {
+          this.logger.error(`wakeup delivery for ${sessionId} failed (teardown); the completions stay in the outbox`, error);
+          outcome = 'error';
+        }
+        this.emit({ type: 'delivery', sessionId, trigger: 'teardown', outcome, keys: claim.keys });
+        return outcome;
+      })
+      .catch((error: unknown) => this.logger.error('teardown drain failed', error));
+  }
 
   /** The teardown drain (also callable directly): one wakeup turn with up to `maxPerTurn` completions. */
   drain(sessionId: string): Promise<DeliveryOutcome> {
@@ -165,21 +268,13 @@ export class WakeupCoordinator extends Disposable {
 
   private async deliver(sessionId: string, trigger: DeliveryTrigger): Promise<DeliveryOutcome> {
     if (this.isDisposed) return 'nothing';
-    const { turns, outbox } = this.options;
+    const { outbox } = this.options;
     let claim: Claim | undefined;
     let outcome: DeliveryOutcome;
     try {
-      // Three reads without side effects, on the way to every wakeup: asked together, decided in this order.
-      const may = this.options.mayDeliver?.(sessionId) ?? Promise.resolve(true);
-      const active = Promise.resolve(turns.hasActiveTurn(sessionId));
-      const paused = Promise.resolve(turns.isPaused(sessionId));
-      for (const unawaited of [active, paused]) unawaited.catch(() => undefined);
-      if (!(await may)) {
-        outcome = 'elsewhere';
-      } else if (await active) {
-        outcome = 'active';
-      } else if (await paused) {
-        outcome = 'held';
+      const blocked = await this.blockedBy(sessionId);
+      if (blocked) {
+        outcome = blocked;
       } else {
         claim = await outbox.claim(sessionId, { max: this.maxPerTurn(), ttlMs: this.claimTtlMs });
         outcome = claim ? await this.startWakeup(claim) : 'nothing';
@@ -190,6 +285,22 @@ export class WakeupCoordinator extends Disposable {
     }
     this.emit({ type: 'delivery', sessionId, trigger, outcome, keys: claim?.keys ?? [] });
     return outcome;
+  }
+
+  /**
+   * Why the session cannot be woken now, or undefined if it can. Three reads without side effects, on the
+   * way to every wakeup: asked together, decided in this order.
+   */
+  private async blockedBy(sessionId: string): Promise<'elsewhere' | 'active' | 'held' | undefined> {
+    const { turns } = this.options;
+    const may = Promise.resolve(this.options.mayDeliver?.(sessionId) ?? true);
+    const active = Promise.resolve(turns.hasActiveTurn(sessionId));
+    const paused = Promise.resolve(turns.isPaused(sessionId));
+    for (const unawaited of [active, paused]) unawaited.catch(() => undefined);
+    if (!(await may)) return 'elsewhere';
+    if (await active) return 'active';
+    if (await paused) return 'held';
+    return undefined;
   }
 
   private async startWakeup(claim: Claim): Promise<DeliveryOutcome> {

@@ -8,7 +8,7 @@ import { silentLogger, tagged, type Logger } from '../ports/logger';
 import type { TaskCompletion } from '../tasks/taskTypes';
 import type { Redactor } from '../common/redactor';
 import { KeyedMutex } from '../common/keyedMutex';
-import { isClaimable, heldBy, type EntryState, type OutboxEntry, type ReleaseReason } from './outboxTypes';
+import { isClaimable, heldBy, type EntryState, type OutboxOp, type ReleaseReason } from './outboxTypes';
 import { SessionOutboxFile } from './sessionOutboxFile';
 
 export interface WakeupOutboxOptions {
@@ -115,19 +115,45 @@ export class WakeupOutbox {
   /** Atomically takes up to `max` claimable completions (oldest first) for this window until `ttlMs` from now. */
   async claim(sessionId: string, options: ClaimOptions): Promise<Claim | undefined> {
     return this.withSession(sessionId, async (file) => {
-      const now = this.clock.wallNow();
-      const picked: OutboxEntry[] = [];
-      for (const e of file.entries.values()) {
-        if (picked.length >= Math.max(1, options.max)) break;
-        if (e.completion && isClaimable(e, now, options.ignoreBackoff === true)) picked.push(e);
-      }
-      if (picked.length === 0) return undefined;
-      const claimId = `${this.options.windowId}/${randomBytes(6).toString('hex')}`;
-      const keys = picked.map((e) => e.key);
-      const completions = picked.map((e) => e.completion as TaskCompletion);
-      await file.append([{ op: 'claim', keys, claimId, by: this.options.windowId, deadline: now + options.ttlMs, at: now }]);
-      return { claimId, sessionId, keys, completions };
+      const taken = this.pick(file, options, []);
+      if (taken) await file.append([taken.op]);
+      return taken?.claim;
     });
+  }
+
+  /**
+   * Stores a completion durably and, when `claimWith` resolves to options, claims what a wakeup would
+   * take now (the new completion included) in the same append: one lock and one fsync instead of two.
+   * Nothing is claimed if `claimWith` resolves to undefined or rejects; the completion is stored either way.
+   */
+  async enqueueAndClaim(stored: TaskCompletion, claimWith: Promise<ClaimOptions | undefined>): Promise<{ fresh: boolean; claim: Claim | undefined }> {
+    const completion = this.options.redactor?.redactValue(stored) ?? stored;
+    claimWith.catch(() => undefined);
+    return this.withSession(completion.sessionId, async (file) => {
+      const fresh = !file.entries.has(completion.key);
+      const options = await claimWith.catch(() => undefined);
+      const taken = options ? this.pick(file, options, fresh ? [completion] : []) : undefined;
+      const enqueue = { op: 'enqueue' as const, key: completion.key, completion, at: this.clock.wallNow() };
+      await file.append([...(fresh ? [enqueue] : []), ...(taken ? [taken.op] : [])]);
+      return { fresh, claim: taken?.claim };
+    });
+  }
+
+  /** Chooses a claim (oldest first, then `arriving`, not yet stored) and the op that records it. */
+  private pick(file: SessionOutboxFile, options: ClaimOptions, arriving: TaskCompletion[]): { claim: Claim; op: OutboxOp } | undefined {
+    const now = this.clock.wallNow();
+    const max = Math.max(1, options.max);
+    const completions: TaskCompletion[] = [];
+    for (const e of file.entries.values()) {
+      if (completions.length >= max) break;
+      if (e.completion && isClaimable(e, now, options.ignoreBackoff === true)) completions.push(e.completion);
+    }
+    for (const c of arriving) if (completions.length < max) completions.push(c);
+    if (completions.length === 0) return undefined;
+    const claimId = `${this.options.windowId}/${randomBytes(6).toString('hex')}`;
+    const keys = completions.map((c) => c.key);
+    const claim = { claimId, sessionId: file.sessionId, keys, completions };
+    return { claim, op: { op: 'claim', keys, claimId, by: this.options.windowId, deadline: now + options.ttlMs, at: now } };
   }
 
   /** Marks a claim's completions delivered (its turn was admitted). Idempotent; returns how many it delivered now. */
