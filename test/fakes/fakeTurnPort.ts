@@ -36,9 +36,19 @@ export class FakeTurnPort implements TurnPort {
   async startTurn(sessionId: string, prompt: string, options: StartTurnOptions): Promise<StartTurnResult> {
     const scripted = this.script.shift() ?? this.defaultResult;
     const kind = scripted === 'auto' ? (this.hasActiveTurn(sessionId) ? 'busy' : this.paused.has(sessionId) && options.source === 'wakeup' ? 'paused' : 'started') : scripted;
-    const call: StartCall = { sessionId, prompt, source: options.source, result: kind, at: performance.now() };
     // The lease is taken synchronously, as the real supervisor's acquire is atomic.
     const turnId = kind === 'started' ? this.register(sessionId, options.source) : undefined;
+    // As the supervisor does: the lease is held while a wakeup's claim is still being written.
+    if (turnId && options.pendingWakeup) {
+      const wakeup = await options.pendingWakeup.catch(() => undefined);
+      if (!wakeup) {
+        this.unregister(turnId);
+        this.calls.push({ sessionId, prompt, source: options.source, result: 'failed', at: performance.now() });
+        return { kind: 'failed', reason: 'The wakeup had nothing to deliver' };
+      }
+      prompt = wakeup.prompt;
+    }
+    const call: StartCall = { sessionId, prompt, source: options.source, result: kind, at: performance.now() };
     if (turnId) call.turnId = turnId;
     this.calls.push(call);
     this.callHub.emit(call);

@@ -146,7 +146,9 @@ export class SupervisorTurnPort implements TurnPort {
       if (scripted === 'failed') return this.record(sessionId, prompt, options.source, { kind: 'failed', reason: 'scripted failure' });
       result = await this.sup.startTurn(sessionId, prompt, options);
     }
-    return this.record(sessionId, prompt, options.source, result);
+    // A wakeup whose claim was still being written when it started: its prompt came with the claim.
+    const sent = options.pendingWakeup ? ((await options.pendingWakeup.catch(() => undefined))?.prompt ?? prompt) : prompt;
+    return this.record(sessionId, sent, options.source, result);
   }
 
   async userTurn(sessionId: string, text = 'hello'): Promise<{ turnId: string; prefix: string }> {

@@ -159,6 +159,65 @@ describe('wakeup short paths', () => {
     });
   });
 
+  describe('an idle session with the real supervisor', () => {
+    it('the wakeup turn takes its lease while the claim is being written', async function () {
+      this.timeout(60_000);
+      const turns = new SupervisorTurnPort(root);
+      await turns.init();
+      try {
+        const win = await open(turns);
+        const sid = 'overlap';
+        await turns.sup.sessions.create('overlap', sid);
+        let acquiring!: () => void;
+        const acquireStarted = new Promise<void>((resolve) => (acquiring = resolve));
+        const acquire = turns.sup.lease.acquire.bind(turns.sup.lease);
+        turns.sup.lease.acquire = (s, holder) => {
+          acquiring();
+          return acquire(s, holder);
+        };
+        let overlapped: boolean | undefined;
+        const enqueueAndClaim = win.outbox.enqueueAndClaim.bind(win.outbox);
+        win.outbox.enqueueAndClaim = async (c, claimWith) => {
+          const taken = await enqueueAndClaim(c, claimWith);
+          // Held until the lease is asked for: one that is asked only after the claim (in sequence) never is.
+          overlapped = await Promise.race([acquireStarted.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3_000))]);
+          return taken;
+        };
+        await win.coordinator.onCompletion(completionFor('t1', sid));
+        await waitForEvent(win, (e) => e.type === 'delivered' && e.via === 'wakeup');
+        assert.equal(overlapped, true);
+        const [call] = turns.wakeupCalls(sid);
+        assert.ok(call.prompt.startsWith('[IMPORTANT: Background task t1'), call.prompt);
+      } finally {
+        await turns.close();
+      }
+    });
+
+    it('a duplicate of a delivered completion starts no turn and leaves the lease free', async function () {
+      this.timeout(60_000);
+      const turns = new SupervisorTurnPort(root);
+      await turns.init();
+      try {
+        const win = await open(turns);
+        const sid = 'dup';
+        await win.coordinator.onCompletion(completionFor('t1', sid));
+        const [call] = await turns.waitForCalls((c) => c.length === 1);
+        await waitForEvent(win, (e) => e.type === 'delivered');
+        await turns.endTurn(call.turnId as string);
+        await win.coordinator.idle();
+        const mark = win.events.length;
+        await win.coordinator.onCompletion(completionFor('t1', sid));
+        const again = await waitForEvent(win, (e) => e.type === 'delivery' && e.trigger === 'completion', 15_000, mark);
+        assert.equal(again.type === 'delivery' && again.outcome, 'nothing');
+        assert.equal(turns.wakeupCalls(sid).filter((c) => c.result === 'started').length, 1);
+        assert.equal(await turns.sup.lease.liveHolder(sid), undefined);
+        assert.equal(await turns.sup.hasActiveTurn(sid), false);
+      } finally {
+        await turns.close();
+      }
+    });
+  });
+
   describe('the teardown drain of a turn that is ending', () => {
     it('claims while the turn ends, starts the wakeup after its teardown, and asks nothing more at the teardown', async () => {
       const turns = new FakeTurnPort();

@@ -43,6 +43,12 @@ export interface StartTurnOptions {
   attachments?: PromptAttachment[];
   /** The background tasks a wakeup reports: kept as data in its prompt's transcript record. */
   taskIds?: string[];
+  /**
+   * A wakeup whose claim is still being written: the lease is taken meanwhile, and the prompt and task ids come
+   * from here once the claim is durable (they replace `prompt` and `taskIds`). Undefined, or a rejection: the
+   * turn does not start, the lease is given back, and the result is `failed`.
+   */
+  pendingWakeup?: Promise<{ prompt: string; taskIds: string[] } | undefined>;
 }
 
 /** A turn that has decided to end: its end record and the lease's release are still to come. */

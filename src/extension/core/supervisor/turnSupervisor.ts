@@ -226,6 +226,16 @@ export class TurnSupervisor extends Disposable implements TurnPort {
       if (got.reclaimed) {
         await recoverSession(this.sessions, this.lease, sessionId, this.o.windowId, this.o.logger, { token: got.token, previous: got.reclaimed.previous, cause: got.reclaimed.cause });
       }
+      let taskIds = options.taskIds;
+      if (options.pendingWakeup) {
+        const wakeup = await options.pendingWakeup.catch(() => undefined);
+        if (!wakeup) {
+          await this.lease.release(got.token).catch((e: unknown) => this.o.logger.warn(`Releasing the lease failed: ${errorMessage(e)}`));
+          return { kind: 'failed', reason: 'The wakeup had nothing to deliver' };
+        }
+        prompt = wakeup.prompt;
+        taskIds = wakeup.taskIds;
+      }
       run = new TurnRun({
         sessionId,
         turnId,
@@ -246,7 +256,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         initialState: options.source !== 'wakeup' ? 'idle' : got.reclaimed ? 'interrupted' : meta.state,
         pausedAtStart: meta.wakeupsPaused !== undefined,
         attachments: options.attachments,
-        ...(options.taskIds ? { taskIds: options.taskIds } : {}),
+        ...(taskIds ? { taskIds } : {}),
         checkpoints: this.o.checkpoints,
         onEnding: () => this.ending.emit({ sessionId, turnId }, (error) => this.o.logger.error(`A turn ending listener failed: ${errorMessage(error)}`)),
       });

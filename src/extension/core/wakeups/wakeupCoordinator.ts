@@ -119,9 +119,10 @@ export class WakeupCoordinator extends Disposable {
   };
 
   /**
-   * The idle wakeup's short path: the delivery's three reads run while the outbox is locked, and the
-   * completion's enqueue and the claim share one durable append. Resolves once the completion is stored;
-   * the delivery goes on, one at a time with the session's others.
+   * The idle wakeup's short path: the delivery's three reads run while the outbox is locked, the completion's
+   * enqueue and the claim share one durable append, and the wakeup turn takes its lease while that append is
+   * written (its prompt waits for the claim). Resolves once the completion is stored; the delivery goes on, one
+   * at a time with the session's others.
    */
   private enqueueAndDeliver(completion: TaskCompletion): Promise<void> {
     const sessionId = completion.sessionId;
@@ -130,23 +131,42 @@ export class WakeupCoordinator extends Disposable {
         const blocked = this.blockedBy(sessionId);
         blocked.catch(() => undefined);
         const options = { max: this.maxPerTurn(), ttlMs: this.claimTtlMs };
-        let taken: { fresh: boolean; claim: Claim | undefined };
+        const appended = this.options.outbox.enqueueAndClaim(completion, blocked.then((why) => (why ? undefined : options)));
+        const claimed = appended.then(
+          (taken) => {
+            stored();
+            this.emit({ type: 'enqueued', completion, duplicate: !taken.fresh });
+            return taken.claim;
+          },
+          (error: unknown) => {
+            failed(error);
+            throw error;
+          },
+        );
+        claimed.catch(() => undefined);
+        let why: DeliveryOutcome | undefined;
         try {
-          taken = await this.options.outbox.enqueueAndClaim(completion, blocked.then((why) => (why ? undefined : options)));
+          why = await blocked;
         } catch (error) {
-          failed(error);
-          return;
+          this.logger.error(`wakeup delivery for ${sessionId} failed (completion); the completions stay in the outbox`, error);
+          why = 'error';
         }
-        stored();
-        this.emit({ type: 'enqueued', completion, duplicate: !taken.fresh });
         let outcome: DeliveryOutcome;
+        let claim: Claim | undefined;
         try {
-          outcome = taken.claim ? await this.startWakeup(taken.claim) : ((await blocked) ?? 'nothing');
+          if (why) {
+            await claimed;
+            outcome = why;
+          } else {
+            outcome = await this.startWakeup(sessionId, claimed.then((c) => (claim = c)));
+          }
         } catch (error) {
+          // The append failed: the completion was not stored, and onCompletion rejects with the reason.
+          if (!(await appended.then(() => true, () => false))) return;
           this.logger.error(`wakeup delivery for ${sessionId} failed (completion); the completions stay in the outbox`, error);
           outcome = 'error';
         }
-        this.emit({ type: 'delivery', sessionId, trigger: 'completion', outcome, keys: taken.claim?.keys ?? [] });
+        this.emit({ type: 'delivery', sessionId, trigger: 'completion', outcome, keys: claim?.keys ?? [] });
       });
       delivery.catch((error: unknown) => this.logger.error('wakeup after a completion failed', error));
     });
@@ -194,7 +214,7 @@ export class WakeupCoordinator extends Disposable {
         }
         let outcome: DeliveryOutcome;
         try {
-          outcome = await this.startWakeup(claim);
+          outcome = await this.startWakeup(sessionId, claim);
         } catch (error) {
           this.logger.error(`wakeup delivery for ${sessionId} failed (teardown); the completions stay in the outbox`, error);
           outcome = 'error';
@@ -277,7 +297,7 @@ export class WakeupCoordinator extends Disposable {
         outcome = blocked;
       } else {
         claim = await outbox.claim(sessionId, { max: this.maxPerTurn(), ttlMs: this.claimTtlMs });
-        outcome = claim ? await this.startWakeup(claim) : 'nothing';
+        outcome = claim ? await this.startWakeup(sessionId, claim) : 'nothing';
       }
     } catch (error) {
       this.logger.error(`wakeup delivery for ${sessionId} failed (${trigger}); the completions stay in the outbox`, error);
@@ -303,17 +323,40 @@ export class WakeupCoordinator extends Disposable {
     return undefined;
   }
 
-  private async startWakeup(claim: Claim): Promise<DeliveryOutcome> {
+  /**
+   * Starts the wakeup turn for a claim. A claim still being written (the idle short path) is awaited by the
+   * turn's admission, after its lease is taken; if it brings nothing, nothing starts.
+   */
+  private async startWakeup(sessionId: string, pending: Claim | Promise<Claim | undefined>): Promise<DeliveryOutcome> {
     const { turns, outbox } = this.options;
     let result: StartTurnResult;
-    this.inflight.set(claim.sessionId, claim);
-    try {
-      result = await turns.startTurn(claim.sessionId, formatWakeupPrompt(claim.completions), { source: 'wakeup', taskIds: claim.completions.map((c) => c.taskId) });
-    } catch (error) {
-      result = { kind: 'failed', reason: errorMessage(error) };
-    } finally {
-      if (this.inflight.get(claim.sessionId) === claim) this.inflight.delete(claim.sessionId);
+    let claim: Claim | undefined;
+    if (pending instanceof Promise) {
+      const claimed = pending.then((c) => {
+        if (c) this.inflight.set(c.sessionId, c);
+        return (claim = c);
+      });
+      try {
+        result = await turns.startTurn(sessionId, '', {
+          source: 'wakeup',
+          pendingWakeup: claimed.then((c) => c && { prompt: formatWakeupPrompt(c.completions), taskIds: c.completions.map((x) => x.taskId) }),
+        });
+      } catch (error) {
+        result = { kind: 'failed', reason: errorMessage(error) };
+      }
+      // A turn refused before it needed the claim (busy, paused) still has the claim to give back once it lands.
+      await claimed;
+    } else {
+      claim = pending;
+      this.inflight.set(claim.sessionId, claim);
+      try {
+        result = await turns.startTurn(sessionId, formatWakeupPrompt(claim.completions), { source: 'wakeup', taskIds: claim.completions.map((c) => c.taskId) });
+      } catch (error) {
+        result = { kind: 'failed', reason: errorMessage(error) };
+      }
     }
+    if (claim && this.inflight.get(claim.sessionId) === claim) this.inflight.delete(claim.sessionId);
+    if (!claim) return 'nothing';
     switch (result.kind) {
       case 'started':
         await this.markDelivered(claim, 'wakeup', result.turnId);
