@@ -330,31 +330,26 @@ export class WakeupCoordinator extends Disposable {
   private async startWakeup(sessionId: string, pending: Claim | Promise<Claim | undefined>): Promise<DeliveryOutcome> {
     const { turns, outbox } = this.options;
     let result: StartTurnResult;
-    let claim: Claim | undefined;
-    if (pending instanceof Promise) {
-      const claimed = pending.then((c) => {
-        if (c) this.inflight.set(c.sessionId, c);
-        return (claim = c);
-      });
-      try {
-        result = await turns.startTurn(sessionId, '', {
-          source: 'wakeup',
-          pendingWakeup: claimed.then((c) => c && { prompt: formatWakeupPrompt(c.completions), taskIds: c.completions.map((x) => x.taskId) }),
-        });
-      } catch (error) {
-        result = { kind: 'failed', reason: errorMessage(error) };
+    let claim = pending instanceof Promise ? undefined : pending;
+    // The admission hook finds the claim here; one still being written is put here as it lands.
+    if (claim) this.inflight.set(sessionId, claim);
+    const claimed = Promise.resolve(pending).then((c) => {
+      if (c && !claim) this.inflight.set(sessionId, c);
+      return (claim = c);
+    });
+    const wakeup = (c: Claim) => ({ prompt: formatWakeupPrompt(c.completions), taskIds: c.completions.map((x) => x.taskId) });
+    try {
+      if (claim) {
+        const { prompt, taskIds } = wakeup(claim);
+        result = await turns.startTurn(sessionId, prompt, { source: 'wakeup', taskIds });
+      } else {
+        result = await turns.startTurn(sessionId, '', { source: 'wakeup', pendingWakeup: claimed.then((c) => c && wakeup(c)) });
       }
-      // A turn refused before it needed the claim (busy, paused) still has the claim to give back once it lands.
-      await claimed;
-    } else {
-      claim = pending;
-      this.inflight.set(claim.sessionId, claim);
-      try {
-        result = await turns.startTurn(sessionId, formatWakeupPrompt(claim.completions), { source: 'wakeup', taskIds: claim.completions.map((c) => c.taskId) });
-      } catch (error) {
-        result = { kind: 'failed', reason: errorMessage(error) };
-      }
+    } catch (error) {
+      result = { kind: 'failed', reason: errorMessage(error) };
     }
+    // A turn refused before it needed the claim (busy, paused) still has the claim to give back once it lands.
+    await claimed;
     if (claim && this.inflight.get(claim.sessionId) === claim) this.inflight.delete(claim.sessionId);
     if (!claim) return 'nothing';
     switch (result.kind) {
