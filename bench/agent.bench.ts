@@ -1,15 +1,23 @@
 // Agent figures: spawn → ready, idle RSS, prompt → first update against a local OpenAI-compatible
-// server, and cancel → `cancelled` (p99). The bundled agent runs as shipped, over real stdio, launched as the
-// host launches it (`builtinLaunch`: the same command, node flags and environment; see AgentUnderTest).
+// server, `session/prompt` written → the model request's first byte at the server on a session with a
+// long history (the agent's share of a wakeup), and cancel → `cancelled` (p99). The bundled agent runs as
+// shipped, over real stdio, launched as the host launches it (`builtinLaunch`: the same command, node
+// flags and environment; see AgentUnderTest).
 
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { ScriptedOpenAiServer } from '../test/fixtures/models/scriptedOpenAiServer';
+import { wakeupPrefix } from '../src/shared/agentProtocol/vigilMethods';
 import { AgentUnderTest } from '../test/unit/agent/agentHarness';
 import { loadNote } from './support/cpuHogs';
 
 const spawnRuns = 5;
 const firstUpdateRuns = 15;
 const cancelRuns = 40;
+/** Prompts measured per state of the agent (warm, and idle long enough for its idle GC to have run). */
+const requestRuns = 30;
+/** Turns of history before the measured prompts, each with a tool call and its result. */
+const historyTurns = 20;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -27,6 +35,47 @@ function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
+}
+
+/** Wall time (performance.now) at which each request's headers reached the server: its first bytes. */
+function requestStarts(server: ScriptedOpenAiServer): number[] {
+  const starts: number[] = [];
+  // The fixture keeps its http.Server private; the bench listens beside its own handler.
+  (server as unknown as { server: Server }).server.on('request', () => starts.push(performance.now()));
+  return starts;
+}
+
+/**
+ * `session/prompt` written to the agent's stdin → the first bytes of its model request at the server, on a
+ * session that already holds `historyTurns` turns with tool calls (as a wakeup after real work finds it).
+ * `idleMs`: how long the agent rests between prompts; past its idle GC (1.5 s) the prompt is what a wakeup
+ * after a long idle pays.
+ */
+async function promptToRequest(server: ScriptedOpenAiServer, config: Record<string, unknown>, idleMs: number): Promise<number[]> {
+  const agent = await AgentUnderTest.start(config, { files: { 'notes.txt': 'a line of notes\n'.repeat(40) } });
+  const starts = requestStarts(server);
+  try {
+    for (let i = 0; i < historyTurns; i += 1) {
+      server.reply({ kind: 'toolCalls', calls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'notes.txt' }) }], text: `Reading the notes (${i}).` });
+      server.reply({ kind: 'text', chunks: [`Turn ${i}: the notes say what they say; `, 'nothing else to do.'] });
+      const r = await agent.prompt(`Look at the notes again, turn ${i}.`);
+      if (r.stopReason !== 'end_turn') throw new Error(`history turn ended ${r.stopReason}`);
+    }
+    const ms: number[] = [];
+    for (let i = 0; i < requestRuns; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, idleMs));
+      server.reply({ kind: 'text', chunks: ['ok'] });
+      const before = starts.length;
+      const t0 = performance.now();
+      const done = agent.prompt(`${wakeupPrefix}${i} (npm test) exited with code 0. Its last lines:\n${'ok 1 - passes\n'.repeat(10)}`);
+      await done;
+      if (starts.length !== before + 1) throw new Error(`expected one model request, saw ${starts.length - before}`);
+      ms.push(starts[before] - t0);
+    }
+    return ms;
+  } finally {
+    await agent.stop();
+  }
 }
 
 async function main(): Promise<void> {
@@ -75,11 +124,16 @@ async function main(): Promise<void> {
     }
     await agent.stop();
 
+    const warm = await promptToRequest(server, config, 200);
+    const idle = await promptToRequest(server, config, 2_000);
+
     console.log(`agent spawn to ready, initialize + session/new answered (median of ${spawnRuns}): ${percentile(spawnMs, 50).toFixed(0)} ms (${loadNote()})`);
     console.log(`agent RSS right after initialize (median): ${percentile(rss, 50).toFixed(1)} MB (${loadNote()})`);
     console.log(`idle agent RSS after use: ${idleRss.toFixed(1)} MB (${loadNote()})`);
     console.log(`prompt to first update, local server (median of ${firstUpdateRuns}): ${percentile(firstUpdate, 50).toFixed(1)} ms (${loadNote()})`);
     console.log(`agent CPU per prompt, two-chunk answer (mean of ${firstUpdateRuns}): ${cpuPerPrompt.toFixed(1)} ms (${loadNote()})`);
+    console.log(`session/prompt written to model request at the server, ${historyTurns}-turn history, 0.2 s after the last turn (p50 / p99 of ${requestRuns}): ${percentile(warm, 50).toFixed(1)} / ${percentile(warm, 99).toFixed(1)} ms (${loadNote()})`);
+    console.log(`session/prompt written to model request at the server, ${historyTurns}-turn history, 2 s idle, after the idle GC (p50 / p99 of ${requestRuns}): ${percentile(idle, 50).toFixed(1)} / ${percentile(idle, 99).toFixed(1)} ms (${loadNote()})`);
     console.log(`cancel to cancelled (p99 of ${cancelRuns}): ${percentile(cancelMs, 99).toFixed(1)} ms (${loadNote()})`);
     console.log(`cancel to cancelled (median): ${percentile(cancelMs, 50).toFixed(1)} ms (${loadNote()})`);
   } finally {

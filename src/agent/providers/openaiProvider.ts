@@ -1,8 +1,9 @@
-// OpenAI-compatible chat completions (OpenAI, OpenRouter, Ollama, LM Studio, vLLM) via the `openai` SDK, streamed with tool calls.
+// OpenAI-compatible chat completions (OpenAI, OpenRouter, Ollama, LM Studio, vLLM), streamed with tool calls: the
+// request as the `openai` SDK's client sends it, its stream and errors read through the SDK (openaiChat.ts).
 
-import OpenAI from 'openai';
+import { APIConnectionError, APIError } from 'openai/core/error';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { nodeFetch } from './nodeFetch';
+import { OpenAiChat } from './openaiChat';
 import { ProviderError, fromHttpStatus, isHardQuota } from './providerError';
 import { causeChainText, parseRetryAfter, type FailureFacts } from './retryPolicy';
 import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest } from './types';
@@ -16,7 +17,7 @@ export interface OpenAiOptions {
 
 export class OpenAiProvider implements ModelProvider {
   readonly label: string;
-  private readonly client: OpenAI;
+  private readonly client: OpenAiChat;
   private readonly model: string;
 
   constructor(private readonly options: OpenAiOptions) {
@@ -25,15 +26,15 @@ export class OpenAiProvider implements ModelProvider {
     }
     this.model = options.model;
     this.label = `openai-compatible ${options.model}`;
-    // Local servers (Ollama, LM Studio) need no key, but the SDK insists on one. The SDK's own retries stay off:
-    // they cannot tell the person that a retry is waiting, so the agent loop retries (modelCall.ts).
-    this.client = new OpenAI({ apiKey: options.apiKey ?? 'not-needed', baseURL: options.baseUrl, maxRetries: 0, fetch: nodeFetch as unknown as typeof globalThis.fetch });
+    // Local servers (Ollama, LM Studio) need no key; a placeholder is sent, as the SDK's client insisted on one.
+    // No retries here: the agent loop retries and tells the person that a retry is waiting (modelCall.ts).
+    this.client = new OpenAiChat({ apiKey: options.apiKey ?? 'not-needed', baseUrl: options.baseUrl });
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     let stream;
     try {
-      stream = await this.client.chat.completions.create(
+      stream = await this.client.create(
         {
           model: this.model,
           stream: true,
@@ -41,7 +42,7 @@ export class OpenAiProvider implements ModelProvider {
           messages: toOpenAiMessages(request.system, request.messages),
           tools: request.tools.length > 0 ? request.tools.map(toOpenAiTool) : undefined,
         },
-        { signal },
+        signal,
       );
     } catch (error) {
       throw mapError(error, signal);
@@ -113,10 +114,10 @@ function toOpenAiMessages(system: string, messages: ChatMessage[]): ChatCompleti
 function mapError(error: unknown, signal: AbortSignal): Error {
   if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   if (error instanceof ProviderError) return error;
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (error instanceof APIConnectionError) {
     return new ProviderError('PROVIDER_FAILED', `The connection to the OpenAI-compatible server dropped or could not be opened (${error.message}); check vigil.model.baseUrl and that the server is running.`, 'vigil.model.baseUrl', { cause: error, facts: { connection: causeChainText(error) } });
   }
-  if (error instanceof OpenAI.APIError) {
+  if (error instanceof APIError) {
     const detail = error.message || 'no detail';
     return fromHttpStatus(error.status, 'The OpenAI-compatible server', detail, error, factsOf(error));
   }
@@ -124,7 +125,7 @@ function mapError(error: unknown, signal: AbortSignal): Error {
   return new ProviderError('PROVIDER_FAILED', `The OpenAI-compatible server could not be reached or failed mid-stream: ${message}`, 'vigil.model.baseUrl', { cause: error, facts: { connection: causeChainText(error) } });
 }
 
-function factsOf(error: InstanceType<typeof OpenAI.APIError>): FailureFacts {
+function factsOf(error: APIError): FailureFacts {
   const headers = error.headers;
   return {
     status: error.status,

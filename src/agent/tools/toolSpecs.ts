@@ -44,12 +44,20 @@ const descriptions: Record<ToolName, string> = {
   update_plan: 'Publish your current plan as a list of steps with statuses.',
 };
 
-export function toolSpecs(): ToolSpec[] {
-  return (Object.keys(toolArgs) as ToolName[]).map((name) => ({
+let specs: readonly ToolSpec[] | undefined;
+
+/**
+ * The built-in tools' specs, built on first use and then kept: they never change, and turning the zod schemas
+ * into JSON schemas cost every prompt 2–3 ms before its model request (the agent runs `--jitless`). Read-only:
+ * the providers copy what they send.
+ */
+export function toolSpecs(): readonly ToolSpec[] {
+  specs ??= (Object.keys(toolArgs) as ToolName[]).map((name) => ({
     name,
     description: descriptions[name],
     parameters: z.toJSONSchema(toolArgs[name], { io: 'input' }) as Record<string, unknown>,
   }));
+  return specs;
 }
 
 export function isToolName(name: string): name is ToolName {
