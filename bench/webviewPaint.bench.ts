@@ -1,27 +1,40 @@
-// First paint of a 10,000-message session in Chromium: the built dist/webview.js in a page with the
-// provider's own HTML and CSP, and a fake host that answers `ready` with the snapshot. No VS Code:
-// this isolates the webview's share of "open a 10,000-message session ≤ 300 ms to first paint".
+// First paint of a 10,000-message session in Chromium: the webview bundle as `npm run package` ships
+// it (minified; built here from src/), in a page with the provider's own HTML and CSP, and a fake host
+// that answers `ready` with the snapshot. No VS Code: this isolates the webview's share of "open a
+// 10,000-message session ≤ 300 ms to first paint".
 // Two cases: a view opening on the session (the snapshot answers the page's `ready` while the page is
 // still starting), and an open view switching to it (the snapshot posted once the page is idle, as
-// when a session is picked in the palette). Nothing of the harness runs in the page between
-// "posted" and "painted": the page reports its own marks, and the bench waits for a console line.
+// when a session is picked in the palette). Each is measured cold, in a browser of its own (nothing
+// compiled or cached yet: the first time a person opens the view in a window), and warm, reloading
+// the page in one browser. Nothing of the harness runs in the page between "posted" and "painted":
+// the page reports its own marks, and the bench waits for a console line.
+// VIGIL_BENCH_PROFILE=<folder> writes a Chromium CPU profile of each cold run there (open it in
+// DevTools' Performance panel); profiling slows the run, so its figures are not reported.
 
-import { existsSync, readFileSync } from 'node:fs';
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { renderSessionViewHtml } from '../src/extension/presentation/sessionViewHtml';
 import { snapshotTailEntries } from '../src/shared/webviewProtocol';
 import { loadNote } from './support/cpuHogs';
 
 const root = path.resolve(__dirname, '..', '..');
-/** VIGIL_BENCH_DIST: another build's dist/ (e.g. a copy of the code before a change), for side-by-side runs. */
-const dist = process.env.VIGIL_BENCH_DIST ? path.resolve(process.env.VIGIL_BENCH_DIST) : path.join(root, 'dist');
+/**
+ * VIGIL_BENCH_DIST: another build's dist/ (e.g. a copy of the code before a change, built with
+ * --production), whose webview.js is measured as it is, for side-by-side runs.
+ */
+const otherDist = process.env.VIGIL_BENCH_DIST ? path.resolve(process.env.VIGIL_BENCH_DIST) : undefined;
+const dist = otherDist ?? path.join(root, 'dist');
+const profileDir = process.env.VIGIL_BENCH_PROFILE ? path.resolve(process.env.VIGIL_BENCH_PROFILE) : undefined;
 const chromiumPath = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
 /** VIGIL_BENCH_MESSAGES=10 gives the baseline: what first paint costs whatever the session's length. */
 const messages = Number(process.env.VIGIL_BENCH_MESSAGES ?? 10_000);
 const runs = Number(process.env.VIGIL_BENCH_RUNS ?? 5);
+const coldRuns = Number(process.env.VIGIL_BENCH_COLD_RUNS ?? 5);
 const doneLine = 'vigil-bench: done';
 
 /**
@@ -29,6 +42,7 @@ const doneLine = 'vigil-bench: done';
  * answering as SessionViewChannel does (the tail first, the rest on request).
  */
 function fakeHost(n: number, tail: number, doneLine: string): void {
+  const built = performance.now();
   const now = Date.now();
   const entries: unknown[] = [];
   for (let i = 0; i < n; i++) {
@@ -38,6 +52,9 @@ function fakeHost(n: number, tail: number, doneLine: string): void {
   }
   const snapshot = { session: { id: 's1', title: 'bench' }, entries, turn: { phase: 'idle', silenceSeconds: 0 }, notices: [], tasks: [], approvals: [] };
   const w = window as unknown as Record<string, unknown>;
+  // The host's own work (building the session, serializing the message) runs in this page only
+  // because the host is faked here: it is left out of "page start → painted".
+  w.hostMs = performance.now() - built;
   const split = Math.max(0, n - tail);
   // `?switch`: the view is open and idle (its first `ready` answered with an empty snapshot) when
   // the session is shown, as when a person picks it in an open view.
@@ -46,6 +63,7 @@ function fakeHost(n: number, tail: number, doneLine: string): void {
     w.postedAt = performance.now();
     const message = { type: 'snapshot', seq: 2, snapshot: { ...snapshot, entries: entries.slice(split) }, ...(split > 0 ? { omitted: split } : {}) };
     window.postMessage(message, '*');
+    w.hostMs = (w.hostMs as number) + performance.now() - (w.postedAt as number);
   };
   w.acquireVsCodeApi = () => ({
     postMessage(m: { type: string; id: string }) {
@@ -83,7 +101,19 @@ function fakeHost(n: number, tail: number, doneLine: string): void {
   painted.observe(app, { attributes: true, attributeFilter: ['data-painted-seq'] });
 }
 
-function serve(): Promise<http.Server> {
+/** The webview bundle to measure: another build's as it is, else this source's, minified as `npm run package` builds it. */
+async function webviewBundle(): Promise<{ file: string; cleanup: () => void }> {
+  if (otherDist) return { file: path.join(otherDist, 'webview.js'), cleanup: () => undefined };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-webview-bench-'));
+  const file = path.join(dir, 'webview.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { webviewBuildOptions } = require(path.join(root, 'scripts', 'webviewBuild.cjs')) as { webviewBuildOptions(outfile: string): esbuild.BuildOptions };
+  await esbuild.build({ ...webviewBuildOptions(file), absWorkingDir: root, minify: true, legalComments: 'none', logLevel: 'warning' });
+  return { file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function serve(webviewFile: string): Promise<http.Server> {
+  const webviewDir = path.dirname(webviewFile);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const origin = `http://${req.headers.host}`;
@@ -95,7 +125,9 @@ function serve(): Promise<http.Server> {
     } else if (url.pathname === '/host.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(`(${fakeHost.toString()})(${messages}, ${snapshotTailEntries}, ${JSON.stringify(doneLine)});`);
     } else if (url.pathname.startsWith('/dist/') && !url.pathname.includes('..')) {
-      const file = path.join(dist, url.pathname.slice('/dist/'.length));
+      const name = url.pathname.slice('/dist/'.length);
+      // The bundle (and any chunk beside it) from the build measured; codicons from dist/.
+      const file = name.endsWith('.js') ? path.join(webviewDir, name) : path.join(dist, name);
       if (!existsSync(file)) return void res.writeHead(404).end();
       const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'font/ttf';
       res.writeHead(200, { 'content-type': type }).end(readFileSync(file));
@@ -106,49 +138,109 @@ function serve(): Promise<http.Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-async function main(): Promise<void> {
-  if (!existsSync(path.join(dist, 'webview.js'))) throw new Error('dist/webview.js is missing: run node scripts/build.mjs');
-  if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath} (apt-get install chromium, or set VIGIL_CHROMIUM)`);
-  const server = await serve();
-  const browser = await chromium.launch({
+interface Sample {
+  /** Snapshot posted → tail painted. */
+  fromPost: number;
+  /** Snapshot received → tail painted (validation + render + paint). */
+  fromReceipt: number;
+  /**
+   * The page's navigation start → tail painted, less the fake host's own work in the page: what a
+   * person waits for when the view opens on the session, with a host that answers at once.
+   */
+  fromStart: number;
+  /** History requested → merged and rendered, when the snapshot omitted some. */
+  history?: number;
+  inDom: number;
+}
+
+function launch(): Promise<Browser> {
+  return chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+/** Opens the view (`switching`: open and idle first) in `page` and reads the page's own marks. */
+async function measure(page: Page, url: string, profile?: string): Promise<Sample> {
+  const done = page.waitForEvent('console', { predicate: (line) => line.text() === doneLine, timeout: 60_000 });
+  const cdp = profile ? await page.context().newCDPSession(page) : undefined;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
+  await page.goto(url);
+  await done;
+  if (cdp && profile) {
+    const { profile: data } = await cdp.send('Profiler.stop');
+    writeFileSync(profile, JSON.stringify(data));
+  }
+  const m = await page.evaluate(() => ({
+    posted: (window as unknown as { postedAt: number }).postedAt,
+    received: performance.getEntriesByName('vigil:snapshot-received').at(-1)!.startTime,
+    painted: performance.getEntriesByName('vigil:tail-painted').at(-1)!.startTime,
+    inDom: document.querySelectorAll('.entry').length,
+    historyAt: (window as unknown as { historyAskedAt?: number }).historyAskedAt,
+    mergedAt: (window as unknown as { mergedAt: number }).mergedAt,
+    hostMs: (window as unknown as { hostMs: number }).hostMs,
+  }));
+  return { fromPost: m.painted - m.posted, fromReceipt: m.painted - m.received, fromStart: m.painted - m.hostMs, history: m.historyAt !== undefined ? m.mergedAt - m.historyAt : undefined, inDom: m.inDom };
+}
+
+const viewport = { width: 480, height: 900 };
+
+async function main(): Promise<void> {
+  if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath} (apt-get install chromium, or set VIGIL_CHROMIUM)`);
+  const bundle = await webviewBundle();
+  if (!existsSync(bundle.file)) throw new Error(`${bundle.file} is missing: build that copy with node scripts/build.mjs --production`);
+  if (!existsSync(path.join(dist, 'codicons', 'codicon.css'))) throw new Error('dist/codicons is missing: run node scripts/build.mjs');
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const server = await serve(bundle.file);
+  const port = (server.address() as AddressInfo).port;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const figure = (xs: number[]) => `${median(xs).toFixed(0)} ms (max ${Math.max(...xs).toFixed(0)} ms)`;
+  const bytes = readFileSync(bundle.file).length;
+  console.log(`webview bundle measured: ${otherDist ? bundle.file : 'this source'}, ${(bytes / 1024).toFixed(0)} KB${otherDist ? '' : ' (minified, as packaged)'}`);
   try {
-    const page = await browser.newPage({ viewport: { width: 480, height: 900 } });
-    const port = (server.address() as AddressInfo).port;
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     for (const switching of [false, true]) {
-      const fromPost: number[] = [];
-      const fromReceipt: number[] = [];
-      const historyMs: number[] = [];
-      let inDom = 0;
-      for (let i = 0; i < runs; i++) {
-        const done = page.waitForEvent('console', { predicate: (line) => line.text() === doneLine, timeout: 60_000 });
-        await page.goto(`http://127.0.0.1:${port}/${switching ? '?switch' : ''}`);
-        await done;
-        const m = await page.evaluate(() => ({
-          posted: (window as unknown as { postedAt: number }).postedAt,
-          received: performance.getEntriesByName('vigil:snapshot-received').at(-1)!.startTime,
-          painted: performance.getEntriesByName('vigil:tail-painted').at(-1)!.startTime,
-          inDom: document.querySelectorAll('.entry').length,
-          historyAt: (window as unknown as { historyAskedAt?: number }).historyAskedAt,
-          mergedAt: (window as unknown as { mergedAt: number }).mergedAt,
-        }));
-        if (m.historyAt !== undefined) historyMs.push(m.mergedAt - m.historyAt);
-        fromPost.push(m.painted - m.posted);
-        fromReceipt.push(m.painted - m.received);
-        inDom = m.inDom;
-      }
+      const url = `http://127.0.0.1:${port}/${switching ? '?switch' : ''}`;
       const what = switching ? 'an open view switching to it' : 'a view opening on it';
-      console.log(`webview first paint, ${messages.toLocaleString('en')}-message session, ${what}, snapshot posted → tail painted (median of ${runs}): ${median(fromPost).toFixed(0)} ms (max ${Math.max(...fromPost).toFixed(0)} ms) (${loadNote()})`);
-      console.log(`webview first paint, ${what}, snapshot received → tail painted (validation + render + paint, median of ${runs}): ${median(fromReceipt).toFixed(0)} ms (max ${Math.max(...fromReceipt).toFixed(0)} ms) (${loadNote()})`);
-      if (!switching) console.log(`webview entries in the DOM once the history is in: ${inDom} of ${messages} (${loadNote()})`);
-      if (messages > snapshotTailEntries) console.log(`webview history after first paint, ${what} (${messages - snapshotTailEntries} older entries requested → merged and rendered, median of ${runs}): ${median(historyMs).toFixed(0)} ms (${loadNote()})`);
+      // Cold: a browser of its own per run, so nothing of the page is compiled or cached.
+      const cold: Sample[] = [];
+      for (let i = 0; i < coldRuns; i++) {
+        const browser = await launch();
+        try {
+          const page = await browser.newPage({ viewport });
+          const profile = profileDir ? path.join(profileDir, `${switching ? 'switch' : 'open'}-cold-${i + 1}.cpuprofile`) : undefined;
+          cold.push(await measure(page, url, profile));
+        } finally {
+          await browser.close();
+        }
+      }
+      // Warm: the page reloaded in one browser (its compiled code and caches reused), the first load not counted.
+      const warm: Sample[] = [];
+      const browser = await launch();
+      try {
+        const page = await browser.newPage({ viewport });
+        await measure(page, url);
+        for (let i = 0; i < runs; i++) warm.push(await measure(page, url));
+      } finally {
+        await browser.close();
+      }
+      if (profileDir) continue;
+      for (const [label, samples] of [['cold', cold], ['warm', warm]] as const) {
+        console.log(`webview first paint, ${messages.toLocaleString('en')}-message session, ${what}, ${label}, snapshot posted → tail painted (median of ${samples.length}): ${figure(samples.map((x) => x.fromPost))} (${loadNote()})`);
+        console.log(`webview first paint, ${what}, ${label}, snapshot received → tail painted (validation + render + paint, median of ${samples.length}): ${figure(samples.map((x) => x.fromReceipt))} (${loadNote()})`);
+        if (!switching) console.log(`webview first paint, ${what}, ${label}, page start → tail painted (page, bundle, start-up, snapshot; the fake host's own work left out; median of ${samples.length}): ${figure(samples.map((x) => x.fromStart))} (${loadNote()})`);
+      }
+      if (!switching) console.log(`webview entries in the DOM once the history is in: ${warm.at(-1)!.inDom} of ${messages} (${loadNote()})`);
+      const history = [...cold, ...warm].flatMap((x) => (x.history !== undefined ? [x.history] : []));
+      if (history.length > 0) console.log(`webview history after first paint, ${what} (${messages - snapshotTailEntries} older entries requested → merged and rendered, median of ${history.length}, cold and warm): ${figure(history)} (${loadNote()})`);
     }
+    if (profileDir) console.log(`webview cold-run CPU profiles written to ${profileDir}`);
   } finally {
-    await browser.close();
     server.close();
+    bundle.cleanup();
   }
 }
 

@@ -2,6 +2,7 @@
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import agentBuild from './agentBuild.cjs';
+import webviewBuild from './webviewBuild.cjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -35,7 +36,7 @@ const builds = [
   { ...common, entryPoints: ['src/taskServer/main.ts'], outfile: 'dist/taskServer.js', platform: 'node', format: 'cjs', target: 'node20' },
   // The Node task wrapper (Windows, or no /usr/bin/perl): a program of its own beside taskWrapper.pl.
   { ...common, entryPoints: ['src/extension/core/tasks/taskWrapper.ts'], outfile: 'dist/taskWrapper.js', platform: 'node', format: 'cjs', target: 'node20' },
-  { ...common, entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'esm', target: 'es2022' },
+  { ...common, ...webviewBuild.webviewBuildOptions('dist/webview.js') },
 ];
 
 function copyAssets() {

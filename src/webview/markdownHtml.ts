@@ -2,7 +2,7 @@
 // and only http(s), mailto and workspace-file links stay links (linkPolicy.ts). DOM-free, so it is
 // unit-tested on plain Node; DOMPurify (markdown.ts) is the second line, in the browser.
 
-import { Marked, type Tokens } from 'marked';
+import { Marked, type TokenizerObject, type Tokens } from 'marked';
 import { classifyHref, type LinkTarget } from './linkPolicy';
 
 function escapeHtml(text: string): string {
@@ -27,10 +27,27 @@ function anchor(target: LinkTarget, label: string, title: string | null | undefi
   return `<a class="file-link" role="link" tabindex="0" data-vigil-file="${escapeHtml(target.path)}"${line} title="${escapeHtml(`Open ${where}`)}">${label}</a>`;
 }
 
+/**
+ * Block rules marked tries on every block before a paragraph, each with a large regular expression
+ * (the HTML tag list; the blockquote rule holds the whole paragraph rule). A fresh page compiles each
+ * one on its first use, in the first paint of the first agent message. A block that cannot start one
+ * of them skips its regular expression: every test below is implied by the rule's own pattern, so what
+ * matches does not change (checked against plain marked in markdownHtml.test.ts). `false` hands the
+ * block to marked's own rule; `undefined` is "not this rule", as when its pattern does not match.
+ */
+export const blockStartChecks: TokenizerObject = {
+  blockquote: (src) => (/^ {0,3}>/.test(src) ? false : undefined),
+  html: (src) => (/^ {0,3}</.test(src) ? false : undefined),
+  def: (src) => (/^ {0,3}\[/.test(src) ? false : undefined),
+  // A table's second line (its delimiter row) starts with `|`, `:` or `-` after at most three spaces.
+  table: (src) => (/^ *[^\n ].*\n {0,3}[|:-]/.test(src) ? false : undefined),
+};
+
 const marked = new Marked({
   gfm: true,
   breaks: false,
   async: false,
+  tokenizer: blockStartChecks,
   renderer: {
     html(token: Tokens.HTML | Tokens.Tag): string {
       return escapeHtml(token.text);

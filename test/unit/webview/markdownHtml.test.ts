@@ -2,7 +2,28 @@
 // schemes never become links. (DOMPurify, the browser half, runs only in Chromium: see e2e.)
 
 import * as assert from 'node:assert/strict';
-import { isSafeHref, markdownToHtml } from '../../../src/webview/markdownHtml';
+import { Marked } from 'marked';
+import { blockStartChecks, isSafeHref, markdownToHtml } from '../../../src/webview/markdownHtml';
+
+/** A small seeded generator (mulberry32): the same documents on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Lines made of the characters that start or break the block rules the checks skip. */
+function randomMarkdown(rnd: () => number): string {
+  const pieces = [' ', '  ', '   ', '    ', '\t', '>', '> ', '<', '<div>', '</p>', '<!--', '-->', '<?x ?>', '<![CDATA[', '[a]: /u', '[', ']', ':', '|', '| a |', '---', '-', ':-:', '*', '#', '```', '~~~', '=', '1.', 'a', 'text', '\n', '\n', '\n', '\n\n', '\r\n', '\u2028'];
+  let out = '';
+  const n = 1 + Math.floor(rnd() * 40);
+  for (let i = 0; i < n; i++) out += pieces[Math.floor(rnd() * pieces.length)];
+  return out;
+}
 
 describe('markdown to HTML', () => {
   it('renders ordinary markdown', () => {
@@ -44,6 +65,24 @@ describe('markdown to HTML', () => {
   it('escapes quotes in link titles and hrefs', () => {
     const html = markdownToHtml('[x](https://example.com/"onmouseover="alert(1) "t\\"itle")');
     assert.doesNotMatch(html, /"\s*onmouseover=/);
+  });
+
+  it('tokenizes exactly as marked alone: the block checks only skip rules that cannot match', () => {
+    const plain = new Marked({ gfm: true, breaks: false, async: false });
+    const checked = new Marked({ gfm: true, breaks: false, async: false, tokenizer: blockStartChecks });
+    const samples = [
+      '> quote\n> more\n\ntext', '   > three spaces', '    > four spaces is code', '\t> tab', '>no space',
+      '<div>\nblock\n</div>\n\nafter', '   <!-- c -->', '    <div>', '<p>x</p>', 'a <b>inline</b>',
+      '[ref]: https://example.com "t"\n\n[x][ref]', '   [ref]: /u', '    [ref]: /u', 'text\n[ref]: /u',
+      '| a | b |\n| - | - |\n| 1 | 2 |', 'a | b\n--|--\n1 | 2', '  a | b\n   |:-|\nx', 'a | b\n    |--|', 'a\n-', 'a\n:-',
+      'Title\n===\n\nSub\n---', '- a\n  > q\n- <div>\n- [r]: /u', '1. a\n   | x |\n   |---|', '```\n> not a quote\n```',
+      'para\n> quote after para', 'para\n<div>', 'para\n| a |\n|---|', '\r\n> q\r\n', 'a\u2028b\n|-|',
+    ];
+    const rnd = random(2026);
+    for (let i = 0; i < 3_000; i++) samples.push(randomMarkdown(rnd));
+    for (const md of samples) {
+      assert.deepEqual(checked.lexer(md), plain.lexer(md), `tokens differ for ${JSON.stringify(md)}`);
+    }
   });
 
   it('classifies hrefs', () => {
