@@ -19,7 +19,9 @@ describe('switching sessions during a turn (real workbench)', function () {
     await endpoint.waitFor(() => endpoint.hangingCount === 1, 'the agent to open the held stream');
 
     await workbench.runCommand('Vigil: New Session');
-    const second = await view.waitPainted();
+    // The first session's paint marks still stand until the new one is shown: wait for another session's.
+    await view.locator(`#app[data-painted-seq]:not([data-session-id="${first}"])`).waitFor({ timeout: uiTimeout });
+    const second = await view.sessionId();
     assert.notStrictEqual(second, first);
     await view.locator(`#app[data-session-id="${second}"]`).waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
