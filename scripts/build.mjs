@@ -1,8 +1,9 @@
-// Builds the bundles: extension host (CJS, vscode external), services, built-in agent and task server (Node), webview (browser ESM).
+// Builds the bundles: extension host (CJS, vscode external) and its schemas, services, built-in agent and task server (Node), webview (browser ESM).
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import agentBuild from './agentBuild.cjs';
 import webviewBuild from './webviewBuild.cjs';
+import extensionBuild from './extensionBuild.cjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -16,17 +17,9 @@ const common = {
 };
 
 const builds = [
-  {
-    ...common,
-    entryPoints: ['src/extension/extension.ts'],
-    outfile: 'dist/extension.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    // Stamped before any module of the bundle runs, so activation can report load + activate.
-    banner: { js: 'globalThis.__vigilBundleStart = performance.now();' },
-  },
+  // The extension host's bundle, and the schemas it loads on first use (see extensionBuild.cjs).
+  { ...common, ...extensionBuild.extensionBuildOptions('dist/extension.js') },
+  { ...common, ...extensionBuild.schemasBuildOptions('dist/schemas.js') },
   // The services (domain core, ACP client, schemas) load on first use, off the activation path.
   { ...common, entryPoints: ['src/extension/services.ts'], outfile: 'dist/services.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   // The built-in agent: ES modules split into chunks, so the model SDKs and the MCP client load on

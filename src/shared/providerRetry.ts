@@ -2,22 +2,12 @@
 // (`_vigil/provider/retry`, an activity for the watchdog and a line in the transcript), and the host tells
 // the agent how long it may wait before one (so a long Retry-After fails clearly instead of looking stalled).
 
-import * as z from 'zod';
+import type { ProviderRetryParams } from './providerRetrySchema';
 
-/** Agent → host notification, sent before each wait (only to a host that advertised it). */
+/** Agent → host notification, sent before each wait (only to a host that advertised it); params in providerRetrySchema.ts. */
 export const providerRetryMethod = '_vigil/provider/retry';
 
-export const providerRetryParams = z.object({
-  sessionId: z.string().max(200),
-  /** This retry's number, from 1, and how many the agent makes at most. */
-  attempt: z.number().int().min(1).max(100),
-  maxRetries: z.number().int().min(1).max(100),
-  /** How long the agent waits before it sends the request again. */
-  delayMs: z.number().int().nonnegative().max(24 * 3600 * 1000),
-  /** What failed, e.g. `HTTP 429` or `connection reset (ECONNRESET)`. */
-  reason: z.string().max(200),
-});
-export type ProviderRetryParams = z.infer<typeof providerRetryParams>;
+export type { ProviderRetryParams };
 
 /** Whole seconds as a person reads them: a wait under a second still says "1 s". */
 export function retryWaitSeconds(delayMs: number): number {

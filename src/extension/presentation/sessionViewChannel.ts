@@ -13,7 +13,7 @@ import type { HostMessage, WebviewMessage } from '../../shared/webviewProtocol';
 
 /**
  * The protocol module (and zod with it) is loaded when the first message arrives, not while the
- * extension activates: the bundler turns this require into a lazily run initialiser.
+ * extension activates: the extension's bundle takes it from dist/schemas.js then (scripts/extensionBuild.cjs).
  */
 let protocol: typeof Protocol | undefined;
 function loadProtocol(): typeof Protocol {
@@ -74,7 +74,18 @@ export class SessionViewChannel {
 
   /** Entry point for everything the webview posts. Never throws. */
   async receive(raw: unknown): Promise<void> {
-    const parsed = loadProtocol().parseWebviewMessage(raw);
+    let parsed: Protocol.ParseResult<WebviewMessage>;
+    try {
+      parsed = loadProtocol().parseWebviewMessage(raw);
+    } catch (error) {
+      // The protocol could not be loaded (parsing itself never throws): no message can be checked, so
+      // none is handled; the log and the view say why.
+      const text = error instanceof Error ? error.message : String(error);
+      this.logger.error(`webview message not handled: ${text}`);
+      this.observer.onRejected?.(text);
+      this.send({ type: 'error', message: text });
+      return;
+    }
     if (!parsed.ok) {
       this.logger.warn(`rejected webview message: ${parsed.reason}`);
       this.observer.onRejected?.(parsed.reason);

@@ -9,6 +9,7 @@ import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 import { Disposable } from '../core/common/disposable';
 import type { Logger } from '../core/ports/logger';
 import { LivenessSettingsResolver, type LivenessSettings } from '../core/settings/livenessSettings';
+import { layersFromSection } from '../core/settings/sectionLayers';
 import { resolveSettingTrust, tightenApprovals, type ConfirmedSetting, type IgnoredWorkspaceValue, type WorkspaceValueQuestion } from '../core/settings/settingsTrust';
 import { IssueLedger, SETTING_KEYS, validateSettings, type SettingIssue, type ValidatedSettings } from '../core/settings/settingsValidation';
 import type { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
@@ -132,10 +133,13 @@ export class VigilConfiguration extends Disposable {
   }
 
   private read(): VigilSettings {
-    const config = this.options.source?.() ?? vscode.workspace.getConfiguration('vigil');
+    const source = this.options.source?.();
+    const config = source ?? vscode.workspace.getConfiguration('vigil');
     const trusted = this.isTrusted();
-    // Layers from inspect(), so the workspace's part is decided here, whatever VS Code already filtered.
-    const resolution = resolveSettingTrust(SETTING_KEYS, (key) => config.inspect(key), {
+    // Layers from inspect(), so the workspace's part is decided here, whatever VS Code already filtered;
+    // one inspect() of the whole section, not one per setting (sectionLayers.ts).
+    const layersOf = source ? (key: string) => source.inspect(key) : layersFromSection(vscode.workspace.getConfiguration().inspect('vigil'));
+    const resolution = resolveSettingTrust(SETTING_KEYS, layersOf, {
       trusted,
       answer: (key, hash) => this.options.trust?.answer(key, hash) ?? 'unanswered',
     });

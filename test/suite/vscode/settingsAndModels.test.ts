@@ -7,6 +7,8 @@ import type { Logger } from '../../../src/extension/core/ports/logger';
 import { REDACTED, Redactor } from '../../../src/extension/core/common/redactor';
 import { ApprovalPrompter, SettingsApprovalPolicy, type ApprovalSurface } from '../../../src/extension/vscode/acpHostPorts';
 import { VigilConfiguration, type VigilSettingsChange } from '../../../src/extension/vscode/configuration';
+import { layersFromSection } from '../../../src/extension/core/settings/sectionLayers';
+import { SETTING_KEYS } from '../../../src/extension/core/settings/settingsValidation';
 import { ModelCommands } from '../../../src/extension/vscode/modelCommands';
 import { SecretStorageSource } from '../../../src/extension/vscode/secrets';
 import { Stubs, waitFor } from './stubs';
@@ -81,6 +83,28 @@ describe('settings, approvals and model commands (extension host)', () => {
     assert.deepStrictEqual(config.settings.agent, { kind: 'built-in' });
     assert.strictEqual(config.isTrusted(), vscode.workspace.isTrusted);
     assert.deepStrictEqual(warnings, []);
+  });
+
+  it('one inspect of the vigil section gives each setting the layers its own inspect gives', async () => {
+    const vigil = vscode.workspace.getConfiguration('vigil');
+    const workspace = vscode.ConfigurationTarget.Workspace;
+    try {
+      await vigil.update('model.provider', 'openai-compatible', global);
+      await vigil.update('approvals.byKind', { execute: 'ask' }, global);
+      await vigil.update('agent', { command: 'gemini', args: ['--acp'] }, workspace);
+      await vigil.update('model.baseUrl', 'http://127.0.0.1:9/v1', workspace);
+      await vigil.update('notifications.stalled', false, workspace);
+      const fresh = vscode.workspace.getConfiguration('vigil');
+      const fromSection = layersFromSection(vscode.workspace.getConfiguration().inspect('vigil'));
+      for (const key of SETTING_KEYS) {
+        const own = fresh.inspect(key);
+        const expected = Object.fromEntries((['defaultValue', 'globalValue', 'workspaceValue', 'workspaceFolderValue'] as const).filter((l) => own?.[l] !== undefined).map((l) => [l, own?.[l]]));
+        assert.deepStrictEqual(fromSection(key), expected, `vigil.${key}`);
+      }
+      assert.deepStrictEqual(fromSection('agent').workspaceValue, { command: 'gemini', args: ['--acp'] }, 'the workspace layer was read');
+    } finally {
+      for (const key of ['agent', 'model.baseUrl', 'notifications.stalled']) await vigil.update(key, undefined, workspace);
+    }
   });
 
   it('an invalid value falls back, fires the change, and is reported once per key', async () => {

@@ -4,7 +4,8 @@
 import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../shared/agentProtocol/history';
 import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../shared/agentProtocol/vigilMethods';
-import { providerRetryMethod, providerRetryParams } from '../../../shared/providerRetry';
+import { providerRetryMethod } from '../../../shared/providerRetry';
+import { providerRetryParams } from '../../../shared/providerRetrySchema';
 import { clientFeatures, type VigilExtensions } from '../../../shared/vigilExtensions';
 import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 import { errorMessage, VigilError } from '../common/errors';
