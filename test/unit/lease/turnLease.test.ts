@@ -8,6 +8,7 @@ import type { LeaseHolder } from '../../../src/extension/core/lease/leaseRecord'
 import { isVigilError } from '../../../src/extension/core/common/errors';
 import { leaseEpochFile, leaseFile } from '../../../src/extension/core/store/storePaths';
 import { SessionStore } from '../../../src/extension/core/store/sessionStore';
+import { recoverSession } from '../../../src/extension/core/supervisor/recovery';
 import { FakeClock } from '../../fakes/fakeClock';
 import { recordingLogger, tempRoot, type LogRecord } from '../supervisor/harness';
 
@@ -60,6 +61,46 @@ describe('turn lease', () => {
     assert.equal((await lease.read('s1'))?.holder?.turnId, 't2');
     assert.equal(await lease.release(b), true);
     assert.equal(await lease.release(b), false);
+  });
+
+  it('a release is atomic but not synced, an acquisition is synced', async () => {
+    const { root, lease } = await setup();
+    await fs.mkdir(`${root}/probe`, { recursive: true });
+    const probe = await fs.open(`${root}/probe/f`, 'w');
+    const FileHandle = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
+    await probe.close();
+    const sync = FileHandle.sync;
+    let syncs = 0;
+    FileHandle.sync = function (this: unknown) {
+      syncs += 1;
+      return sync.call(this);
+    };
+    try {
+      const a = await acquired(lease, holder(lease, 'w1', 't1'));
+      assert.ok(syncs >= 2, `acquire synced ${syncs} times`);
+      syncs = 0;
+      assert.equal(await lease.release(a), true);
+      assert.equal(syncs, 0);
+      assert.equal((await lease.read('s1'))?.holder, null);
+    } finally {
+      FileHandle.sync = sync;
+    }
+  });
+
+  it('a release lost to a power cut: the dead holder is reclaimed and its ended turn is not marked interrupted', async () => {
+    const { lease, store, logs } = await setup();
+    const dead = holder(lease, 'w1', 't-ended', { pid: await deadPid() });
+    const token = await acquired(lease, dead);
+    await store.transcriptWriter('s1', lease.guard(token)).append([
+      { type: 'turnStarted', turnId: 't-ended', source: 'user', epoch: token.epoch },
+      { type: 'turnEnded', turnId: 't-ended', reason: 'completed' },
+    ]);
+    // The release never reached the disk: the lease still names the holder, whose process is gone.
+    assert.equal(await recoverSession(store, lease, 's1', 'w2', recordingLogger(logs)), false);
+    assert.equal((await store.get('s1'))?.state, 'idle');
+    assert.equal(await lease.liveHolder('s1'), undefined);
+    const next = await acquired(lease, holder(lease, 'w2', 't-next'));
+    assert.equal(next.epoch, token.epoch + 2, 'the recovery took and gave back one epoch');
   });
 
   it('I15 reclaims only an expired lease or a provably dead holder', async () => {

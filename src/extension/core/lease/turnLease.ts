@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import { VigilError } from '../common/errors';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import { jsonText, readJson, writeFilesAtomic, writeJsonAtomic } from '../store/atomicFile';
+import { jsonText, readJson, writeFileAtomic, writeFilesAtomic, writeJsonAtomic } from '../store/atomicFile';
 import { leaseEpochFile, leaseFile, leaseLockPath } from '../store/storePaths';
 import type { WriteGuard } from '../store/transcript';
 import { withFileLock } from './fileLock';
@@ -106,12 +106,18 @@ export class TurnLeaseStore {
     });
   }
 
-  /** Holder-qualified and idempotent: releases only if this token still holds the lease. */
+  /**
+   * Holder-qualified and idempotent: releases only if this token still holds the lease. Atomic for every window
+   * but not synced to the disk (it is on the path from a turn's end to its drain's wakeup): after a power cut
+   * the lease may be found still held by this dead holder, which is then reclaimed as any dead or lapsed holder
+   * is (at once if provably dead, else within the TTL), and the reclaim marks nothing interrupted, since the
+   * turn's end record was synced before the release.
+   */
   release(token: LeaseToken): Promise<boolean> {
     return this.locked(token.sessionId, async () => {
       const current = await this.read(token.sessionId);
       if (!isCurrent(current, token)) return false;
-      await writeJsonAtomic(leaseFile(this.root, token.sessionId), { ...current!, holder: null, expiresAt: 0 });
+      await writeFileAtomic(leaseFile(this.root, token.sessionId), jsonText({ ...current!, holder: null, expiresAt: 0 }), { durable: false });
       return true;
     });
   }

@@ -6,8 +6,16 @@ import { randomBytes } from 'node:crypto';
 import { VigilError } from '../common/errors';
 
 /** Replaces `file` with `data` so that a reader sees either the old or the new content, never a mix. */
-export function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  return writeFilesAtomic([{ file, data }]);
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  return writeFilesAtomic([{ file, data }], options);
+}
+
+export interface AtomicWriteOptions {
+  /**
+   * False: still atomic for every reader, but not synced to the disk, so a power cut may bring the old content
+   * back. Only for a record whose older version is safe to find after a crash (default true).
+   */
+  durable?: boolean;
 }
 
 /**
@@ -15,7 +23,8 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): Promis
  * together: the temporary files are synced in parallel and the folder once, instead of one after another
  * (two durable files cost about as much as one). A failure before the renames changes none of them.
  */
-export async function writeFilesAtomic(entries: ReadonlyArray<{ file: string; data: string | Uint8Array }>): Promise<void> {
+export async function writeFilesAtomic(entries: ReadonlyArray<{ file: string; data: string | Uint8Array }>, options: AtomicWriteOptions = {}): Promise<void> {
+  const durable = options.durable !== false;
   const dirs = new Set(entries.map((e) => path.dirname(e.file)));
   if (dirs.size !== 1) throw new Error('writeFilesAtomic: the files must share one folder');
   const [dir] = dirs;
@@ -29,7 +38,7 @@ export async function writeFilesAtomic(entries: ReadonlyArray<{ file: string; da
           const handle = await fs.open(e.tmp, 'w');
           try {
             await handle.writeFile(e.data);
-            await handle.sync();
+            if (durable) await handle.sync();
           } finally {
             await handle.close();
           }
@@ -42,7 +51,7 @@ export async function writeFilesAtomic(entries: ReadonlyArray<{ file: string; da
       current = e.file;
       await fs.rename(e.tmp, e.file);
     }
-    await fsyncDir(dir);
+    if (durable) await fsyncDir(dir);
   } catch (error) {
     await Promise.all(staged.map((e) => fs.rm(e.tmp, { force: true }).catch(() => undefined)));
     throw error instanceof VigilError ? error : storageError(current, error);
