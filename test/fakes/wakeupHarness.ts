@@ -76,3 +76,35 @@ export function deliveryOutcome(win: Window, sessionId: string, trigger?: string
 export async function pendingKeys(win: Window, sessionId: string): Promise<string[]> {
   return (await win.outbox.entries(sessionId)).filter((e) => e.state === 'pending' || e.state === 'claimed').map((e) => e.key);
 }
+
+/** Lets `n` rounds of I/O callbacks and microtasks run: an interleaving point, not a stand-in for a wait. */
+export async function ticks(n: number): Promise<void> {
+  for (let i = 0; i < n; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * For a mocha suite: a fresh storage root per test, and windows opened on it that are disposed (their work
+ * finished) and removed with it after the test.
+ */
+export function windowsPerTest(): { root(): string; open(turns: TurnPort, options?: Parameters<typeof openWindow>[2]): Promise<Window> } {
+  let root = '';
+  const windows: Window[] = [];
+  beforeEach(async () => {
+    root = await tempStorageRoot();
+  });
+  afterEach(async () => {
+    for (const w of windows.splice(0)) {
+      w.coordinator.dispose();
+      await w.coordinator.idle();
+    }
+    await fs.rm(root, { recursive: true, force: true });
+  });
+  return {
+    root: () => root,
+    async open(turns, options = {}) {
+      const w = await openWindow(root, turns, options);
+      windows.push(w);
+      return w;
+    },
+  };
+}

@@ -8,34 +8,11 @@ import { WakeupCoordinator } from '../../../src/extension/core/wakeups/wakeupCoo
 import { WakeupOutbox } from '../../../src/extension/core/wakeups/wakeupOutbox';
 import { FakeClock } from '../../fakes/fakeClock';
 import { FakeTurnPort } from '../../fakes/fakeTurnPort';
-import { completionFor, openWindow, pendingKeys, tempStorageRoot, waitForEvent, type Window } from '../../fakes/wakeupHarness';
-
-/** Lets `n` rounds of I/O callbacks and microtasks run: an interleaving point, not a stand-in for a wait. */
-async function ticks(n: number): Promise<void> {
-  for (let i = 0; i < n; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
-}
+import { completionFor, openWindow, pendingKeys, ticks, waitForEvent, windowsPerTest } from '../../fakes/wakeupHarness';
 
 describe('wakeup delivery races and guards', () => {
-  let root: string;
-  const windows: Window[] = [];
-
-  beforeEach(async () => {
-    root = await tempStorageRoot();
-  });
-
-  afterEach(async () => {
-    for (const w of windows.splice(0)) {
-      w.coordinator.dispose();
-      await w.coordinator.idle();
-    }
-    await fs.rm(root, { recursive: true, force: true });
-  });
-
-  async function open(turns: FakeTurnPort, options: Parameters<typeof openWindow>[2] = {}): Promise<Window> {
-    const w = await openWindow(root, turns, options);
-    windows.push(w);
-    return w;
-  }
+  const suite = windowsPerTest();
+  const open = suite.open;
 
   it('a completion landing anywhere around a teardown is delivered exactly once (120 interleavings)', async function () {
     this.timeout(120_000);
@@ -71,7 +48,7 @@ describe('wakeup delivery races and guards', () => {
     // One turn port for both windows stands for the cross-window lease: one turn per session at a time.
     const turns = new FakeTurnPort();
     const a = await open(turns, { windowId: 'a', maxPerTurn: () => 5 });
-    const b = await openWindow(root, new FakeTurnPort(), { windowId: 'b' });
+    const b = await openWindow(suite.root(), new FakeTurnPort(), { windowId: 'b' });
     b.coordinator.dispose();
     // Window b listens to the same teardowns but sees the lease through the shared port.
     const bShared = new WakeupCoordinator({ turns: turnsView(turns), outbox: b.outbox, sweepIntervalMs: 3_600_000 });
@@ -135,7 +112,7 @@ describe('wakeup delivery races and guards', () => {
     const turn = turns.beginTurn(sid);
     await win.coordinator.onCompletion(completionFor('t-1', sid));
     // Break the storage: the outbox file becomes unreadable (a folder in its place).
-    const file = path.join(root, 'wakeups', `${sid}.jsonl`);
+    const file = path.join(suite.root(), 'wakeups', `${sid}.jsonl`);
     await fs.rm(file);
     await fs.mkdir(file);
     // FakeTurnPort rethrows listener errors, so a throwing teardown hook would fail here.
@@ -146,7 +123,7 @@ describe('wakeup delivery races and guards', () => {
 
     // A supervisor whose state never answers: the teardown listener still returns at once, with nothing to await.
     const stuck: TurnPort = { ...turnsView(turns), hasActiveTurn: () => new Promise<boolean>(() => undefined) };
-    const outbox = await WakeupOutbox.open({ storageRoot: root, windowId: 'slow' });
+    const outbox = await WakeupOutbox.open({ storageRoot: suite.root(), windowId: 'slow' });
     let teardown!: (e: { sessionId: string; turnId: string; source: 'user'; reason: 'completed' }) => unknown;
     const slow = new WakeupCoordinator({ turns: { ...stuck, onTurnTeardown: (l) => ((teardown = l), () => undefined), setAdmissionHook: () => undefined }, outbox });
     slow.start();
@@ -164,7 +141,7 @@ describe('wakeup delivery races and guards', () => {
     turns.unregister(turn);
     // Hold the session's outbox lock as another window would, so the hook's claim cannot proceed.
     const lockfile = await import('proper-lockfile');
-    const release = await lockfile.lock(path.join(root, 'wakeups', `${sid}.jsonl`), { realpath: false });
+    const release = await lockfile.lock(path.join(suite.root(), 'wakeups', `${sid}.jsonl`), { realpath: false });
     const user = turns.userTurn(sid);
     // Once the hook armed its bound (the sweep timer is the other one), time passes beyond it.
     while (clock.pendingTimers < 2) await ticks(1);

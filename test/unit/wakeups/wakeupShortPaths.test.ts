@@ -8,7 +8,7 @@ import { WakeupOutbox, type ClaimOptions } from '../../../src/extension/core/wak
 import { FakeClock } from '../../fakes/fakeClock';
 import { FakeTurnPort } from '../../fakes/fakeTurnPort';
 import { SupervisorTurnPort } from '../../fakes/supervisorTurnPort';
-import { completionFor, openWindow, pendingKeys, tempStorageRoot, waitForEvent, type Window } from '../../fakes/wakeupHarness';
+import { completionFor, pendingKeys, ticks, waitForEvent, windowsPerTest } from '../../fakes/wakeupHarness';
 
 const claimAll: ClaimOptions = { max: 5, ttlMs: 60_000 };
 
@@ -21,45 +21,34 @@ async function ops(root: string, sessionId: string): Promise<Array<{ op: string;
     .map((l) => JSON.parse(l) as { op: string; key?: string; keys?: string[] });
 }
 
-/** Lets `n` rounds of I/O callbacks and microtasks run: an interleaving point, not a stand-in for a wait. */
-async function ticks(n: number): Promise<void> {
-  for (let i = 0; i < n; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+/** Resolves once the outbox's next `claim()` has finished. */
+function claimDone(outbox: WakeupOutbox): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const claim = outbox.claim.bind(outbox);
+    outbox.claim = async (sessionId, options) => {
+      const got = await claim(sessionId, options);
+      resolve();
+      return got;
+    };
+  });
 }
 
 describe('wakeup short paths', () => {
-  let root: string;
-  const windows: Window[] = [];
-
-  beforeEach(async () => {
-    root = await tempStorageRoot();
-  });
-
-  afterEach(async () => {
-    for (const w of windows.splice(0)) {
-      w.coordinator.dispose();
-      await w.coordinator.idle();
-    }
-    await fs.rm(root, { recursive: true, force: true });
-  });
-
-  async function open(turns: Parameters<typeof openWindow>[1], options: Parameters<typeof openWindow>[2] = {}): Promise<Window> {
-    const w = await openWindow(root, turns, options);
-    windows.push(w);
-    return w;
-  }
+  const suite = windowsPerTest();
+  const open = suite.open;
 
   describe('the outbox: enqueue and claim in one append', () => {
     it('stores the completion and claims it after the older pending ones, in one append', async () => {
-      const outbox = await WakeupOutbox.open({ storageRoot: root, windowId: 'w1' });
+      const outbox = await WakeupOutbox.open({ storageRoot: suite.root(), windowId: 'w1' });
       await outbox.enqueue(completionFor('older', 's'));
       const got = await outbox.enqueueAndClaim(completionFor('new', 's'), Promise.resolve(claimAll));
       assert.equal(got.fresh, true);
       assert.deepEqual(got.claim?.keys, ['older:exit', 'new:exit']);
       assert.deepEqual(got.claim?.completions.map((c) => c.taskId), ['older', 'new']);
-      const written = await ops(root, 's');
+      const written = await ops(suite.root(), 's');
       assert.deepEqual(written.map((o) => o.op), ['enqueue', 'enqueue', 'claim']);
       // A fresh outbox instance (another window) folds the same state from the file.
-      const other = await WakeupOutbox.open({ storageRoot: root, windowId: 'w2' });
+      const other = await WakeupOutbox.open({ storageRoot: suite.root(), windowId: 'w2' });
       assert.deepEqual((await other.entries('s')).map((e) => [e.key, e.state, e.claimedBy]), [
         ['older:exit', 'claimed', 'w1'],
         ['new:exit', 'claimed', 'w1'],
@@ -67,7 +56,7 @@ describe('wakeup short paths', () => {
     });
 
     it('claims at most `max`, oldest first: the new completion waits when the claim is full', async () => {
-      const outbox = await WakeupOutbox.open({ storageRoot: root, windowId: 'w1' });
+      const outbox = await WakeupOutbox.open({ storageRoot: suite.root(), windowId: 'w1' });
       for (const id of ['a', 'b']) await outbox.enqueue(completionFor(id, 's'));
       const got = await outbox.enqueueAndClaim(completionFor('c', 's'), Promise.resolve({ max: 2, ttlMs: 60_000 }));
       assert.deepEqual(got.claim?.keys, ['a:exit', 'b:exit']);
@@ -75,22 +64,22 @@ describe('wakeup short paths', () => {
     });
 
     it('stores without claiming when told not to claim, or when the decision fails', async () => {
-      const outbox = await WakeupOutbox.open({ storageRoot: root, windowId: 'w1' });
+      const outbox = await WakeupOutbox.open({ storageRoot: suite.root(), windowId: 'w1' });
       const quiet = await outbox.enqueueAndClaim(completionFor('a', 's'), Promise.resolve(undefined));
       assert.deepEqual(quiet, { fresh: true, claim: undefined });
       const failed = await outbox.enqueueAndClaim(completionFor('b', 's'), Promise.reject(new Error('the lease could not be read')));
       assert.deepEqual(failed, { fresh: true, claim: undefined });
-      assert.deepEqual((await ops(root, 's')).map((o) => o.op), ['enqueue', 'enqueue']);
+      assert.deepEqual((await ops(suite.root(), 's')).map((o) => o.op), ['enqueue', 'enqueue']);
       assert.deepEqual(await outbox.entries('s').then((es) => es.map((e) => e.state)), ['pending', 'pending']);
     });
 
     it('a duplicate is not stored again, and claims nothing that was delivered', async () => {
-      const outbox = await WakeupOutbox.open({ storageRoot: root, windowId: 'w1' });
+      const outbox = await WakeupOutbox.open({ storageRoot: suite.root(), windowId: 'w1' });
       const first = await outbox.enqueueAndClaim(completionFor('a', 's'), Promise.resolve(claimAll));
       await outbox.deliver(first.claim!);
       const again = await outbox.enqueueAndClaim(completionFor('a', 's'), Promise.resolve(claimAll));
       assert.deepEqual(again, { fresh: false, claim: undefined });
-      assert.deepEqual((await ops(root, 's')).map((o) => o.op), ['enqueue', 'claim', 'deliver']);
+      assert.deepEqual((await ops(suite.root(), 's')).map((o) => o.op), ['enqueue', 'claim', 'deliver']);
     });
   });
 
@@ -106,11 +95,11 @@ describe('wakeup short paths', () => {
       };
       await win.coordinator.onCompletion(completionFor('t1', 'idle'));
       // Resolved once stored: the file holds it already.
-      assert.ok((await ops(root, 'idle')).some((o) => o.op === 'enqueue' && o.key === 't1:exit'));
+      assert.ok((await ops(suite.root(), 'idle')).some((o) => o.op === 'enqueue' && o.key === 't1:exit'));
       await waitForEvent(win, (e) => e.type === 'delivery');
       assert.equal(turns.wakeupCalls('idle').length, 1);
       assert.deepEqual(claimed, [], 'the short path claims in the enqueue');
-      assert.deepEqual((await ops(root, 'idle')).map((o) => o.op), ['enqueue', 'claim', 'deliver']);
+      assert.deepEqual((await ops(suite.root(), 'idle')).map((o) => o.op), ['enqueue', 'claim', 'deliver']);
       assert.deepEqual(
         win.events.map((e) => e.type + (e.type === 'delivery' ? `:${e.trigger}:${e.outcome}` : '')),
         ['enqueued', 'delivered', 'delivery:completion:started'],
@@ -126,7 +115,7 @@ describe('wakeup short paths', () => {
       for (const [sid, outcome] of [['active', 'active'], ['held', 'held'], ['elsewhere', 'elsewhere']]) {
         const e = await waitForEvent(win, (x) => x.type === 'delivery' && x.sessionId === sid);
         assert.equal(e.type === 'delivery' && e.outcome, outcome);
-        assert.deepEqual((await ops(root, sid)).map((o) => o.op), ['enqueue']);
+        assert.deepEqual((await ops(suite.root(), sid)).map((o) => o.op), ['enqueue']);
       }
       assert.equal(turns.calls.length, 0);
     });
@@ -162,7 +151,7 @@ describe('wakeup short paths', () => {
   describe('an idle session with the real supervisor', () => {
     it('the wakeup turn takes its lease while the claim is being written', async function () {
       this.timeout(60_000);
-      const turns = new SupervisorTurnPort(root);
+      const turns = new SupervisorTurnPort(suite.root());
       await turns.init();
       try {
         const win = await open(turns);
@@ -195,7 +184,7 @@ describe('wakeup short paths', () => {
 
     it('a duplicate of a delivered completion starts no turn and leaves the lease free', async function () {
       this.timeout(60_000);
-      const turns = new SupervisorTurnPort(root);
+      const turns = new SupervisorTurnPort(suite.root());
       await turns.init();
       try {
         const win = await open(turns);
@@ -226,14 +215,7 @@ describe('wakeup short paths', () => {
       const turn = turns.beginTurn(sid);
       await win.coordinator.onCompletion(completionFor('t1', sid));
       await waitForEvent(win, (e) => e.type === 'delivery' && e.outcome === 'active');
-      const claimedEarly = new Promise<void>((resolve) => {
-        const claim = win.outbox.claim.bind(win.outbox);
-        win.outbox.claim = async (s, o) => {
-          const got = await claim(s, o);
-          resolve();
-          return got;
-        };
-      });
+      const claimedEarly = claimDone(win.outbox);
       turns.announceEnding(turn);
       await claimedEarly;
       assert.deepEqual((await win.outbox.entries(sid)).map((e) => e.state), ['claimed']);
@@ -325,7 +307,7 @@ describe('wakeup short paths', () => {
 
     it('with the real supervisor, the claim is taken before the ending turn releases its lease', async function () {
       this.timeout(60_000);
-      const turns = new SupervisorTurnPort(root);
+      const turns = new SupervisorTurnPort(suite.root());
       await turns.init();
       try {
         const win = await open(turns);
@@ -333,14 +315,7 @@ describe('wakeup short paths', () => {
         const user = await turns.userTurn(sid, 'start something in the background');
         await win.coordinator.onCompletion(completionFor('t1', sid));
         await waitForEvent(win, (e) => e.type === 'delivery' && e.outcome === 'active');
-        const claimed = new Promise<void>((resolve) => {
-          const claim = win.outbox.claim.bind(win.outbox);
-          win.outbox.claim = async (s, o) => {
-            const got = await claim(s, o);
-            resolve();
-            return got;
-          };
-        });
+        const claimed = claimDone(win.outbox);
         const statesAtRelease: string[][] = [];
         const release = turns.sup.lease.release.bind(turns.sup.lease);
         turns.sup.lease.release = async (token) => {
