@@ -73,7 +73,7 @@ export class OpenAiChat {
 }
 
 function readEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  return env[name]?.trim() ?? undefined;
+  return env[name]?.trim();
 }
 
 /** OPENAI_CUSTOM_HEADERS: one `name: value` per line. */

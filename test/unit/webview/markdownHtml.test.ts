@@ -4,17 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { Marked } from 'marked';
 import { blockStartChecks, isSafeHref, markdownToHtml } from '../../../src/webview/markdownHtml';
-
-/** A small seeded generator (mulberry32): the same documents on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../fakes/seededRandom';
 
 /** Lines made of the characters that start or break the block rules the checks skip. */
 function randomMarkdown(rnd: () => number): string {

@@ -9,17 +9,7 @@ import { checkEntries, isCommonEntry } from '../../../src/shared/sessionViewGuar
 import { entrySchema, viewLimits } from '../../../src/shared/sessionViewSchema';
 import { hostMessageSchema, parseHostMessage } from '../../../src/shared/webviewProtocol';
 import { agentEntry, longTranscript, snapshotWith, task, toolCall, userEntry } from './viewBuilders';
-
-/** A small seeded generator (mulberry32): the same mutations on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../fakes/seededRandom';
 
 const longId = 'i'.repeat(viewLimits.id + 1);
 const longTitle = 't'.repeat(viewLimits.title + 1);

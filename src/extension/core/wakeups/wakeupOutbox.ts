@@ -80,8 +80,7 @@ export class WakeupOutbox {
    * Completions of one session that arrive while its file is busy share one locked append and one fsync.
    */
   enqueue(stored: TaskCompletion): Promise<boolean> {
-    // Redacted before it is stored: claims, wakeup prompts and views all read it from here.
-    const completion = this.options.redactor?.redactValue(stored) ?? stored;
+    const completion = this.redacted(stored);
     const sessionId = completion.sessionId;
     return new Promise<boolean>((resolve, reject) => {
       let batch = this.batches.get(sessionId);
@@ -127,7 +126,7 @@ export class WakeupOutbox {
    * Nothing is claimed if `claimWith` resolves to undefined or rejects; the completion is stored either way.
    */
   async enqueueAndClaim(stored: TaskCompletion, claimWith: Promise<ClaimOptions | undefined>): Promise<{ fresh: boolean; claim: Claim | undefined }> {
-    const completion = this.options.redactor?.redactValue(stored) ?? stored;
+    const completion = this.redacted(stored);
     claimWith.catch(() => undefined);
     return this.withSession(completion.sessionId, async (file) => {
       const fresh = !file.entries.has(completion.key);
@@ -137,6 +136,11 @@ export class WakeupOutbox {
       await file.append([...(fresh ? [enqueue] : []), ...(taken ? [taken.op] : [])]);
       return { fresh, claim: taken?.claim };
     });
+  }
+
+  /** Redacted before it is stored: claims, wakeup prompts and views all read it from here. */
+  private redacted(completion: TaskCompletion): TaskCompletion {
+    return this.options.redactor?.redactValue(completion) ?? completion;
   }
 
   /** Chooses a claim (oldest first, then `arriving`, not yet stored) and the op that records it. */
