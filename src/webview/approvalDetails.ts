@@ -34,7 +34,7 @@ function detailsView(d: ApprovalDetails, actions: ViewActions): TemplateResult {
   const { edit, preview } = d;
   return html`<div class="approval-details edit-details" data-edit-id=${edit.editId}>
     <div class="label"><span class="codicon codicon-diff"></span> <span class="edit-path">${edit.path}</span> <span class="edit-counts">${describeCounts(edit)}</span>
-      ${edit.noDiff ? nothing : html`<vscode-button secondary class="open-diff" @click=${() => actions.post({ type: 'openDiff', editId: edit.editId })}>Open diff</vscode-button>`}</div>
+      ${edit.noDiff ? nothing : html`<button type="button" class="button secondary open-diff" @click=${() => actions.post({ type: 'openDiff', editId: edit.editId })}>Open diff</button>`}</div>
     ${preview
       ? html`<pre class="diff">${diffLines(preview.oldText, preview.newText).map((l) =>
           l.op === '…'

@@ -14,13 +14,13 @@ export function approvalsView(approvals: ApprovalView[], actions: ViewActions): 
     ${approvalDetails(a, actions)}
     ${isEditReview(a)
       ? html`<div class="approval-buttons">
-          <vscode-button class="accept-edit" @click=${() => answer(a, 'allowOnce')}>Accept</vscode-button>
-          <vscode-button class="reject" secondary @click=${() => answer(a, 'reject')}>Reject</vscode-button>
+          <button type="button" class="button accept-edit" @click=${() => answer(a, 'allowOnce')}>Accept</button>
+          <button type="button" class="button reject secondary" @click=${() => answer(a, 'reject')}>Reject</button>
         </div>`
       : html`<div class="approval-buttons">
-          <vscode-button class="allow-once" @click=${() => answer(a, 'allowOnce')}>Allow once</vscode-button>
-          <vscode-button class="allow-always" secondary @click=${() => answer(a, 'allowAlways')}>Allow always</vscode-button>
-          <vscode-button class="reject" secondary @click=${() => answer(a, 'reject')}>Reject</vscode-button>
+          <button type="button" class="button allow-once" @click=${() => answer(a, 'allowOnce')}>Allow once</button>
+          <button type="button" class="button allow-always secondary" @click=${() => answer(a, 'allowAlways')}>Allow always</button>
+          <button type="button" class="button reject secondary" @click=${() => answer(a, 'reject')}>Reject</button>
         </div>`}
   </div>`)}</div>`;
 }

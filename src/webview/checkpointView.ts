@@ -10,8 +10,8 @@ type CheckpointEntry = Extract<EntryView, { kind: 'checkpoint' }>;
 export function checkpointTemplate(entry: CheckpointEntry, actions: ViewActions): TemplateResult {
   return html`<div class="entry checkpoint" data-entry-id=${entry.id} data-turn-id=${entry.turnId}>
     ${entry.restorable
-      ? html`<vscode-button class="restore-checkpoint" secondary icon="discard" title="Shows the files this turn changed, then puts them back as they were before it"
-          @click=${() => actions.post({ type: 'restoreCheckpoint', sessionId: actions.sessionId(), turnId: entry.turnId })}>Restore to before this turn</vscode-button>`
+      ? html`<button type="button" class="button restore-checkpoint secondary" title="Shows the files this turn changed, then puts them back as they were before it"
+          @click=${() => actions.post({ type: 'restoreCheckpoint', sessionId: actions.sessionId(), turnId: entry.turnId })}><span class="codicon codicon-discard" aria-hidden="true"></span>Restore to before this turn</button>`
       : nothing}
     ${entry.note ? html`<span class="checkpoint-note"><span class="codicon codicon-info"></span> ${entry.note}</span>` : nothing}
   </div>`;

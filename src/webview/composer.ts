@@ -165,12 +165,12 @@ export function composer(p: ComposerProps): TemplateResult {
                 files(input.files, e);
                 input.value = '';
               }} />
-            <vscode-button id="attach-image" secondary icon="file-media" ?disabled=${c.imagesAccepted === false}
+            <button type="button" class="button secondary" id="attach-image" ?disabled=${c.imagesAccepted === false}
               title=${c.imagesAccepted === false ? 'This agent does not take images' : 'Attach an image (or paste one)'}
-              @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('#attach-image-input') as HTMLInputElement | null)?.click()}>Image…</vscode-button>`
+              @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('#attach-image-input') as HTMLInputElement | null)?.click()}><span class="codicon codicon-file-media" aria-hidden="true"></span>Image…</button>`
         : nothing}
-      <vscode-button id="send" icon="send" ?disabled=${p.live || (p.draft.trim() === '' && !c?.hasAttachments)} @click=${() => p.onSend()}>Send</vscode-button>
-      <vscode-button id="stop" icon="debug-stop" secondary ?disabled=${!p.live} @click=${() => p.onStop()}>Stop</vscode-button>
+      <button type="button" class="button" id="send" ?disabled=${p.live || (p.draft.trim() === '' && !c?.hasAttachments)} @click=${() => p.onSend()}><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>
+      <button type="button" class="button secondary" id="stop" ?disabled=${!p.live} @click=${() => p.onStop()}><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Stop</button>
     </div>
   </div>`;
 }

@@ -27,6 +27,6 @@ function editRow(edit: FileEditView, actions: ViewActions): TemplateResult {
     ${edit.noDiff
       ? html`<span class="edit-counts edit-nodiff">${describeCounts(edit)}</span>`
       : html`<span class="edit-counts">${edit.created ? html`<span class="edit-new">new</span> ` : nothing}<span class="edit-added">+${edit.added}</span> <span class="edit-removed">−${edit.removed}</span></span>
-          <vscode-button secondary class="open-diff" title="Open ${edit.path} in the diff editor" @click=${() => actions.post({ type: 'openDiff', editId: edit.editId })}>Open diff</vscode-button>`}
+          <button type="button" class="button secondary open-diff" title="Open ${edit.path} in the diff editor" @click=${() => actions.post({ type: 'openDiff', editId: edit.editId })}>Open diff</button>`}
   </li>`;
 }

@@ -80,9 +80,9 @@ function urlTemplate(e: Extract<ElicitationView, { mode: 'url' }>, forms: Forwar
     <div class="elicitation-url">Site: <strong class="elicitation-host">${e.host}</strong><div class="elicitation-full-url"><code>${e.url}</code></div></div>
     ${s.opened ? html`<div class="elicitation-waiting" role="status">Waiting for the agent to confirm you finished there…</div>` : nothing}
     <div class="elicitation-buttons">
-      <vscode-button class="elicitation-open" @click=${() => { s.opened = true; actions.post({ type: 'openElicitationUrl', requestId: e.requestId }); rerender(); }}>Open ${e.host}</vscode-button>
-      <vscode-button class="elicitation-decline" secondary @click=${() => answer(e, 'decline')}>Decline</vscode-button>
-      <vscode-button class="elicitation-cancel" secondary @click=${() => answer(e, 'cancel')}>Cancel</vscode-button>
+      <button type="button" class="button elicitation-open" @click=${() => { s.opened = true; actions.post({ type: 'openElicitationUrl', requestId: e.requestId }); rerender(); }}>Open ${e.host}</button>
+      <button type="button" class="button elicitation-decline secondary" @click=${() => answer(e, 'decline')}>Decline</button>
+      <button type="button" class="button elicitation-cancel secondary" @click=${() => answer(e, 'cancel')}>Cancel</button>
     </div>
   </div>`;
 }
@@ -95,7 +95,7 @@ function formTemplate(e: Extract<ElicitationView, { mode: 'form' }>, forms: Elic
     return html`<div class="elicitation" data-request-id=${e.requestId} data-mode="form" role="alert">
       <div class="elicitation-message">${e.message}</div>
       <div class="elicitation-error">This form cannot be shown: ${normalized.reason}.</div>
-      <div class="elicitation-buttons"><vscode-button class="elicitation-cancel" secondary @click=${() => answer(e, 'cancel')}>Cancel</vscode-button></div>
+      <div class="elicitation-buttons"><button type="button" class="button elicitation-cancel secondary" @click=${() => answer(e, 'cancel')}>Cancel</button></div>
     </div>`;
   }
   const form = normalized.form;
@@ -124,9 +124,9 @@ function formTemplate(e: Extract<ElicitationView, { mode: 'form' }>, forms: Elic
     ${form.description ? html`<div class="elicitation-description">${form.description}</div>` : nothing}
     ${form.fields.map((f) => fieldTemplate(e.requestId, f, s.values[f.name], shown(f.name), set))}
     <div class="elicitation-buttons">
-      <vscode-button class="elicitation-accept" @click=${submit}>Accept</vscode-button>
-      <vscode-button class="elicitation-decline" secondary @click=${() => answer(e, 'decline')}>Decline</vscode-button>
-      <vscode-button class="elicitation-cancel" secondary @click=${() => answer(e, 'cancel')}>Cancel</vscode-button>
+      <button type="button" class="button elicitation-accept" @click=${submit}>Accept</button>
+      <button type="button" class="button elicitation-decline secondary" @click=${() => answer(e, 'decline')}>Decline</button>
+      <button type="button" class="button elicitation-cancel secondary" @click=${() => answer(e, 'cancel')}>Cancel</button>
     </div>
   </form>`;
 }

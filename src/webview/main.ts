@@ -1,4 +1,4 @@
-// Session webview entry: adopts the stylesheet, registers the elements it uses, starts the app.
+// Session webview entry: adopts the stylesheet, starts the app.
 //
 // Stable hooks for e2e tests (keep them when changing markup):
 //   #app[data-phase][data-session-id][data-painted-seq]   root; data-phase = turn phase;
@@ -17,13 +17,12 @@
 //   #turn-phase[role=status]            the live region: phase text only, never a clock
 //   .entry.user > .copy-entry, .entry.agent > .copy-entry   Copy as Markdown (through the host)
 //   .task-strip .task[data-task-id]     .task-status .task-elapsed .task-exit .show-output .kill
-//   #prompt-input (a native textarea), #send, #stop  (vscode-button: click the element itself)
+//   #prompt-input (a native textarea), #send, #stop  (buttons are native <button class="button">)
 //   #agent-options .agent-option[data-config-id][data-category] (.agent-option-value), .agent-options-all,
 //   .agent-option-pending, #agent-usage   the agent's model/mode/options and context usage in the header
 //   #command-list[role=listbox] .command-option[data-command] (.active)  the `/` completions; #command-hint
 //   .entry.checkpoint[data-turn-id] .restore-checkpoint .checkpoint-note   a turn's checkpoint
 
-import '@vscode-elements/elements/dist/vscode-button/index.js';
 import './elapsedClock';
 import { HostBridge } from './hostBridge';
 import { SessionApp } from './sessionApp';

@@ -26,11 +26,11 @@ export function noticesView(notices: NoticeView[], turn: TurnStatusView, actions
     <span class="codicon codicon-${noticeIcon[n.kind]}"></span>
     <span class="notice-text">${n.text}</span>
     ${n.resumable && resumable
-      ? html`<vscode-button class="resume" icon="debug-continue" @click=${() => actions.post({ type: 'resume', sessionId: actions.sessionId() })}>Resume</vscode-button>`
+      ? html`<button type="button" class="button resume" @click=${() => actions.post({ type: 'resume', sessionId: actions.sessionId() })}><span class="codicon codicon-debug-continue" aria-hidden="true"></span>Resume</button>`
       : nothing}
     ${n.actions?.length
-      ? html`<div class="notice-actions">${n.actions.map((action) => html`<vscode-button class="notice-action" data-action=${action} secondary icon=${actionButton[action].icon}
-          @click=${() => actions.post({ type: 'noticeAction', sessionId: actions.sessionId(), action })}>${actionButton[action].label}</vscode-button>`)}</div>`
+      ? html`<div class="notice-actions">${n.actions.map((action) => html`<button type="button" class="button notice-action secondary" data-action=${action}
+          @click=${() => actions.post({ type: 'noticeAction', sessionId: actions.sessionId(), action })}><span class="codicon codicon-${actionButton[action].icon}" aria-hidden="true"></span>${actionButton[action].label}</button>`)}</div>`
       : nothing}
   </div>`)}</div>`;
 }

@@ -271,8 +271,8 @@ export class SessionApp {
         <span id="session-title">${s.session ? s.session.title : 'No session'}</span>
         ${s.session?.model && !s.agent?.options.some((o) => o.category === 'model') ? html`<span class="session-model">${s.session.model}</span>` : nothing}
         ${s.session?.wakeups ? html`<span id="wakeups-unavailable" class="session-wakeups" title=${s.session.wakeups} aria-label=${s.session.wakeups}><span class="codicon codicon-bell-slash"></span> No background wakeups</span>` : nothing}
-        <vscode-button id="open-session" secondary icon="folder-opened" title="Open session…"
-          @click=${() => this.post({ type: 'openSession' })}>Open…</vscode-button>
+        <button type="button" class="button secondary" id="open-session" title="Open session…"
+          @click=${() => this.post({ type: 'openSession' })}><span class="codicon codicon-folder-opened" aria-hidden="true"></span>Open…</button>
         ${headerOptions(s.agent, (configId) => this.post({ type: 'agentOption', sessionId: s.session?.id, configId }))}
       </header>
       <div id="transcript" role="log" aria-label="Transcript" @scroll=${() => this.onScroll()}>
@@ -288,14 +288,14 @@ export class SessionApp {
         </div>
       </div>
       ${!this.window.followTail
-        ? html`<vscode-button id="jump-to-latest" secondary icon="arrow-down" @click=${() => this.jumpToLatest()}>Latest</vscode-button>`
+        ? html`<button type="button" class="button secondary" id="jump-to-latest" @click=${() => this.jumpToLatest()}><span class="codicon codicon-arrow-down" aria-hidden="true"></span>Latest</button>`
         : nothing}
       ${statusLine(s.turn)}
       ${noticesView(s.notices, s.turn, this.actions)}
       ${this.hostError
         ? html`<div class="notice-banner error-notice host-error" role="alert"><span class="codicon codicon-error"></span>
             <span class="notice-text">${this.hostError}</span>
-            <vscode-button secondary class="dismiss" @click=${() => { this.hostError = undefined; this.scheduleRender(); }}>Dismiss</vscode-button></div>`
+            <button type="button" class="button secondary dismiss" @click=${() => { this.hostError = undefined; this.scheduleRender(); }}>Dismiss</button></div>`
         : nothing}
       ${approvalsView(s.approvals, this.actions)}
       ${elicitationsView(s.elicitations, this.forms, this.actions, () => this.scheduleRender())}

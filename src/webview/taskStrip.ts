@@ -20,9 +20,9 @@ export function taskStrip(tasks: TaskView[], actions: ViewActions): TemplateResu
       <vigil-elapsed class="task-elapsed" .since=${t.startedAt} .until=${t.status === 'running' ? undefined : t.endedAt ?? t.startedAt}></vigil-elapsed>
       ${t.exitCode !== undefined && t.exitCode !== null ? html`<span class="task-exit">exit ${t.exitCode}</span>` : nothing}
       ${t.signal ? html`<span class="task-exit">${t.signal}</span>` : nothing}
-      <vscode-button class="show-output" secondary icon="output" title="Show output" @click=${() => actions.post({ type: 'showTaskOutput', taskId: t.id })}>Output</vscode-button>
+      <button type="button" class="button show-output secondary" title="Show output" @click=${() => actions.post({ type: 'showTaskOutput', taskId: t.id })}><span class="codicon codicon-output" aria-hidden="true"></span>Output</button>
       ${t.status === 'running'
-        ? html`<vscode-button class="kill" secondary icon="debug-stop" title="Kill task" @click=${() => actions.post({ type: 'killTask', taskId: t.id })}>Kill</vscode-button>`
+        ? html`<button type="button" class="button kill secondary" title="Kill task" @click=${() => actions.post({ type: 'killTask', taskId: t.id })}><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Kill</button>`
         : nothing}
     </div>`;
   })}</div>`;

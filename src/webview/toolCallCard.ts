@@ -58,7 +58,7 @@ function toolContent(content: ToolContentView, actions: ViewActions): TemplateRe
     case 'terminal':
       return html`<div class="tool-section tool-terminal">
         <span class="codicon codicon-terminal"></span> terminal ${content.terminalId}
-        <vscode-button secondary class="show-terminal" @click=${() => actions.post({ type: 'showTaskOutput', taskId: content.terminalId })}>Show output</vscode-button>
+        <button type="button" class="button secondary show-terminal" @click=${() => actions.post({ type: 'showTaskOutput', taskId: content.terminalId })}>Show output</button>
       </div>`;
   }
 }

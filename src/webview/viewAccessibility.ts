@@ -45,14 +45,9 @@ export class ViewAccessibility {
   }
 
   private approvalButton(): HTMLElement | undefined {
-    return this.root.querySelector<HTMLElement>('#approvals .approval')?.querySelector<HTMLElement>('vscode-button, button') ?? undefined;
+    return this.root.querySelector<HTMLElement>('#approvals .approval')?.querySelector<HTMLElement>('button') ?? undefined;
   }
 
-  /** A just-rendered vscode-button takes focus only once it has rendered itself (it sets its tabindex then). */
-  private async focusNewApproval(): Promise<void> {
-    await (this.approvalButton() as (HTMLElement & { updateComplete?: Promise<unknown> }) | undefined)?.updateComplete;
-    if (!typing()) this.focusApproval();
-  }
 
   private check(records: MutationRecord[]): void {
     // Only what was added is looked at: streaming text adds a node a frame, the view has thousands.
@@ -65,7 +60,7 @@ export class ViewAccessibility {
     const open = [...this.root.querySelectorAll<HTMLElement>('#approvals .approval[data-request-id]')].map((a) => a.dataset.requestId!);
     const fresh = open.some((id) => !this.seenApprovals.has(id));
     this.seenApprovals = new Set(open);
-    if (fresh) void this.focusNewApproval();
+    if (fresh && !typing()) this.focusApproval();
   }
 }
 

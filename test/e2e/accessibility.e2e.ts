@@ -80,7 +80,7 @@ describe('accessibility and export of the session view (real workbench, scripted
     await session.workbench.page.keyboard.type('a draft');
     assert.strictEqual(await focused(frame), 'textarea#prompt-input');
     await session.workbench.page.keyboard.press('Alt+A');
-    assert.strictEqual(await focused(frame), 'vscode-button.allow-once');
+    assert.strictEqual(await focused(frame), 'button.button.allow-once');
     assert.strictEqual(await input.inputValue(), 'a draft');
 
     await session.workbench.page.keyboard.press('Enter');
@@ -117,8 +117,8 @@ describe('accessibility and export of the session view (real workbench, scripted
 
     // From the composer, Tab reaches Stop; Enter on it stops the turn.
     await input.focus();
-    for (let i = 0; i < 6 && (await focused(frame)) !== 'vscode-button#stop'; i++) await session.workbench.page.keyboard.press('Tab');
-    assert.strictEqual(await focused(frame), 'vscode-button#stop');
+    for (let i = 0; i < 6 && (await focused(frame)) !== 'button#stop.button.secondary'; i++) await session.workbench.page.keyboard.press('Tab');
+    assert.strictEqual(await focused(frame), 'button#stop.button.secondary');
     assert.ok(await frame.evaluate(() => document.activeElement!.matches(':focus-visible')), 'Stop shows its keyboard focus ring');
     await session.workbench.page.keyboard.press('Enter');
     await view.locator('#notices .resume').first().waitFor({ timeout: uiTimeout });

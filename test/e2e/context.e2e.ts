@@ -91,13 +91,13 @@ describe('prompt context and elicitations (real workbench)', function () {
     assert.strictEqual(await form.locator('b').count(), 0);
     assert.match(await form.locator('.elicitation-message').innerText(), /Please <b>fill<\/b> in/);
     // Accept with a required field missing: the view says what is wrong and sends nothing.
-    await form.locator('vscode-button.elicitation-accept').click();
+    await form.locator('button.elicitation-accept').click();
     await form.locator('[data-field="name"] .field-error').waitFor({ timeout: uiTimeout });
     await form.locator('[data-field="name"] input').fill('vigil');
     await form.locator('[data-field="region"] select').selectOption('eu');
     await form.locator('[data-field="replicas"] input').fill('3');
     await session.workbench.screenshot('e2e-context-3-elicitation-form');
-    await form.locator('vscode-button.elicitation-accept').click();
+    await form.locator('button.elicitation-accept').click();
     await form.waitFor({ state: 'detached', timeout: uiTimeout });
     await view.locator('.entry.agent', { hasText: '"action":"accept"' }).waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
@@ -140,7 +140,7 @@ describe('prompt context and elicitations (real workbench)', function () {
     assert.match(await card.locator('.elicitation-host').innerText(), /^127\.0\.0\.1:\d+$/);
     await session.workbench.screenshot('e2e-context-4-elicitation-url');
     const opened = session.workbench.context.waitForEvent('page', { timeout: uiTimeout });
-    await card.locator('vscode-button.elicitation-open').click();
+    await card.locator('button.elicitation-open').click();
     // VS Code may ask before opening an external site: answer it as a person would.
     const confirm = session.workbench.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Open$/ });
     await Promise.race([opened, confirm.waitFor({ timeout: uiTimeout }).then(() => confirm.click())]);

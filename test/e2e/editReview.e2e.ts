@@ -63,9 +63,9 @@ describe('edit review and readable approvals (real workbench)', function () {
     const title = (await view.texts('#approvals .approval-title'))[0];
     assert.match(title, /Review: edit README\.md \(\+1 −0\)/);
     assert.ok((await view.texts('#approvals .edit-details .diff-add')).some((t) => t.includes('Planted by the agent.')), 'the added line is shown in the approval');
-    assert.strictEqual(await view.count('#approvals vscode-button.allow-always'), 0, 'an edit is accepted or rejected, not allowed always');
+    assert.strictEqual(await view.count('#approvals button.allow-always'), 0, 'an edit is accepted or rejected, not allowed always');
 
-    await approval.locator('vscode-button.open-diff').click();
+    await approval.locator('button.open-diff').click();
     await diffTab().waitFor({ timeout: uiTimeout });
     await diffEditor().waitFor({ timeout: uiTimeout });
     // The right side is the proposed content.
@@ -73,7 +73,7 @@ describe('edit review and readable approvals (real workbench)', function () {
     await session.workbench.screenshot('e2e-edits-1-review-diff-editor');
     await closeEditors();
 
-    await approval.locator('vscode-button.reject').click();
+    await approval.locator('button.reject').click();
     await approval.waitFor({ state: 'detached', timeout: uiTimeout });
     await view.locator('.entry.agent', { hasText: 'step 2 write: refused: Did not write README.md: the person rejected the edit' }).waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
@@ -85,7 +85,7 @@ describe('edit review and readable approvals (real workbench)', function () {
     await view.send(writeScript('call-accept', `${original}Accepted line.\n`));
     const approval = view.locator('#approvals .approval');
     await approval.waitFor({ timeout: uiTimeout });
-    await approval.locator('vscode-button.accept-edit').click();
+    await approval.locator('button.accept-edit').click();
     await approval.waitFor({ state: 'detached', timeout: uiTimeout });
     await view.locator('.entry.agent', { hasText: 'step 2 write: ok' }).waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
@@ -99,7 +99,7 @@ describe('edit review and readable approvals (real workbench)', function () {
     assert.match((await summary.innerText()).replace(/\s+/g, ' '), /Changed 1 file \+1 −0 README\.md \+1 −0 Open diff/i);
     await session.workbench.screenshot('e2e-edits-2-card-and-turn-list');
 
-    await card.locator('.edit-row vscode-button.open-diff').click();
+    await card.locator('.edit-row button.open-diff').click();
     await diffTab().waitFor({ timeout: uiTimeout });
     await diffEditor().waitFor({ timeout: uiTimeout });
     // Before on the left, after on the right: only the right side has the accepted line.
@@ -124,7 +124,7 @@ describe('edit review and readable approvals (real workbench)', function () {
     await raw.locator('summary').click();
     await raw.locator('pre', { hasText: 'run_in_background' }).waitFor({ state: 'visible', timeout: uiTimeout });
     await session.workbench.screenshot('e2e-edits-4-command-approval');
-    await approval.locator('vscode-button.reject').click();
+    await approval.locator('button.reject').click();
     await approval.waitFor({ state: 'detached', timeout: uiTimeout });
     await view.waitPhase('idle');
     session.workbench.assertStayedOnMachine();

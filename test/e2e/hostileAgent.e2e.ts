@@ -44,7 +44,7 @@ describe('hostile third-party agent (real workbench)', function () {
     assert.ok(title.includes(expected), `the question shows what will happen: "${title}" should include "${expected}"`);
     await view.waitPhase('awaitingApproval');
     await session.workbench.screenshot(screenshot);
-    await view.locator('#approvals .approval vscode-button.reject').click();
+    await view.locator('#approvals .approval button.reject').click();
     await approval.waitFor({ state: 'detached', timeout: uiTimeout });
   }
 

@@ -35,7 +35,7 @@ export function renderSessionViewHtml(options: SessionViewHtmlOptions): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(nonce, cspSource))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${escapeAttr(codiconsUri)}" nonce="${escapeAttr(nonce)}">
+<link rel="stylesheet" href="${escapeAttr(codiconsUri)}" nonce="${escapeAttr(nonce)}">
 <title>Vigil session</title>
 </head>
 <body>

@@ -18,7 +18,7 @@ describe('session view HTML', () => {
   it('loads the bundle and codicons with the nonce', () => {
     const html = renderSessionViewHtml({ nonce: 'n1', cspSource, scriptUri: `${cspSource}/dist/webview.js`, codiconsUri: `${cspSource}/dist/codicons/codicon.css` });
     assert.match(html, /<script type="module" nonce="n1" src="[^"]+\/dist\/webview.js"><\/script>/);
-    assert.match(html, /<link rel="stylesheet" id="vscode-codicon-stylesheet" href="[^"]+codicon.css"/);
+    assert.match(html, /<link rel="stylesheet" href="[^"]+codicon.css"/);
     assert.equal((html.match(/<script/g) ?? []).length, 1, 'no inline script');
   });
 
