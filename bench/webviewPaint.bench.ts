@@ -9,7 +9,10 @@
 // the page in one browser. Nothing of the harness runs in the page between "posted" and "painted":
 // the page reports its own marks, and the bench waits for a console line.
 // VIGIL_BENCH_PROFILE=<folder> writes a Chromium CPU profile of each cold run there (open it in
-// DevTools' Performance panel); profiling slows the run, so its figures are not reported.
+// DevTools' Performance panel), from a bundle that keeps its names; profiling slows the run, so its
+// figures are not reported. VIGIL_BENCH_TRACE=<file.json> writes a Chromium trace of the first run
+// (style, layout and paint as well as script) for the same panel; VIGIL_BENCH_CASES=open or switch
+// runs only that case.
 
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +39,9 @@ const messages = Number(process.env.VIGIL_BENCH_MESSAGES ?? 10_000);
 const runs = Number(process.env.VIGIL_BENCH_RUNS ?? 5);
 const coldRuns = Number(process.env.VIGIL_BENCH_COLD_RUNS ?? 5);
 const doneLine = 'vigil-bench: done';
+const cases = process.env.VIGIL_BENCH_CASES;
+const traceFile = process.env.VIGIL_BENCH_TRACE;
+const traceCategories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'blink.user_timing', 'v8.execute', 'loading'];
 
 /**
  * Runs in the page before the bundle: stands in for acquireVsCodeApi and the extension host,
@@ -95,6 +101,7 @@ function fakeHost(n: number, tail: number, doneLine: string): void {
   const painted = new MutationObserver(() => {
     if (app.dataset.paintedSeq !== '2') return;
     painted.disconnect();
+    w.firstPaintEntries = document.querySelectorAll('.entry').length;
     if (split === 0) return finished();
     merged.observe(app, { childList: true, subtree: true, characterData: true });
   });
@@ -108,7 +115,7 @@ async function webviewBundle(): Promise<{ file: string; cleanup: () => void }> {
   const file = path.join(dir, 'webview.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { webviewBuildOptions } = require(path.join(root, 'scripts', 'webviewBuild.cjs')) as { webviewBuildOptions(outfile: string): esbuild.BuildOptions };
-  await esbuild.build({ ...webviewBuildOptions(file), absWorkingDir: root, minify: true, legalComments: 'none', logLevel: 'warning' });
+  await esbuild.build({ ...webviewBuildOptions(file), absWorkingDir: root, legalComments: 'none', logLevel: 'warning', ...(profileDir ? { minifyWhitespace: true, minifySyntax: true } : { minify: true }) });
   return { file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -151,6 +158,8 @@ interface Sample {
   /** History requested → merged and rendered, when the snapshot omitted some. */
   history?: number;
   inDom: number;
+  /** Entries in the DOM when the tail was painted. */
+  atPaint: number;
 }
 
 function launch(): Promise<Browser> {
@@ -160,9 +169,13 @@ function launch(): Promise<Browser> {
   });
 }
 
+let traced = false;
 /** Opens the view (`switching`: open and idle first) in `page` and reads the page's own marks. */
 async function measure(page: Page, url: string, profile?: string): Promise<Sample> {
   const done = page.waitForEvent('console', { predicate: (line) => line.text() === doneLine, timeout: 60_000 });
+  const tracing = traceFile !== undefined && !traced;
+  traced ||= tracing;
+  if (tracing) await page.context().browser()!.startTracing(page, { path: traceFile, categories: traceCategories });
   const cdp = profile ? await page.context().newCDPSession(page) : undefined;
   if (cdp) {
     await cdp.send('Profiler.enable');
@@ -171,6 +184,7 @@ async function measure(page: Page, url: string, profile?: string): Promise<Sampl
   }
   await page.goto(url);
   await done;
+  if (tracing) await page.context().browser()!.stopTracing();
   if (cdp && profile) {
     const { profile: data } = await cdp.send('Profiler.stop');
     writeFileSync(profile, JSON.stringify(data));
@@ -180,11 +194,12 @@ async function measure(page: Page, url: string, profile?: string): Promise<Sampl
     received: performance.getEntriesByName('vigil:snapshot-received').at(-1)!.startTime,
     painted: performance.getEntriesByName('vigil:tail-painted').at(-1)!.startTime,
     inDom: document.querySelectorAll('.entry').length,
+    atPaint: (window as unknown as { firstPaintEntries: number }).firstPaintEntries,
     historyAt: (window as unknown as { historyAskedAt?: number }).historyAskedAt,
     mergedAt: (window as unknown as { mergedAt: number }).mergedAt,
     hostMs: (window as unknown as { hostMs: number }).hostMs,
   }));
-  return { fromPost: m.painted - m.posted, fromReceipt: m.painted - m.received, fromStart: m.painted - m.hostMs, history: m.historyAt !== undefined ? m.mergedAt - m.historyAt : undefined, inDom: m.inDom };
+  return { fromPost: m.painted - m.posted, fromReceipt: m.painted - m.received, fromStart: m.painted - m.hostMs, history: m.historyAt !== undefined ? m.mergedAt - m.historyAt : undefined, inDom: m.inDom, atPaint: m.atPaint };
 }
 
 const viewport = { width: 480, height: 900 };
@@ -202,7 +217,7 @@ async function main(): Promise<void> {
   const bytes = readFileSync(bundle.file).length;
   console.log(`webview bundle measured: ${otherDist ? bundle.file : 'this source'}, ${(bytes / 1024).toFixed(0)} KB${otherDist ? '' : ' (minified, as packaged)'}`);
   try {
-    for (const switching of [false, true]) {
+    for (const switching of [false, true].filter((x) => !cases || cases === (x ? 'switch' : 'open'))) {
       const url = `http://127.0.0.1:${port}/${switching ? '?switch' : ''}`;
       const what = switching ? 'an open view switching to it' : 'a view opening on it';
       // Cold: a browser of its own per run, so nothing of the page is compiled or cached.
@@ -233,7 +248,7 @@ async function main(): Promise<void> {
         console.log(`webview first paint, ${what}, ${label}, snapshot received → tail painted (validation + render + paint, median of ${samples.length}): ${figure(samples.map((x) => x.fromReceipt))} (${loadNote()})`);
         if (!switching) console.log(`webview first paint, ${what}, ${label}, page start → tail painted (page, bundle, start-up, snapshot; the fake host's own work left out; median of ${samples.length}): ${figure(samples.map((x) => x.fromStart))} (${loadNote()})`);
       }
-      if (!switching) console.log(`webview entries in the DOM once the history is in: ${warm.at(-1)!.inDom} of ${messages} (${loadNote()})`);
+      if (!switching) console.log(`webview entries in the DOM at first paint: ${warm.at(-1)!.atPaint}; once the history is in: ${warm.at(-1)!.inDom} of ${messages} (${loadNote()})`);
       const history = [...cold, ...warm].flatMap((x) => (x.history !== undefined ? [x.history] : []));
       if (history.length > 0) console.log(`webview history after first paint, ${what} (${messages - snapshotTailEntries} older entries requested → merged and rendered, median of ${history.length}, cold and warm): ${figure(history)} (${loadNote()})`);
     }
