@@ -1,11 +1,13 @@
 // Agent figures: spawn → ready, idle RSS, prompt → first update against a local OpenAI-compatible
 // server, `session/prompt` written → the model request's first byte at the server on a session with a
-// long history (the agent's share of a wakeup), and cancel → `cancelled` (p99). The bundled agent runs as
-// shipped, over real stdio, launched as the host launches it (`builtinLaunch`: the same command, node
-// flags and environment; see AgentUnderTest).
+// long history (the agent's share of a wakeup), cancel → `cancelled` (p99), and per provider (OpenAI-compatible,
+// Anthropic) a fresh agent's first prompt → its model request and its idle RSS after that prompt. The bundled
+// agent runs as shipped, over real stdio, launched as the host launches it (`builtinLaunch`: the same command,
+// node flags and environment; see AgentUnderTest). VIGIL_BENCH_ONLY=first-prompt runs only the last figures.
 
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { ScriptedAnthropicServer } from '../test/fixtures/models/scriptedAnthropicServer';
 import { ScriptedOpenAiServer } from '../test/fixtures/models/scriptedOpenAiServer';
 import { wakeupPrefix } from '../src/shared/agentProtocol/vigilMethods';
 import { AgentUnderTest } from '../test/unit/agent/agentHarness';
@@ -18,6 +20,8 @@ const cancelRuns = 40;
 const requestRuns = 30;
 /** Turns of history before the measured prompts, each with a tool call and its result. */
 const historyTurns = 20;
+/** Fresh agents per provider for the first-prompt figures. */
+const firstPromptRuns = 3;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -38,7 +42,7 @@ function rssMb(pid: number): number {
 }
 
 /** Wall time (performance.now) at which each request's headers reached the server: its first bytes. */
-function requestStarts(server: ScriptedOpenAiServer): number[] {
+function requestStarts(server: ScriptedOpenAiServer | ScriptedAnthropicServer): number[] {
   const starts: number[] = [];
   // The fixture keeps its http.Server private; the bench listens beside its own handler.
   (server as unknown as { server: Server }).server.on('request', () => starts.push(performance.now()));
@@ -78,7 +82,45 @@ async function promptToRequest(server: ScriptedOpenAiServer, config: Record<stri
   }
 }
 
+/**
+ * A fresh agent's first prompt with `provider`: `session/prompt` written → the first bytes of its model request at
+ * the server (the provider's chunk and its request path load on this prompt), then the agent's RSS once it
+ * settled (its idle GC runs 1.5 s after the turn).
+ */
+async function firstPrompt(provider: 'openai-compatible' | 'anthropic'): Promise<{ toRequest: number[]; idleRss: number[] }> {
+  const toRequest: number[] = [];
+  const idleRss: number[] = [];
+  for (let i = 0; i < firstPromptRuns; i += 1) {
+    const server = provider === 'anthropic' ? await ScriptedAnthropicServer.start() : await ScriptedOpenAiServer.start();
+    const starts = requestStarts(server);
+    const agent = await AgentUnderTest.start({ provider, baseUrl: server.url, model: provider === 'anthropic' ? 'claude-bench' : 'bench', idleTimeoutMs: 60_000 }, { apiKey: 'sk-bench' });
+    try {
+      server.reply({ kind: 'text', chunks: ['hello', ' there'] });
+      const t0 = performance.now();
+      const r = await agent.prompt('hi');
+      if (r.stopReason !== 'end_turn' || starts.length !== 1) throw new Error(`${provider}: the first prompt ended ${r.stopReason} after ${starts.length} model requests`);
+      toRequest.push(starts[0] - t0);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      idleRss.push(rssMb(agent.pid!));
+    } finally {
+      await agent.stop();
+      await server.close();
+    }
+  }
+  return { toRequest, idleRss };
+}
+
+async function firstPromptFigures(): Promise<void> {
+  for (const provider of ['openai-compatible', 'anthropic'] as const) {
+    const { toRequest, idleRss } = await firstPrompt(provider);
+    const each = (values: number[]) => values.map((v) => v.toFixed(1)).join(', ');
+    console.log(`${provider}: a fresh agent's first session/prompt to its model request at the server (${firstPromptRuns} agents): ${each(toRequest)} ms (${loadNote()})`);
+    console.log(`${provider}: idle agent RSS after one prompt (${firstPromptRuns} agents): ${each(idleRss)} MB (${loadNote()})`);
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.VIGIL_BENCH_ONLY === 'first-prompt') return firstPromptFigures();
   const server = await ScriptedOpenAiServer.start();
   const config = { provider: 'openai-compatible', baseUrl: server.url, model: 'bench', idleTimeoutMs: 60_000 };
   try {
@@ -139,6 +181,7 @@ async function main(): Promise<void> {
   } finally {
     await server.close();
   }
+  await firstPromptFigures();
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,9 @@
-// Anthropic Messages API via `@anthropic-ai/sdk`, streamed, with tool use and thinking deltas.
+// Anthropic Messages API, streamed, with tool use and thinking deltas: the request as `@anthropic-ai/sdk`'s client
+// sends it, its stream and errors read through the SDK (anthropicMessages.ts).
 
-import Anthropic from '@anthropic-ai/sdk';
-import { nodeFetch } from './nodeFetch';
+import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
+import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { AnthropicMessages } from './anthropicMessages';
 import { ProviderError, fromHttpStatus, isHardQuota } from './providerError';
 import { causeChainText, parseRetryAfter, type FailureFacts } from './retryPolicy';
 import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest } from './types';
@@ -15,7 +17,7 @@ export interface AnthropicOptions {
 
 export class AnthropicProvider implements ModelProvider {
   readonly label: string;
-  private readonly client: Anthropic;
+  private readonly client: AnthropicMessages;
   private readonly model: string;
 
   constructor(private readonly options: AnthropicOptions) {
@@ -24,24 +26,24 @@ export class AnthropicProvider implements ModelProvider {
     }
     this.model = options.model || 'claude-sonnet-4-5';
     this.label = `anthropic ${this.model}`;
-    // The SDK's own retries stay off: they cannot tell the person that a retry is waiting (modelCall.ts retries).
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 0, fetch: nodeFetch as unknown as typeof globalThis.fetch });
+    // No retries here: the agent loop retries and tells the person that a retry is waiting (modelCall.ts).
+    this.client = new AnthropicMessages({ apiKey: options.apiKey, baseUrl: options.baseUrl });
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const blocks = new Map<number, { id: string; name: string; json: string }>();
     let stopReason: string | null = null;
     try {
-      const stream = await this.client.messages.create(
+      const stream = await this.client.create(
         {
           model: this.model,
           max_tokens: this.options.maxTokens,
           system: request.system,
           stream: true,
           messages: toAnthropicMessages(request.messages),
-          tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema })),
+          tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool.InputSchema })),
         },
-        { signal },
+        signal,
       );
       for await (const event of stream) {
         switch (event.type) {
@@ -75,8 +77,8 @@ export class AnthropicProvider implements ModelProvider {
   }
 }
 
-function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] {
-  const out: Anthropic.MessageParam[] = [];
+function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
+  const out: MessageParam[] = [];
   for (const m of messages) {
     if (m.role === 'user') {
       out.push(
@@ -85,14 +87,14 @@ function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] 
           : { role: 'user', content: m.text },
       );
     } else if (m.role === 'assistant') {
-      const content: Anthropic.ContentBlockParam[] = [];
+      const content: ContentBlockParam[] = [];
       if (m.text) content.push({ type: 'text', text: m.text });
       for (const c of m.toolCalls ?? []) content.push({ type: 'tool_use', id: c.id, name: c.name, input: safeJson(c.arguments) });
       out.push({ role: 'assistant', content: content.length ? content : '' });
     } else {
       // Anthropic wants tool results as user content blocks; consecutive results share one message.
       const last = out[out.length - 1];
-      const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content };
+      const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content };
       if (last?.role === 'user' && Array.isArray(last.content)) last.content.push(block);
       else out.push({ role: 'user', content: [block] });
     }
@@ -112,15 +114,15 @@ function safeJson(text: string): unknown {
 function mapError(error: unknown, signal: AbortSignal): Error {
   if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   if (error instanceof ProviderError) return error;
-  if (error instanceof Anthropic.APIConnectionError) {
+  if (error instanceof APIConnectionError) {
     return new ProviderError('PROVIDER_FAILED', `The connection to Anthropic dropped or could not be opened (${error.message}).`, 'vigil.model.baseUrl', { cause: error, facts: { connection: causeChainText(error) } });
   }
-  if (error instanceof Anthropic.APIError) return fromHttpStatus(error.status, 'Anthropic', error.message, error, factsOf(error));
+  if (error instanceof APIError) return fromHttpStatus(error.status, 'Anthropic', error.message, error, factsOf(error));
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError('PROVIDER_FAILED', `Anthropic could not be reached or failed mid-stream: ${message}`, 'vigil.model.baseUrl', { cause: error, facts: { connection: causeChainText(error) } });
 }
 
-function factsOf(error: InstanceType<typeof Anthropic.APIError>): FailureFacts {
+function factsOf(error: APIError): FailureFacts {
   const headers = error.headers;
   return {
     status: error.status,

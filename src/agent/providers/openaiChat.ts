@@ -7,18 +7,23 @@
 // errors' shape (`APIError.generate` and the connection errors), so the provider reads what the client gave.
 // What the client did that is kept: the URL from the base URL (or OPENAI_BASE_URL, else api.openai.com), its
 // headers (user agent, OPENAI_ORG_ID, OPENAI_PROJECT_ID, OPENAI_CUSTOM_HEADERS), the 10-minute wait for the
-// response headers, and which error each failure becomes. Left out: its telemetry headers (x-stainless-*).
+// response headers, and which error each failure becomes (the last two shared with the Anthropic request,
+// sdkRequest.ts). Left out: its telemetry headers (x-stainless-*).
 
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai/core/error';
 import { Stream } from 'openai/core/streaming';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { VERSION } from 'openai/version';
-import { nodeFetch, type NodeResponse } from './nodeFetch';
+import { customHeaders, postForStream, readEnv, type SdkParts } from './sdkRequest';
 
-/** The client's default wait for the response headers (its `timeout`). */
-const headersTimeoutMs = 10 * 60 * 1000;
 const defaultBaseUrl = 'https://api.openai.com/v1';
-const httpTokenHeaderName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const sdk: SdkParts<Stream<ChatCompletionChunk>> = {
+  APIUserAbortError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  stream: (response, controller) => Stream.fromSSEResponse<ChatCompletionChunk>(response, controller),
+};
 
 export class OpenAiChat {
   private readonly baseUrl: string;
@@ -47,52 +52,6 @@ export class OpenAiChat {
    */
   async create(body: ChatCompletionCreateParamsStreaming, signal: AbortSignal): Promise<Stream<ChatCompletionChunk>> {
     const url = new URL(this.baseUrl + (this.baseUrl.endsWith('/') ? 'chat/completions' : '/chat/completions')).toString();
-    if (signal.aborted) throw new APIUserAbortError();
-    // As the client: the turn's signal aborts this request's own controller, which also ends the stream later.
-    const controller = new AbortController();
-    signal.addEventListener('abort', () => controller.abort(), { once: true });
-    const timer = setTimeout(() => controller.abort(), headersTimeoutMs);
-    let response: NodeResponse;
-    try {
-      response = await nodeFetch(url, { method: 'POST', headers: this.headers, body: JSON.stringify(body), signal: controller.signal });
-    } catch (caught) {
-      if (signal.aborted) throw new APIUserAbortError();
-      const error = caught instanceof Error ? caught : new Error(String(caught));
-      const timedOut = error.name === 'AbortError' || /timed? ?out/i.test(String(error) + ('cause' in error ? String(error.cause) : ''));
-      throw timedOut ? new APIConnectionTimeoutError() : new APIConnectionError({ cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
-    if (!response.ok) {
-      const text = await response.text().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
-      const json = safeJson(text);
-      throw APIError.generate(response.status, json, json ? undefined : text, response.headers as unknown as Headers);
-    }
-    return Stream.fromSSEResponse<ChatCompletionChunk>(response as unknown as Response, controller);
-  }
-}
-
-function readEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  return env[name]?.trim();
-}
-
-/** OPENAI_CUSTOM_HEADERS: one `name: value` per line. */
-function customHeaders(text: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text?.split('\n') ?? []) {
-    const colon = line.indexOf(':');
-    if (colon < 0) continue;
-    const name = line.substring(0, colon).trim();
-    if (!httpTokenHeaderName.test(name)) throw new TypeError(`Header name must be a valid HTTP token ["${name}"]`);
-    out[name.toLowerCase()] = line.substring(colon + 1).trim();
-  }
-  return out;
-}
-
-function safeJson(text: string): object | undefined {
-  try {
-    return JSON.parse(text) as object;
-  } catch {
-    return undefined;
+    return postForStream(url, this.headers, JSON.stringify(body), signal, sdk);
   }
 }

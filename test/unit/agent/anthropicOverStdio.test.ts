@@ -1,5 +1,5 @@
-// The anthropic provider through the real `@anthropic-ai/sdk`, in the real agent process, against a
-// scripted Messages API server on 127.0.0.1.
+// The anthropic provider (its request built as the SDK's client builds it, the stream and errors the real
+// `@anthropic-ai/sdk`'s) in the real agent process, against a scripted Messages API server on 127.0.0.1.
 
 import * as assert from 'node:assert/strict';
 import { RequestError } from '@agentclientprotocol/sdk';
@@ -33,6 +33,8 @@ describe('built-in agent over stdio with the Anthropic provider', function () {
     assert.equal(server.requests[0].model, 'claude-test');
     const second = JSON.stringify(server.requests[1].messages);
     assert.ok(second.includes('"type":"tool_result"') && second.includes('gamma'));
+    // The request does not load Node's own fetch (undici), which fails under --jitless and would stay resident.
+    assert.ok(!agent.stderr.includes('unhandled rejection'), agent.stderr);
   });
 
   it('HTTP 401 is PROVIDER_AUTH', async () => {
