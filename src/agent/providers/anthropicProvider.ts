@@ -24,7 +24,7 @@ export class AnthropicProvider implements ModelProvider {
     if (!options.apiKey) {
       throw new ProviderError('PROVIDER_AUTH', 'No Anthropic API key is set: run "Vigil: Set API Key" (stored in VS Code SecretStorage).', 'Vigil: Set API Key…');
     }
-    this.model = options.model || 'claude-sonnet-4-5';
+    this.model = options.model || 'claude-sonnet-5-5';
     this.label = `anthropic ${this.model}`;
     // No retries here: the agent loop retries and tells the person that a retry is waiting (modelCall.ts).
     this.client = new AnthropicMessages({ apiKey: options.apiKey, baseUrl: options.baseUrl });

@@ -119,7 +119,7 @@ export class ModelCommands {
         return;
       }
       case 'anthropic': {
-        const name = await this.askModelName(vscode.l10n.t('Anthropic model'), 'claude-sonnet-4-5', model.provider === 'anthropic' ? model.name : '');
+        const name = await this.askModelName(vscode.l10n.t('Anthropic model'), 'claude-sonnet-5-5', model.provider === 'anthropic' ? model.name : '');
         if (name === undefined) return;
         // A base URL left from an OpenAI-compatible endpoint would send Anthropic requests there.
         await this.writeModel('anthropic', { baseUrl: '', name });
