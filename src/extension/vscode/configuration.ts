@@ -51,6 +51,8 @@ export class VigilConfiguration extends Disposable {
   private readonly noted = new Set<string>();
   private questions: WorkspaceValueQuestion[] = [];
   private ignored: IgnoredWorkspaceValue[] = [];
+  /** The agent the last read resolved to, logged when it changes: which agent a window starts is never a guess. */
+  private agentNoted: string | undefined;
   private current: VigilSettings;
 
   constructor(
@@ -162,11 +164,19 @@ export class VigilConfiguration extends Disposable {
     this.questions = resolution.questions;
     this.ignored = resolution.ignored;
     for (const ignored of resolution.ignored) this.noteIgnored(ignored);
+    this.noteAgent(settings.agent);
     const liveness = this.liveness.resolve(Object.fromEntries(LIVENESS_KEYS.map((k) => [k, config.get(`turnLiveness.${k}`)])));
     const fresh = this.ledger.fresh(issues);
     for (const issue of fresh) this.logger.warn(`[settings] ${issue.message}`);
     this.report([...fresh, ...this.livenessIssues.splice(0)]);
     return { ...settings, liveness };
+  }
+
+  private noteAgent(agent: VigilSettings['agent']): void {
+    const label = agent.kind === 'custom' ? `${[agent.command, ...agent.args].join(' ')} (vigil.agent)` : 'the built-in agent';
+    if (label === this.agentNoted) return;
+    this.agentNoted = label;
+    this.logger.info(`[settings] new agent processes start ${label}`);
   }
 
   private noteIgnored({ key, hash, reason }: IgnoredWorkspaceValue): void {
