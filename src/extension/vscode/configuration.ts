@@ -173,7 +173,8 @@ export class VigilConfiguration extends Disposable {
   }
 
   private noteAgent(agent: VigilSettings['agent']): void {
-    const label = agent.kind === 'custom' ? `${[agent.command, ...agent.args].join(' ')} (vigil.agent)` : 'the built-in agent';
+    // The command only: its arguments may carry a token nobody declared a secret.
+    const label = agent.kind === 'custom' ? `${agent.command} (vigil.agent)` : 'the built-in agent';
     if (label === this.agentNoted) return;
     this.agentNoted = label;
     this.logger.info(`[settings] new agent processes start ${label}`);
