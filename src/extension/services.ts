@@ -24,6 +24,8 @@ import { WakeupOutbox } from './core/wakeups/wakeupOutbox';
 import { CrossWindow } from './core/crosswindow/crossWindow';
 import { LastOpenSessions } from './core/folders/lastOpenSessions';
 import { SessionFolders } from './core/folders/sessionFolders';
+import { folderlessFolder } from './core/folders/folderlessFolder';
+import { markPrivateRoot } from './core/acp/workspaceBoundary';
 import { SessionStore } from './core/store/sessionStore';
 import { AgentSessionRecords } from './core/store/agentSessionRecords';
 import type { ChatMessage } from '../shared/agentProtocol/history';
@@ -46,8 +48,11 @@ export interface ServiceOptions {
    * recorded folder, and only in a window that has that folder open (core/folders).
    */
   windowFolders(): readonly string[];
-  /** Where a session without a folder runs in a window without a folder (as before folders were recorded). */
-  folderlessCwd(): string;
+  /**
+   * Where a session without a folder runs in a window without a folder. Default: an empty private folder of the
+   * session's own beside the storage root (core/folders/folderlessFolder.ts); never the storage root itself.
+   */
+  folderlessCwd?(sessionId: string): string | Promise<string>;
   liveness(): LivenessSettings;
   maxWakeupsPerTurn(): number;
   outputByteLimit(): number;
@@ -128,7 +133,10 @@ export class VigilServices extends Disposable {
     const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor; prompter?: PermissionPrompter } = {};
     // Its own store instance on the same root (metadata is read fresh at each decision).
     const folders = new SessionFolders({ store: new SessionStore(o.storageRoot, o.logger, () => clock.wallNow()), windowFolders: o.windowFolders, logger: o.logger });
-    const workFolder = async (sessionId: string) => (await folders.workFolder(sessionId)) ?? o.folderlessCwd();
+    // No agent ever reaches Vigil's storage, whatever its folder (core/acp/workspaceBoundary.ts).
+    markPrivateRoot(o.storageRoot);
+    const folderless = o.folderlessCwd ?? ((sessionId: string) => folderlessFolder(o.storageRoot, sessionId));
+    const workFolder = async (sessionId: string) => (await folders.workFolder(sessionId)) ?? folderless(sessionId);
     let release!: () => void;
     const ready = new Promise<void>((resolve) => (release = resolve));
     const registry = await TaskRegistry.open({

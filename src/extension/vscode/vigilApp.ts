@@ -190,7 +190,6 @@ export class VigilApp extends Disposable {
       windowId: randomUUID(),
       logger: this.logger,
       windowFolders,
-      folderlessCwd: () => this.context.globalStorageUri.fsPath,
       liveness: () => this.config.settings.liveness,
       maxWakeupsPerTurn: () => this.config.settings.wakeups.maxPerTurn,
       outputByteLimit: () => this.config.settings.tasks.outputByteLimit,

@@ -27,7 +27,7 @@ import { writeWithDiff } from './editWrites';
 import { commandDetailsOf, editDetailsOf } from './approvalDetails';
 import { commandLineOf } from '../tasks/shellCommand';
 import { placeDirectory } from './workspaceDir';
-import type { WorkspaceFs } from './workspaceFs';
+import { privateError, type WorkspaceFs } from './workspaceFs';
 
 /** Where the events of the prompt that is running in an ACP session go. */
 export interface PromptSink {
@@ -244,6 +244,7 @@ export class AcpConnection {
         throw asRequestError(error);
       });
       if (where.inside) return where;
+      if (where.private) throw denied(privateError(where, action).message);
       // The person sees where the access really lands: the symlink's resolved target, not just the name the agent used.
       const title = `${action} outside the workspace: ${describeLocation(where)}`;
       const answer = await gate.ask(

@@ -2,7 +2,7 @@
 // component by component with lstat, following each symlink by hand so its target is judged too (never the kernel's
 // silent resolution). What this returns is the object later opened and re-verified (boundaryOpen.ts).
 
-import { promises as fs, type Stats } from 'node:fs';
+import { promises as fs, realpathSync, type Stats } from 'node:fs';
 import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { VigilError } from '../common/errors';
 
@@ -31,6 +31,8 @@ export interface Location {
   /** The workspace root's real path at the time of the walk. */
   readonly rootReal: string;
   readonly inside: boolean;
+  /** It is, or lies in, Vigil's own storage (markPrivateRoot): never inside, and never served even when approved. */
+  readonly private: boolean;
   /** `missing` when the object does not exist (yet). */
   readonly kind: FileKind | 'missing';
   /** A symlink on the way points at nothing: such a path is outside whatever the target's folder. */
@@ -46,6 +48,29 @@ export function isInside(root: string, path: string): boolean {
   if (rel === '') return true;
   if (isAbsolute(rel)) return false; // another drive on Windows
   return rel !== '..' && !rel.startsWith(`..${sep}`);
+}
+
+/**
+ * Real paths of folders no agent may reach, for this whole process: Vigil's own storage (every session's transcript,
+ * the shadow checkpoint repositories, task logs) is never part of an agent's workspace, whatever folder the window
+ * has open — also when the workspace is, or contains, the storage folder.
+ */
+const privateRoots = new Set<string>();
+
+/** Marks `folder` and everything below it as Vigil's own, by its resolved and its real spelling. */
+export function markPrivateRoot(folder: string): void {
+  privateRoots.add(resolve(folder));
+  try {
+    privateRoots.add(realpathSync(folder));
+  } catch {
+    // Not created yet: the resolved spelling stands.
+  }
+}
+
+/** Whether `real` (a path with no symlinks left) is or lies in a private root. */
+export function isPrivatePath(real: string): boolean {
+  for (const root of privateRoots) if (isInside(root, real)) return true;
+  return false;
 }
 
 /** Refuses what no file system call should ever see: non-strings, NUL bytes, absurd lengths. */
@@ -90,8 +115,9 @@ export async function locatePath(root: string, requested: string): Promise<Locat
   else if (isInside(rootAbs, abs)) [start, rest] = [rootReal, names(relative(rootAbs, abs))];
   else [start, rest] = [parse(abs).root, names(abs.slice(parse(abs).root.length))];
   const walked = await walk(start, rest, abs);
-  const inside = !walked.dangling && isInside(rootReal, walked.real);
-  return { requested, abs, rootReal, inside, ...walked };
+  const isPrivate = !walked.dangling && isPrivatePath(walked.real);
+  const inside = !walked.dangling && !isPrivate && isInside(rootReal, walked.real);
+  return { requested, abs, rootReal, inside, private: isPrivate, ...walked };
 }
 
 interface Step {
@@ -100,7 +126,7 @@ interface Step {
   fromLink: boolean;
 }
 
-async function walk(start: string, agentNames: string[], abs: string): Promise<Omit<Location, 'requested' | 'abs' | 'rootReal' | 'inside'>> {
+async function walk(start: string, agentNames: string[], abs: string): Promise<Omit<Location, 'requested' | 'abs' | 'rootReal' | 'inside' | 'private'>> {
   const hops: SymlinkHop[] = [];
   const queue: Step[] = agentNames.map((name) => ({ name, fromLink: false }));
   let current = start;

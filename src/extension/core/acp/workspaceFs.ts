@@ -9,7 +9,7 @@ import { VigilError } from '../common/errors';
 import { notRegularError, openError, openFileVerified, VerifiedDir } from './boundaryOpen';
 import { writeVerified } from './boundaryWrite';
 import { readRange } from './lineRangeReader';
-import { describeLocation, locatePath, type Location } from './workspaceBoundary';
+import { describeLocation, isPrivatePath, locatePath, type Location } from './workspaceBoundary';
 import { clampCount as clamp, maxListEntries, maxMatchLineChars, maxSearchFileBytes, maxSearchFiles, maxSearchResults, skippedDirs } from '../../../shared/workspaceLimits';
 
 export { isInside as isWithin } from './workspaceBoundary';
@@ -73,6 +73,8 @@ export class WorkspaceFs {
       for (const item of items) {
         const childRel = rel ? `${rel}/${item.name}` : item.name;
         if (item.isDirectory()) {
+          // Vigil's own storage inside the workspace is neither listed nor entered.
+          if (isPrivatePath(join(where.real, childRel))) continue;
           entries.push(`${childRel}/`);
           if (!skippedDirs.has(item.name)) queue.push(childRel);
         } else {
@@ -122,7 +124,7 @@ export class WorkspaceFs {
         for (const item of items) {
           const full = join(real, item.name);
           if (item.isDirectory()) {
-            if (!skippedDirs.has(item.name)) stack.push(full);
+            if (!skippedDirs.has(item.name) && !isPrivatePath(full)) stack.push(full);
             continue;
           }
           if (!item.isFile()) continue;
@@ -173,6 +175,7 @@ export class WorkspaceFs {
   }
 
   private guard(where: Location, action: Access): void {
+    if (where.private) throw privateError(where, action);
     if (where.inside || where.approved) return;
     throw new VigilError('OUTSIDE_WORKSPACE', `Cannot ${action} ${describeLocation(where)}: it is outside the workspace folder and was not approved.`);
   }
@@ -181,6 +184,11 @@ export class WorkspaceFs {
     if (where.kind === 'missing') throw new VigilError('NOT_FOUND', `Cannot ${action} ${where.abs}: no such file or folder.`);
     if (where.kind !== 'folder') throw new VigilError('INVALID_INPUT', `Cannot ${action} ${where.abs}: it is a ${where.kind}, not a folder.${where.kind === 'file' ? ' Read it instead.' : ''}`);
   }
+}
+
+/** Vigil's own storage is refused outright, never put to the person: no agent needs another session's transcript. */
+export function privateError(where: Location, action: string): VigilError {
+  return new VigilError('OUTSIDE_WORKSPACE', `Cannot ${action} ${describeLocation(where)}: it is in Vigil's own storage (sessions, transcripts, checkpoints), which no agent may use. Work inside the workspace folder.`);
 }
 
 function skip(): undefined {
