@@ -210,6 +210,52 @@ describe('turn lease', () => {
     assert.equal(texts.length, tokens.length);
   });
 
+  // A new store stands for a restarted window: it remembers no epoch, only the files decide. Exact epochs, and
+  // the fake clock's wall time is far above them, so a fallback to the clock cannot pass for the right answer.
+  it('a restarted window after a lost lease file continues from the mark: 1, 2, 3, lease lost, then 4', async () => {
+    const { lease, root, clock, logs } = await setup();
+    for (const expected of [1, 2, 3]) {
+      const token = await acquired(lease, holder(lease, 'w1', `t${expected}`));
+      assert.equal(token.epoch, expected);
+      await lease.release(token);
+    }
+    await fs.rm(leaseFile(root, 's1'));
+    const restarted = new TurnLeaseStore(root, clock, recordingLogger(logs), { ttlMs: TTL });
+    assert.equal((await acquired(restarted, holder(restarted, 'w2', 't4'))).epoch, 4);
+  });
+
+  it('a takeover advances the mark too: after a seize and a lost lease file, a restarted window gets the next epoch', async () => {
+    const { lease, root, clock, logs } = await setup();
+    const first = await acquired(lease, holder(lease, 'w1', 't1'));
+    await lease.release(first);
+    await acquired(lease, holder(lease, 'w1', 't2'));
+    const taker = new TurnLeaseStore(root, clock, recordingLogger(logs), { ttlMs: TTL });
+    const seized = await taker.seize('s1', 't2', holder(taker, 'w2', 'recovery'));
+    assert.ok(seized.kind === 'acquired');
+    assert.equal(seized.token.epoch, 3);
+    assert.deepEqual(JSON.parse(await fs.readFile(leaseEpochFile(root, 's1'), 'utf8')), { epoch: 3 });
+    await taker.release(seized.token);
+    await fs.rm(leaseFile(root, 's1'));
+    const restarted = new TurnLeaseStore(root, clock, recordingLogger(logs), { ttlMs: TTL });
+    const next = await acquired(restarted, holder(restarted, 'w3', 't4'));
+    assert.equal(next.epoch, 4);
+    assert.ok(!logs.some((l) => l.message.includes('continuing from the clock')), 'the clock stood in for a mark that should have known the epoch');
+  });
+
+  it('a seize continues from the mark when it is ahead of the lease file', async () => {
+    const { lease, root, clock, logs } = await setup();
+    for (const turn of ['t1', 't2', 't3']) await lease.release(await acquired(lease, holder(lease, 'w1', turn)));
+    const held = await acquired(lease, holder(lease, 'w1', 't4'));
+    assert.equal(held.epoch, 4);
+    // The lease file alone falls back (restored from an older copy); the mark still knows epoch 4.
+    const record = JSON.parse(await fs.readFile(leaseFile(root, 's1'), 'utf8')) as { epoch: number };
+    await fs.writeFile(leaseFile(root, 's1'), JSON.stringify({ ...record, epoch: 2 }));
+    const taker = new TurnLeaseStore(root, clock, recordingLogger(logs), { ttlMs: TTL });
+    const seized = await taker.seize('s1', 't4', holder(taker, 'w2', 'recovery'));
+    assert.ok(seized.kind === 'acquired');
+    assert.equal(seized.token.epoch, 5);
+  });
+
   it('a lease file of the wrong shape is treated like a corrupt one', async () => {
     const { lease, root } = await setup();
     await fs.mkdir(`${root}/sessions/s1`, { recursive: true });

@@ -64,16 +64,7 @@ export class TurnLeaseStore {
         reclaimed = { previous: current.holder, cause };
         this.logger.warn(`Reclaiming the turn lease of session ${sessionId} from ${describeHolder(current.holder)} (${cause})`);
       }
-      const epoch = (await this.highestEpoch(sessionId, { record: current, damaged: false })) + 1;
-      const record: LeaseRecord = { version: 1, epoch, holder, acquiredAt: now, expiresAt: now + this.ttlMs, ttlMs: this.ttlMs };
-      // The mark is renamed first: whichever of the two files is lost afterwards, the other still knows this
-      // epoch. Both are durable before the token is handed out; their fsyncs are made together.
-      await writeFilesAtomic([
-        { file: leaseEpochFile(this.root, sessionId), data: jsonText({ epoch }) },
-        { file: leaseFile(this.root, sessionId), data: jsonText(record) },
-      ]);
-      this.seenEpochs.set(sessionId, epoch);
-      return { kind: 'acquired', token: { sessionId, epoch, holder }, reclaimed };
+      return { kind: 'acquired', token: await this.grant(sessionId, current, holder), reclaimed };
     });
   }
 
@@ -87,12 +78,27 @@ export class TurnLeaseStore {
       const current = await this.read(sessionId);
       if (!current?.holder || current.holder.turnId !== expectedTurnId) return { kind: 'changed' as const };
       this.logger.warn(`Taking over the turn lease of session ${sessionId} from ${describeHolder(current.holder)}: it did not answer an abort request`);
-      const now = this.clock.wallNow();
-      const epoch = current.epoch + 1;
-      const record: LeaseRecord = { version: 1, epoch, holder, acquiredAt: now, expiresAt: now + this.ttlMs, ttlMs: this.ttlMs };
-      await writeJsonAtomic(leaseFile(this.root, sessionId), record);
-      return { kind: 'acquired' as const, token: { sessionId, epoch, holder }, reclaimed: { previous: current.holder, cause: 'expired' as const } };
+      const token = await this.grant(sessionId, current, holder);
+      return { kind: 'acquired' as const, token, reclaimed: { previous: current.holder, cause: 'expired' as const } };
     });
+  }
+
+  /**
+   * Hands out the next epoch, under the lock: one above the highest ever granted, written to the lease and to
+   * the mark beside it. Every grant goes through here, so the mark never falls behind a lease that may be lost.
+   */
+  private async grant(sessionId: string, current: LeaseRecord | undefined, holder: LeaseHolder): Promise<LeaseToken> {
+    const now = this.clock.wallNow();
+    const epoch = (await this.highestEpoch(sessionId, { record: current, damaged: false })) + 1;
+    const record: LeaseRecord = { version: 1, epoch, holder, acquiredAt: now, expiresAt: now + this.ttlMs, ttlMs: this.ttlMs };
+    // The mark is renamed first: whichever of the two files is lost afterwards, the other still knows this
+    // epoch. Both are durable before the token is handed out; their fsyncs are made together.
+    await writeFilesAtomic([
+      { file: leaseEpochFile(this.root, sessionId), data: jsonText({ epoch }) },
+      { file: leaseFile(this.root, sessionId), data: jsonText(record) },
+    ]);
+    this.seenEpochs.set(sessionId, epoch);
+    return { sessionId, epoch, holder };
   }
 
   /** Extends the lease; `lost` when another acquisition took it (the epoch moved on) or it was released. */
