@@ -1,4 +1,4 @@
-// The delivery scenarios of wakeupDeferRace.test.ts (docs/background-tasks.md Rules 1–9; the numbers in the titles are scenario numbers, not rule numbers) re-run with the
+// The nine delivery scenarios of wakeupDeferRace.test.ts (docs/background-tasks.md Rules 1–9; the numbers in the titles are scenario numbers, not rule numbers) re-run with the
 // background command started by an agent through Vigil's MCP task server (the real stdio program) instead
 // of an ACP client terminal: real tasks, real registry, real outbox, against the scripted turn port and
 // against real turn supervisors.
@@ -191,6 +191,38 @@ for (const PORT of PORTS) describe(`wakeups of tasks started through MCP — ${P
     }
     const prompts = turns.calls.map((c) => c.prompt);
     for (const id of ids) assert.equal(prompts.filter((p) => p.includes(id)).length, 1, id);
+  });
+
+  it('9. busy on the idle path re-queues with its task id, and a second busy adds no duplicate', async () => {
+    const sid = 'sess-idle-409';
+    turns.script.push('busy');
+    const id = await startViaMcp(sid, 'echo idle-busy');
+    const busy = await waitForEvent(win, deliveryOutcome(win, sid, 'completion'), 20_000);
+    assert.equal(busy.type === 'delivery' && busy.outcome, 'busy');
+    assert.deepEqual(busy.type === 'delivery' && busy.keys, [`${id}:exit`]);
+    let entries = await win.outbox.entries(sid);
+    assert.deepEqual(entries.map((e) => [e.taskId, e.state]), [[id, 'pending']]);
+
+    // The same completion signalled again (as a window re-attaching the task would), meeting a second busy race,
+    // then a drain meeting a third: still exactly one entry.
+    const stored = win.events.find((e) => e.type === 'enqueued' && e.completion.taskId === id);
+    assert.ok(stored?.type === 'enqueued');
+    const mark = win.events.length;
+    turns.script.push('busy');
+    await win.coordinator.onCompletion(stored.completion);
+    const second = await waitForEvent(win, deliveryOutcome(win, sid, 'completion'), 5_000, mark);
+    assert.equal(second.type === 'delivery' && second.outcome, 'busy');
+    assert.ok(win.events.slice(mark).some((e) => e.type === 'enqueued' && e.duplicate), 'the second signal was stored as new');
+    turns.script.push('busy');
+    assert.equal(await win.coordinator.drain(sid), 'busy');
+    entries = await win.outbox.entries(sid);
+    assert.deepEqual(entries.map((e) => [e.taskId, e.state]), [[id, 'pending']]);
+
+    assert.equal(await win.coordinator.drain(sid), 'started');
+    assert.deepEqual((await win.outbox.entries(sid)).map((e) => e.state), ['delivered']);
+    const started = turns.calls.filter((c) => c.result === 'started');
+    assert.equal(started.length, 1);
+    assert.ok(started[0].prompt.startsWith(`[IMPORTANT: Background task ${id} completed (exit code 0).\nCommand: echo idle-busy`), started[0].prompt);
   });
 
   it('a task still running across a window reload is re-attached, and its exit wakes the agent once', async () => {
