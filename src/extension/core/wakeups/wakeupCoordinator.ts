@@ -6,48 +6,14 @@ import { EventHub, type Unsubscribe } from '../common/events';
 import { KeyedMutex } from '../common/keyedMutex';
 import { systemClock, type Clock, type TimerHandle } from '../ports/clock';
 import { silentLogger, tagged, type Logger } from '../ports/logger';
-import type { AdmissionContribution, AdmissionHook, StartTurnResult, TurnEnding, TurnPort } from '../ports/turns';
+import type { StartTurnResult, TurnEnding } from '../ports/turns';
 import type { TaskCompletion } from '../tasks/taskTypes';
+import { readMaxPerTurn, type DeliveryOutcome, type DeliveryTrigger, type WakeupCoordinatorOptions, type WakeupEvent } from './deliveryTypes';
+import { wakeupAdmissionHook } from './wakeupAdmission';
 import { formatWakeupPrompt } from './wakeupPrompt';
-import type { Claim, WakeupOutbox } from './wakeupOutbox';
+import type { Claim } from './wakeupOutbox';
 
-export type DeliveryTrigger = 'completion' | 'teardown' | 'sweep' | 'retry';
-
-/**
- * `active`: a turn of the session is running, the completions wait for its teardown.
- * `held`: the session's wakeups are paused; nothing was attempted. `nothing`: no claimable completion.
- * `elsewhere`: the session belongs to a folder this window does not have open; its completions stay
- * pending, untouched, for a window that does.
- */
-export type DeliveryOutcome = 'started' | 'busy' | 'paused' | 'failed' | 'active' | 'held' | 'nothing' | 'error' | 'elsewhere';
-
-export type WakeupEvent =
-  | { type: 'enqueued'; completion: TaskCompletion; duplicate: boolean }
-  | { type: 'delivery'; sessionId: string; trigger: DeliveryTrigger; outcome: DeliveryOutcome; keys: string[] }
-  | { type: 'delivered'; sessionId: string; keys: string[]; via: 'wakeup' | 'carried'; turnId?: string };
-
-export interface WakeupCoordinatorOptions {
-  turns: TurnPort;
-  outbox: WakeupOutbox;
-  clock?: Clock;
-  logger?: Logger;
-  /** `vigil.wakeups.maxPerTurn`, read at each delivery (default 5). */
-  maxPerTurn?: () => number;
-  sweepIntervalMs?: number;
-  /** How long a window's claim holds before another window may take the completions again. */
-  claimTtlMs?: number;
-  /** Bound on what the admission hook may add to a user turn's start. */
-  admissionTimeoutMs?: number;
-  /** After a wakeup turn failed to start, wait this long before the next wakeup attempt. */
-  failureBackoffMs?: number;
-  /**
-   * Whether this window may run the session (its folder is one of the window's); asked before any
-   * claim, for every trigger. Default: every session may be delivered.
-   */
-  mayDeliver?(sessionId: string): boolean | Promise<boolean>;
-}
-
-export const DEFAULT_MAX_PER_TURN = 5;
+export { DEFAULT_MAX_PER_TURN, type DeliveryOutcome, type DeliveryTrigger, type WakeupCoordinatorOptions, type WakeupEvent } from './deliveryTypes';
 
 export class WakeupCoordinator extends Disposable {
   private readonly hub = new EventHub<WakeupEvent>();
@@ -76,7 +42,21 @@ export class WakeupCoordinator extends Disposable {
   start(): void {
     if (this.started || this.isDisposed) return;
     this.started = true;
-    this.options.turns.setAdmissionHook(this.admissionHook);
+    this.options.turns.setAdmissionHook(
+      wakeupAdmissionHook({
+        turns: this.options.turns,
+        outbox: this.options.outbox,
+        clock: this.clock,
+        logger: this.logger,
+        mayDeliver: (sessionId) => this.options.mayDeliver?.(sessionId) ?? true,
+        claimOptions: () => ({ max: this.maxPerTurn(), ttlMs: this.claimTtlMs, ignoreBackoff: true }),
+        timeoutMs: this.options.admissionTimeoutMs ?? 2_000,
+        inflight: (sessionId) => this.inflight.get(sessionId),
+        markDelivered: (claim, via, turnId) => this.markDelivered(claim, via, turnId),
+        retry: (sessionId) => this.request(sessionId, 'retry'),
+        track: (work) => this.track(work),
+      }),
+    );
     this._register(toDisposable(() => this.options.turns.setAdmissionHook(undefined)));
     const off = this.options.turns.onTurnTeardown((ended) => {
       if (this.drainingEarly.delete(ended.turnId)) return;
@@ -265,13 +245,7 @@ export class WakeupCoordinator extends Disposable {
   }
 
   private maxPerTurn(): number {
-    let value: number = DEFAULT_MAX_PER_TURN;
-    try {
-      value = this.options.maxPerTurn?.() ?? DEFAULT_MAX_PER_TURN;
-    } catch (error) {
-      this.logger.warn('reading vigil.wakeups.maxPerTurn failed; using the default', error);
-    }
-    return Number.isInteger(value) && value >= 1 ? Math.min(value, 100) : DEFAULT_MAX_PER_TURN;
+    return readMaxPerTurn(() => this.options.maxPerTurn?.(), this.logger);
   }
 
   /** One delivery at a time per session in this window; requests made while one waits share it. */
@@ -378,73 +352,6 @@ export class WakeupCoordinator extends Disposable {
   private async markDelivered(claim: Claim, via: 'wakeup' | 'carried', turnId?: string): Promise<void> {
     const count = await this.options.outbox.deliver(claim);
     if (count > 0) this.emit({ type: 'delivered', sessionId: claim.sessionId, keys: claim.keys, via, ...(turnId ? { turnId } : {}) });
-  }
-
-  /** docs/background-tasks.md Rule 4 (user turns carry pending completions) and the admission of our own wakeup turns. */
-  private readonly admissionHook: AdmissionHook = async ({ sessionId, turnId, source }) => {
-    if (source === 'wakeup') {
-      const claim = this.inflight.get(sessionId);
-      if (!claim) return undefined;
-      return this.contribution(claim, '', 'wakeup', turnId, () => undefined);
-    }
-    try {
-      // A pause never blocks a user's turn; parked completions wait until it lifts.
-      if (await this.options.turns.isPaused(sessionId)) return undefined;
-      // A turn this window should not run (another folder's session) carries nothing away either.
-      if (this.options.mayDeliver && !(await this.options.mayDeliver(sessionId))) return undefined;
-      const pending = this.options.outbox.claim(sessionId, { max: this.maxPerTurn(), ttlMs: this.claimTtlMs, ignoreBackoff: true });
-      const claim = await this.withinAdmissionBound(pending);
-      if (claim === 'timeout') {
-        // The claim may still land: give it back and try a wakeup, since the teardown drain may already have passed.
-        this.track(
-          pending
-            .then(async (late) => {
-              if (!late) return;
-              await this.options.outbox.release(late, 'timeout');
-              await this.request(sessionId, 'retry');
-            })
-            .catch((error: unknown) => this.logger.error('releasing a late admission claim failed', error)),
-        );
-        this.logger.warn(`the outbox of ${sessionId} was too slow for turn ${turnId}; its completions follow at teardown`);
-        return undefined;
-      }
-      if (!claim) return undefined;
-      return this.contribution(claim, formatWakeupPrompt(claim.completions), 'carried', turnId, () =>
-        this.track(this.options.outbox.release(claim, 'not-persisted').catch((error: unknown) => this.logger.error('releasing a claim failed', error))),
-      );
-    } catch (error) {
-      this.logger.error(`admission hook for ${sessionId} failed; the turn starts without completions`, error);
-      return undefined;
-    }
-  };
-
-  private contribution(claim: Claim, prefix: string, via: 'wakeup' | 'carried', turnId: string, onNotPersisted: () => unknown): AdmissionContribution {
-    return {
-      prefix,
-      onPersisted: () => {
-        this.track(this.markDelivered(claim, via, turnId).catch((error: unknown) => this.logger.error(`marking ${claim.keys.join(', ')} delivered failed`, error)));
-      },
-      onNotPersisted: () => {
-        onNotPersisted();
-      },
-    };
-  }
-
-  private withinAdmissionBound<T>(work: Promise<T>): Promise<T | 'timeout'> {
-    const ms = this.options.admissionTimeoutMs ?? 2_000;
-    return new Promise((resolve, reject) => {
-      const timer = this.clock.setTimer(ms, () => resolve('timeout'));
-      work.then(
-        (value) => {
-          timer.cancel();
-          resolve(value);
-        },
-        (error: unknown) => {
-          timer.cancel();
-          reject(error);
-        },
-      );
-    });
   }
 
   private get claimTtlMs(): number {
