@@ -8,6 +8,11 @@ export const leaseHolderSchema = z.object({
   pid: z.number().int(),
   host: z.string(),
   turnId: z.string(),
+  /**
+   * A wakeup that took the lease while its claim was still being written: it may find nothing to carry and let
+   * go without running a turn, so no teardown drain follows its tenure.
+   */
+  tentative: z.literal(true).optional(),
 });
 export type LeaseHolder = z.infer<typeof leaseHolderSchema>;
 

@@ -44,9 +44,9 @@ export interface StartTurnOptions {
   /** The background tasks a wakeup reports: kept as data in its prompt's transcript record. */
   taskIds?: string[];
   /**
-   * A wakeup whose claim is still being written: the lease is taken meanwhile, and the prompt and task ids come
-   * from here once the claim is durable (they replace `prompt` and `taskIds`). Undefined, or a rejection: the
-   * turn does not start, the lease is given back, and the result is `failed`.
+   * A wakeup whose claim is still being written: the lease is taken meanwhile (its holder marked tentative), and
+   * the prompt and task ids come from here once the claim is durable (they replace `prompt` and `taskIds`).
+   * Undefined, or a rejection: the turn does not start, the lease is given back, and the result is `failed`.
    */
   pendingWakeup?: Promise<{ prompt: string; taskIds: string[] } | undefined>;
 }
@@ -60,8 +60,11 @@ export interface TurnEnding {
 export type StartTurnResult =
   /** Admitted: lease held, prompt persisted. `ended` settles when the turn is over (never rejects). */
   | { kind: 'started'; turnId: string; ended: Promise<TurnEnded> }
-  /** Another turn holds the session (this window or another). Wakeups get this at once. */
-  | { kind: 'busy' }
+  /**
+   * Another turn holds the session (this window or another). Wakeups get this at once. `tentative`: the holder is
+   * a wakeup whose claim was still being written; it may let go without a turn, and then no teardown drain follows.
+   */
+  | { kind: 'busy'; tentative?: true }
   /** The session's wakeups are paused by a provider credential/quota failure (wakeup turns only). */
   | { kind: 'paused' }
   | { kind: 'failed'; reason: string };

@@ -202,7 +202,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     let run: TurnRun | undefined;
     try {
       await slot.pauseWrite;
-      const holder = this.lease.holderFor(this.o.windowId, turnId);
+      const holder = { ...this.lease.holderFor(this.o.windowId, turnId), ...(options.pendingWakeup ? { tentative: true as const } : {}) };
       const got = await acquireForTurn({
         lease: this.lease,
         clock: this.o.clock,
@@ -213,7 +213,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         options: this.busyWait,
         notice: (message, waitedMs) => this.emit({ type: 'busyWaiting', sessionId, message, waitedMs }),
       });
-      if (got.kind === 'busy') return { kind: 'busy' };
+      if (got.kind === 'busy') return got.holder.tentative ? { kind: 'busy', tentative: true } : { kind: 'busy' };
       if (got.kind === 'aborted') return { kind: 'failed', reason: 'Aborted while waiting for the session to become free' };
       if (got.kind === 'timedOut') return { kind: 'failed', reason: `Session busy: another window kept this session for ${Math.round(got.waitedMs / 1000)} s. Try again.` };
       // Under the lease the metadata is stable (only a turn's end, under the lease, sets the pause): read it fresh.

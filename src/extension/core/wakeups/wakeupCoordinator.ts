@@ -304,7 +304,8 @@ export class WakeupCoordinator extends Disposable {
   private async startWakeup(sessionId: string, pending: Claim | Promise<Claim | undefined>): Promise<DeliveryOutcome> {
     const { turns, outbox } = this.options;
     let result: StartTurnResult;
-    let claim = pending instanceof Promise ? undefined : pending;
+    const tentative = pending instanceof Promise;
+    let claim = tentative ? undefined : pending;
     // The admission hook finds the claim here; one still being written is put here as it lands.
     if (claim) this.inflight.set(sessionId, claim);
     const claimed = Promise.resolve(pending).then((c) => {
@@ -325,7 +326,12 @@ export class WakeupCoordinator extends Disposable {
     // A turn refused before it needed the claim (busy, paused) still has the claim to give back once it lands.
     await claimed;
     if (claim && this.inflight.get(claim.sessionId) === claim) this.inflight.delete(claim.sessionId);
-    if (!claim) return 'nothing';
+    if (!claim) {
+      // A tentative wakeup that held the lease and carried nothing may have refused the real claimant meanwhile,
+      // which gives its claim back for a teardown that never comes (no turn ran): like a teardown, ask once more.
+      if (tentative && result.kind !== 'busy') this.askAgain(sessionId);
+      return 'nothing';
+    }
     switch (result.kind) {
       case 'started':
         await this.markDelivered(claim, 'wakeup', result.turnId);
@@ -333,6 +339,9 @@ export class WakeupCoordinator extends Disposable {
       case 'busy':
         // docs/background-tasks.md Rule 6: another turn won the session; each completion goes back once, for its teardown.
         await outbox.release(claim, 'busy');
+        // A tentative holder may let go without a turn, and then no teardown drains: ask again now. Should it still
+        // hold the session, its own ask after letting go comes after this release and finds the completion.
+        if (result.tentative) this.askAgain(sessionId);
         return 'busy';
       case 'paused':
         // docs/background-tasks.md Rule 7: no retry loop against a dead provider; the first turn after the pause takes them.
@@ -347,6 +356,16 @@ export class WakeupCoordinator extends Disposable {
         throw new Error(`unknown start result ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /**
+   * A delivery after this one, for a session whose completion a tentative wakeup may have left without a turn.
+   * Bounded: it claims before it takes the lease, so it is never tentative and never makes another window ask;
+   * each ask answers one tentative wakeup, and there is at most one of those per completion signal.
+   */
+  private askAgain(sessionId: string): void {
+    if (this.isDisposed) return;
+    this.track(this.request(sessionId, 'retry').catch((error: unknown) => this.logger.error(`asking again for ${sessionId} failed`, error)));
   }
 
   private async markDelivered(claim: Claim, via: 'wakeup' | 'carried', turnId?: string): Promise<void> {
