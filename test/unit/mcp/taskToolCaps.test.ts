@@ -1,9 +1,10 @@
 // The task caps through Vigil's task server: a start over the cap is refused before the person is asked, with
-// what the model can do; a start waiting for its approval holds its room.
+// what the model can do; a start waiting for its approval holds its room; an HTTP batch is refused whole.
 
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpServerHttp } from '@agentclientprotocol/sdk';
 import type { ClientOpVerdict } from '../../../src/extension/core/acp/permissionGate';
 import { tempStorageRoot } from '../../fakes/wakeupHarness';
 import { callTool, connectMcpClient, openTaskServer, taskIdIn, type OpenedTaskServer } from '../../fakes/taskServerHarness';
@@ -22,9 +23,9 @@ describe('task caps through the task server', function () {
     await fs.rm(root, { recursive: true, force: true, maxRetries: 10 });
   });
 
-  async function open(perSession: number): Promise<void> {
+  async function open(perSession: number, agent?: { builtin: boolean; command: string }): Promise<void> {
     root = await tempStorageRoot('vigil-toolcaps-');
-    ts = await openTaskServer(root, { registry: { caps: () => ({ perSession, perWindow: 64 }) } });
+    ts = await openTaskServer(root, { registry: { caps: () => ({ perSession, perWindow: 64 }) }, server: agent ? { agentOf: () => agent } : {} });
   }
 
   it('start_background_command over the cap is refused without a question, naming the tasks and what to do', async () => {
@@ -71,5 +72,22 @@ describe('task caps through the task server', function () {
     assert.match((await callTool(client, 'start_background_command', { command: 'echo no' })).text, /The person said no/);
     ts.verdict = () => ({ allowed: true });
     assert.equal((await callTool(client, 'start_background_command', { command: 'exec sleep 600' })).isError, false);
+  });
+
+  it('HTTP: a JSON-RPC batch is refused whole and starts nothing', async () => {
+    await open(16, { builtin: false, command: '/usr/local/bin/copilot --acp' });
+    const [entry] = (await ts.server.serversFor('s1', { mcpCapabilities: { http: true } })) as McpServerHttp[];
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'start_background_command', arguments: { command: 'exec sleep 600' } } });
+    const response = await fetch(entry.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: entry.headers[0].value },
+      body: JSON.stringify([1, 2, 3].map(call)),
+    });
+    assert.equal(response.status, 400);
+    const body = (await response.json()) as { error?: { code: number; message: string } };
+    assert.equal(body.error?.code, -32600);
+    assert.match(body.error?.message ?? '', /one message per request/);
+    assert.deepEqual(ts.tasks.registry.list(), []);
+    assert.equal(ts.ops.length, 0);
   });
 });
