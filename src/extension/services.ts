@@ -19,6 +19,7 @@ import type { LivenessSettings } from './core/settings/livenessSettings';
 import { TurnSupervisor } from './core/supervisor/turnSupervisor';
 import { TaskRegistry } from './core/tasks/taskRegistry';
 import type { TaskCompletion } from './core/tasks/taskTypes';
+import type { TaskCaps } from './core/tasks/startSlots';
 import { WakeupCoordinator } from './core/wakeups/wakeupCoordinator';
 import { WakeupOutbox } from './core/wakeups/wakeupOutbox';
 import { CrossWindow } from './core/crosswindow/crossWindow';
@@ -56,6 +57,8 @@ export interface ServiceOptions {
   liveness(): LivenessSettings;
   maxWakeupsPerTurn(): number;
   outputByteLimit(): number;
+  /** `vigil.tasks.maxRunningPerSession` / `maxRunningPerWindow`, read at every start (default 16 / 64). */
+  taskCaps?(): TaskCaps;
   launchFor(sessionId: string): Promise<LaunchSpec>;
   policy: ApprovalPolicy;
   prompter: PermissionPrompter;
@@ -149,6 +152,7 @@ export class VigilServices extends Disposable {
       clock,
       logger: o.logger,
       defaultOutputByteLimit: o.outputByteLimit(),
+      ...(o.taskCaps ? { caps: o.taskCaps } : {}),
       redactor,
     });
     const lateAgents: { agents?: AcpAgentHandleProvider } = {};

@@ -11,8 +11,10 @@ export const TASK_SECRET_ENV = 'VIGIL_TASK_SECRET';
 
 /** A longer line is not ours: the connection is closed. */
 export const BRIDGE_MAX_LINE = 1024 * 1024;
-/** Time a client has to authenticate after connecting. */
+/** Time a client has to authenticate after connecting, however it trickles bytes meanwhile. */
 export const BRIDGE_HELLO_TIMEOUT_MS = 5_000;
+/** Connections not yet authenticated at once; a new one beyond it closes the oldest. */
+export const BRIDGE_MAX_PENDING = 32;
 /** Tool calls one connection may have open at once. */
 export const BRIDGE_MAX_IN_FLIGHT = 16;
 

@@ -2,6 +2,7 @@
 // turns bare newlines into CRLF, answers typing with a hint, and prints the exit status once.
 
 import { formatDuration } from '../../shared/duration';
+import { shown } from '../core/acp/clientGrants';
 import { taskEndSentence } from '../core/tasks/taskEnd';
 
 export interface MirroredTask {
@@ -53,7 +54,9 @@ export class TaskMirrorFeed {
   }
 
   header(task: MirroredTask, truncated: boolean): void {
-    this.emit(`${DIM}Vigil task ${task.id} · ${task.command}${RESET}\r\n`);
+    // Escaped as the approval showed it (raw, an ESC or OSC 8 sequence could draw another command here), but
+    // whole: the mirror's redactor must see a secret in it entire, not cut in two.
+    this.emit(`${DIM}Vigil task ${task.id} · ${shown(task.command, Number.POSITIVE_INFINITY)}${RESET}\r\n`);
     if (truncated) this.emit(`${DIM}… (earlier output was dropped; the task's log keeps more)${RESET}\r\n`);
   }
 

@@ -1,6 +1,7 @@
 // How a background task reads in quick picks and terminal names (status, elapsed, exit code); pure, unit-tested.
 
 import { formatDuration } from '../../shared/duration';
+import { shown } from '../core/acp/clientGrants';
 import { taskEndPhrase } from '../core/tasks/taskEnd';
 import type { MirroredTask } from './taskMirrorFeed';
 
@@ -41,7 +42,8 @@ export function mirrorName(task: Pick<MirroredTask, 'id' | 'command'>): string {
   return `Vigil ${task.id}: ${oneLine(task.command, 40)}`;
 }
 
+/** One line of an agent's text for a tab name, a pick row or a question: control and bidi characters shown escaped. */
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = shown(text.replace(/\s+/g, ' ').trim(), Number.POSITIVE_INFINITY);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -10,7 +10,7 @@ import { Disposable } from '../core/common/disposable';
 import type { Logger } from '../core/ports/logger';
 import { LivenessSettingsResolver, type LivenessSettings } from '../core/settings/livenessSettings';
 import { layersFromSection } from '../core/settings/sectionLayers';
-import { resolveSettingTrust, tightenApprovals, type ConfirmedSetting, type IgnoredWorkspaceValue, type WorkspaceValueQuestion } from '../core/settings/settingsTrust';
+import { lowerTaskCaps, resolveSettingTrust, TASK_CAP_SETTINGS, tightenApprovals, type ConfirmedSetting, type IgnoredWorkspaceValue, type WorkspaceValueQuestion } from '../core/settings/settingsTrust';
 import { IssueLedger, SETTING_KEYS, validateSettings, type SettingIssue, type ValidatedSettings } from '../core/settings/settingsValidation';
 import type { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
 
@@ -155,6 +155,13 @@ export class VigilConfiguration extends Disposable {
           `[settings] this workspace's vigil.approvals.* would allow more than your user settings (${loosened.join(', ')}); a workspace can only make approvals stricter, so your user setting applies there. To allow more, change vigil.approvals.* in your User settings.`,
         ));
       }
+    }
+    // Trusted or not, a workspace may lower the task caps, never raise them above the person's.
+    if (TASK_CAP_SETTINGS.some((key) => resolution.setByWorkspace(`tasks.${key}`))) {
+      const { tasks, raised } = lowerTaskCaps(validateSettings(resolution.userLevel).settings.tasks, settings.tasks);
+      settings.tasks = tasks;
+      const names = raised.map((key) => `vigil.tasks.${key}`).join(' and ');
+      if (raised.length > 0) this.noteOnce(`taskCaps:${JSON.stringify(tasks)}:${names}`, () => this.logger.warn(`[settings] this workspace's ${names} would let more commands run at once than your user settings; a workspace can only lower these caps, so your user setting applies. To allow more, change it in your User settings.`));
     }
     // A workspace may ask for reviews of writes, never turn off the review its person asked for.
     if (resolution.setByWorkspace('edits.review') && settings.edits.review === 'auto' && validateSettings(resolution.userLevel).settings.edits.review === 'ask') {

@@ -193,6 +193,7 @@ export class VigilApp extends Disposable {
       liveness: () => this.config.settings.liveness,
       maxWakeupsPerTurn: () => this.config.settings.wakeups.maxPerTurn,
       outputByteLimit: () => this.config.settings.tasks.outputByteLimit,
+      taskCaps: () => ({ perSession: this.config.settings.tasks.maxRunningPerSession, perWindow: this.config.settings.tasks.maxRunningPerWindow }),
       launchFor: () => this.launch(),
       policy: new SettingsApprovalPolicy(this.config),
       edits: this.edits,

@@ -130,4 +130,16 @@ describe('workspace settings trust (extension host)', () => {
     assert.strictEqual((await openai.config.launchSettings()).model.baseUrl, 'http://127.0.0.1:11434/v1', 'declined: the user’s endpoint');
     assert.strictEqual(openai.asked[0]?.key, 'model.baseUrl');
   });
+
+  for (const trusted of [true, false]) {
+    it(`${trusted ? 'trusted' : 'Restricted Mode'}: a workspace may lower the task caps, never raise them above the user's`, () => {
+      const { config } = setUp({
+        'tasks.maxRunningPerSession': { defaultValue: 16, globalValue: 8, workspaceValue: 256 },
+        'tasks.maxRunningPerWindow': { defaultValue: 64, workspaceValue: 10 },
+      }, { trusted });
+      assert.strictEqual(config.settings.tasks.maxRunningPerSession, 8);
+      assert.strictEqual(config.settings.tasks.maxRunningPerWindow, 10);
+      assert.ok(logger.lines.some((l) => /this workspace's vigil\.tasks\.maxRunningPerSession would let more commands run at once .* can only lower these caps/.test(l)), logger.lines.join('\n'));
+    });
+  }
 });

@@ -1,9 +1,15 @@
-// The task bridge's socket: only a client holding the session's secret gets in, and it sees only its session.
+// The task bridge's socket: only a client holding the session's secret gets in, and it sees only its session;
+// connections still to authenticate are bounded in time (absolutely) and in number.
 
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { BridgeClient } from '../../../src/taskServer/bridgeClient';
+import { SessionSecrets } from '../../../src/extension/core/mcp/sessionSecrets';
+import { TaskBridgeServer } from '../../../src/extension/core/mcp/taskBridgeServer';
+import type { TaskToolService } from '../../../src/extension/core/mcp/taskToolService';
+import { silentLogger } from '../../../src/extension/core/ports/logger';
+import { FakeClock } from '../../fakes/fakeClock';
 import { tempStorageRoot } from '../../fakes/wakeupHarness';
 import { openTaskServer, RawBridge, taskIdIn, type OpenedTaskServer } from '../../fakes/taskServerHarness';
 
@@ -106,5 +112,86 @@ describe('task bridge socket', function () {
     assert.equal(r.isError, true);
     assert.match(r.text, /secret does not match/);
     client.close();
+  });
+});
+
+describe('task bridge: connections still to authenticate', function () {
+  this.timeout(30_000);
+  let root: string;
+  let bridge: TaskBridgeServer;
+  let clock: ArmedClock;
+  const secrets = SessionSecrets.generate();
+  const raws: RawBridge[] = [];
+
+  /** A fake clock that says when the bridge arms a timer: the bridge has taken the connection by then. */
+  class ArmedClock extends FakeClock {
+    private armed: Array<() => void> = [];
+    override setTimer(ms: number, fn: () => void) {
+      for (const resolve of this.armed.splice(0)) resolve();
+      return super.setTimer(ms, fn);
+    }
+    nextTimer(): Promise<void> {
+      return new Promise((resolve) => this.armed.push(resolve));
+    }
+  }
+
+  beforeEach(async () => {
+    root = await tempStorageRoot('vigil-pending-');
+    clock = new ArmedClock();
+    const service = { call: async () => ({ text: 'ok' }) } as unknown as TaskToolService;
+    bridge = await TaskBridgeServer.listen({ socketPath: path.join(root, 's.sock'), secrets, service, logger: silentLogger, clock, helloTimeoutMs: 60_000, maxPending: 2 });
+  });
+
+  afterEach(async () => {
+    for (const raw of raws.splice(0)) raw.destroy();
+    await bridge.close();
+    await fs.rm(root, { recursive: true, force: true, maxRetries: 10 });
+  });
+
+  async function connect(): Promise<RawBridge> {
+    const armed = clock.nextTimer();
+    const r = new RawBridge(bridge.socketPath);
+    raws.push(r);
+    await armed;
+    return r;
+  }
+
+  const hello = (session: string) => ({ t: 'hello', session, secret: secrets.secretFor(session) });
+
+  it('the hello deadline is absolute: bytes trickling in do not extend it', async () => {
+    const r = await connect();
+    r.send('{"t":');
+    await clock.advance(40_000);
+    r.send('"hel');
+    await clock.advance(20_000);
+    await r.until(() => r.closed);
+    assert.deepEqual(r.replies, []);
+  });
+
+  it('an authenticated connection outlives the deadline', async () => {
+    const r = await connect();
+    r.send(hello('s1'));
+    await r.until(() => r.replies.length > 0);
+    await clock.advance(120_000);
+    r.send({ t: 'call', id: 1, tool: 'list_background', args: {} });
+    await r.until(() => r.replies.length > 1);
+    assert.deepEqual(r.replies[1], { t: 'result', id: 1, result: { text: 'ok' } });
+  });
+
+  it('beyond the bound of pending connections the oldest is closed; the newer ones still authenticate', async () => {
+    const oldest = await connect();
+    const middle = await connect();
+    const newest = await connect();
+    await oldest.until(() => oldest.closed);
+    for (const [r, session] of [[middle, 's1'], [newest, 's2']] as const) {
+      r.send(hello(session));
+      await r.until(() => r.replies.length > 0 || r.closed);
+      assert.deepEqual(r.replies, [{ t: 'welcome' }]);
+    }
+    // Authenticated connections are not pending: more may come.
+    const later = await connect();
+    later.send(hello('s3'));
+    await later.until(() => later.replies.length > 0 || later.closed);
+    assert.deepEqual(later.replies, [{ t: 'welcome' }]);
   });
 });

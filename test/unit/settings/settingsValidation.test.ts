@@ -21,6 +21,8 @@ describe('settings validation', () => {
       'wakeups.maxPerTurn': 1,
       'tasks.outputByteLimit': 2048,
       'tasks.offerToAgents': false,
+      'tasks.maxRunningPerSession': 4,
+      'tasks.maxRunningPerWindow': 1024,
       'approvals.policy': 'ask',
       'approvals.byKind': { execute: 'ask', read: 'allowAll' },
       'approvals.timeoutSeconds': 30,
@@ -31,6 +33,8 @@ describe('settings validation', () => {
     assert.strictEqual(settings.wakeups.maxPerTurn, 1);
     assert.strictEqual(settings.tasks.outputByteLimit, 2048);
     assert.strictEqual(settings.tasks.offerToAgents, false);
+    assert.strictEqual(settings.tasks.maxRunningPerSession, 4);
+    assert.strictEqual(settings.tasks.maxRunningPerWindow, 1024);
     assert.deepStrictEqual(settings.approvals, { policy: 'ask', byKind: { execute: 'ask', read: 'allowAll' }, timeoutSeconds: 30 });
   });
 
@@ -52,6 +56,8 @@ describe('settings validation', () => {
       'wakeups.maxPerTurn': 0,
       'tasks.outputByteLimit': 12.5,
       'tasks.offerToAgents': 'no',
+      'tasks.maxRunningPerSession': 0,
+      'tasks.maxRunningPerWindow': '64',
       'approvals.policy': 'yes',
       'model.name': 'x'.repeat(201),
       'approvals.timeoutSeconds': 5,
@@ -62,6 +68,8 @@ describe('settings validation', () => {
     assert.match(byKey['vigil.wakeups.maxPerTurn'], /whole number from 1 to 100. Using 5/);
     assert.match(byKey['vigil.tasks.outputByteLimit'], /from 1024 to 67108864/);
     assert.match(byKey['vigil.tasks.offerToAgents'], /must be true or false. Using true/);
+    assert.match(byKey['vigil.tasks.maxRunningPerSession'], /is number 0; it must be a whole number from 1 to 256. Using 16 meanwhile/);
+    assert.match(byKey['vigil.tasks.maxRunningPerWindow'], /from 1 to 1024. Using 64 meanwhile/);
     assert.match(byKey['vigil.approvals.timeoutSeconds'], /from 10 to 86400. Using 600/);
     assert.match(byKey['vigil.approvals.policy'], /Using "allowReadOnly"/);
     assert.match(byKey['vigil.model.name'], /201 characters long; at most 200/);

@@ -11,6 +11,7 @@ import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 import { errorMessage, VigilError } from '../common/errors';
 import type { AgentEvent } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
+import type { StartSlot } from '../ports/terminalHost';
 import type { PromptAttachment } from '../../../shared/promptContext';
 import { ActivityDescriber } from './activityDescriber';
 import type { ElicitationHost } from './elicitationHost';
@@ -352,16 +353,25 @@ export class AcpConnection {
         const envNames = (params.env ?? []).map((e) => e.name);
         // The raw input shown on request: the environment by its names only (its values may be secrets).
         const rawInput = { command: params.command, args: params.args, cwd: params.cwd, background, env: envNames };
-        await authorize(params.sessionId, { kind: 'execute', commandLine, cwd: place.path, cwdInside: place.inside, cwdMissing: place.problem === 'missing', background, envNames }, signal, rawInput);
+        // Room under the task caps is taken before the person is asked, and held while they answer.
+        let slot: StartSlot;
         try {
+          slot = terminals.reserveStart(vigilSessionId);
+        } catch (error) {
+          throw asRequestError(error);
+        }
+        try {
+          await authorize(params.sessionId, { kind: 'execute', commandLine, cwd: place.path, cwdInside: place.inside, cwdMissing: place.problem === 'missing', background, envNames }, signal, rawInput);
           // The checked real directory, not the agent's spelling of it: a symlink it names cannot be re-pointed in between.
           const created = await terminals.create(vigilSessionId, { ...params, cwd: place.path }, () =>
             this.emit(params.sessionId, (d) => d.foregroundCommand(`tool: output of ${label}`)),
-          );
+          slot);
           if (created.background) this.emit(params.sessionId, (d) => d.request(`background task ${created.terminalId} started: ${label}`));
           return { terminalId: created.terminalId };
         } catch (error) {
           throw asRequestError(error);
+        } finally {
+          slot.release();
         }
       })
       .onRequest('terminal/output', async ({ params }) => {

@@ -6,7 +6,7 @@ import type { VigilTerminalMeta } from '../../../shared/agentProtocol/vigilMetho
 import { VigilError } from '../common/errors';
 import type { Unsubscribe } from '../common/events';
 import type { Logger } from '../ports/logger';
-import type { CreateTerminalRequest, TerminalHost } from '../ports/terminalHost';
+import type { CreateTerminalRequest, StartSlot, TerminalHost } from '../ports/terminalHost';
 
 interface Tracked {
   background: boolean;
@@ -21,8 +21,13 @@ export class TerminalBridge {
     private readonly log: Logger,
   ) {}
 
+  /** Room for one command of the session, taken before the person is asked; throws `TASK_LIMIT` over a cap. */
+  reserveStart(vigilSessionId: string): StartSlot {
+    return this.requireHost().reserveStart?.(vigilSessionId) ?? { sessionId: vigilSessionId, release: () => undefined };
+  }
+
   /** `onOutput` receives each chunk of a foreground command (activity for the turn waiting on it). */
-  async create(vigilSessionId: string, params: AcpCreateTerminal, onOutput: (chunk: string) => void): Promise<{ terminalId: string; background: boolean }> {
+  async create(vigilSessionId: string, params: AcpCreateTerminal, onOutput: (chunk: string) => void, slot?: StartSlot): Promise<{ terminalId: string; background: boolean }> {
     const host = this.requireHost();
     const meta = readMeta(params._meta);
     const request: CreateTerminalRequest = {
@@ -35,7 +40,7 @@ export class TerminalBridge {
       background: meta.background === true,
       notify: meta.background ? { onExit: meta.notify?.onExit ?? true, pattern: meta.notify?.pattern } : undefined,
     };
-    const { terminalId } = await host.create(request);
+    const { terminalId } = await host.create(request, slot);
     const tracked: Tracked = { background: request.background === true };
     if (!tracked.background) tracked.unsubscribe = host.onOutput(terminalId, onOutput);
     this.terminals.set(terminalId, tracked);

@@ -17,7 +17,8 @@ export type VigilErrorCode =
   | 'CANCELLED'
   | 'OUTSIDE_WORKSPACE'
   | 'PERMISSION_DENIED'
-  | 'TASK_FAILED';
+  | 'TASK_FAILED'
+  | 'TASK_LIMIT';
 
 export class VigilError extends Error {
   readonly code: VigilErrorCode;

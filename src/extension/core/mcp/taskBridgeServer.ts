@@ -1,11 +1,13 @@
 // The extension host's end of Vigil's task server: a local socket only a client holding a session's secret
 // can use. The first line must authenticate (else the connection is closed); every later line is one tool
-// call of that session, served by TaskToolService. Closing a connection cancels its open calls.
+// call of that session, served by TaskToolService. Closing a connection cancels its open calls. Connections
+// still to authenticate are bounded in number and in time (an absolute deadline, not an idle timer).
 
 import * as net from 'node:net';
 import { errorMessage } from '../common/errors';
+import { systemClock, type Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import { BRIDGE_HELLO_TIMEOUT_MS, BRIDGE_MAX_IN_FLIGHT, BRIDGE_MAX_LINE, callSchema, helloSchema, type BridgeReply } from '../../../shared/taskBridgeProtocol';
+import { BRIDGE_HELLO_TIMEOUT_MS, BRIDGE_MAX_IN_FLIGHT, BRIDGE_MAX_LINE, BRIDGE_MAX_PENDING, callSchema, helloSchema, type BridgeReply } from '../../../shared/taskBridgeProtocol';
 import { readLines, writeLine } from './lineChannel';
 import type { SessionSecrets } from './sessionSecrets';
 import type { TaskToolService } from './taskToolService';
@@ -17,10 +19,15 @@ export interface TaskBridgeOptions {
   logger: Logger;
   /** Time a client has to authenticate (default BRIDGE_HELLO_TIMEOUT_MS). */
   helloTimeoutMs?: number;
+  /** Connections awaiting their hello at once (default BRIDGE_MAX_PENDING). */
+  maxPending?: number;
+  clock?: Clock;
 }
 
 export class TaskBridgeServer {
   private readonly sockets = new Set<net.Socket>();
+  /** Connections still to authenticate, oldest first (a Set keeps insertion order). */
+  private readonly pending = new Set<net.Socket>();
   private closed = false;
 
   private constructor(
@@ -62,18 +69,20 @@ export class TaskBridgeServer {
       return;
     }
     this.sockets.add(socket);
+    this.admitPending(socket);
     const abort = new AbortController();
     let sessionId: string | undefined;
     let inFlight = 0;
+    // Absolute: a client that trickles a byte now and then still has this long in all to authenticate.
+    const deadline = (this.o.clock ?? systemClock).setTimer(this.o.helloTimeoutMs ?? BRIDGE_HELLO_TIMEOUT_MS, () => socket.destroy());
     socket.on('close', () => {
+      deadline.cancel();
+      this.pending.delete(socket);
       this.sockets.delete(socket);
       // The program (or its agent) is gone: a question still open for one of its calls is cancelled.
       abort.abort();
     });
     socket.on('error', (error) => this.o.logger.debug(`task bridge connection: ${errorMessage(error)}`));
-    socket.setTimeout(this.o.helloTimeoutMs ?? BRIDGE_HELLO_TIMEOUT_MS, () => {
-      if (sessionId === undefined) socket.destroy();
-    });
     const deny = (reason: string) => {
       writeLine(socket, { t: 'denied', reason } satisfies BridgeReply);
       socket.end(() => socket.destroy());
@@ -95,7 +104,8 @@ export class TaskBridgeServer {
           return;
         }
         sessionId = hello.data.session;
-        socket.setTimeout(0);
+        deadline.cancel();
+        this.pending.delete(socket);
         writeLine(socket, { t: 'welcome' } satisfies BridgeReply);
         return;
       }
@@ -115,5 +125,15 @@ export class TaskBridgeServer {
         .then((result) => writeLine(socket, { t: 'result', id: call.data.id, result } satisfies BridgeReply))
         .finally(() => (inFlight -= 1));
     }, () => socket.destroy());
+  }
+
+  /** Counts a new connection as pending; beyond the bound the oldest pending one goes (a real client says hello at once). */
+  private admitPending(socket: net.Socket): void {
+    this.pending.add(socket);
+    if (this.pending.size <= (this.o.maxPending ?? BRIDGE_MAX_PENDING)) return;
+    const oldest = this.pending.values().next().value as net.Socket;
+    this.pending.delete(oldest);
+    oldest.destroy();
+    this.o.logger.debug('task bridge: too many connections awaiting their hello; closed the oldest');
   }
 }

@@ -1,6 +1,7 @@
 // Vigil's task tools over streamable HTTP, for agents that take only HTTP MCP servers (GitHub Copilot CLI
 // rejects client stdio servers): 127.0.0.1 only, one URL per session, its secret as the bearer token.
-// Stateless: each POST gets a fresh MCP server bound to the authenticated session.
+// Stateless: each POST gets a fresh MCP server bound to the authenticated session, and carries one message:
+// a JSON-RPC batch (dropped from MCP in 2025-06-18) would start as many calls as it holds at once.
 
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,6 +71,11 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, o: { 
     parsed = JSON.parse(body);
   } catch {
     return reply(res, 400, 'the body is not JSON');
+  }
+  if (Array.isArray(parsed)) {
+    const error = { code: -32600, message: 'JSON-RPC batches are not accepted: send one message per request.' };
+    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error }));
+    return;
   }
   const server = new McpServer({ name: TASK_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } });
   registerTaskTools(server as unknown as ToolRegistrar, (tool, args, signal) => o.service.call(sessionId, tool, args, signal));

@@ -6,9 +6,9 @@ import { Buffer } from 'node:buffer';
 import type { ClientOp } from '../acp/clientGrants';
 import type { ClientOpVerdict } from '../acp/permissionGate';
 import { placeDirectory } from '../acp/workspaceDir';
-import { errorMessage } from '../common/errors';
+import { errorMessage, isVigilError } from '../common/errors';
 import type { Logger } from '../ports/logger';
-import type { CreateTerminalRequest } from '../ports/terminalHost';
+import type { CreateTerminalRequest, StartSlot } from '../ports/terminalHost';
 import { compilePattern } from '../tasks/lineMatcher';
 import { taskEndSentence } from '../tasks/taskEnd';
 import type { TaskSnapshot } from '../tasks/taskTypes';
@@ -16,7 +16,9 @@ import { isTaskToolName, taskToolLimits, taskTools, type OutputParams, type Star
 
 /** The registry as these tools use it (TaskRegistry implements it). */
 export interface TaskToolRegistry {
-  create(request: CreateTerminalRequest): Promise<{ terminalId: string }>;
+  /** Room for one start, taken before the person is asked; throws `TASK_LIMIT` when a cap is reached. */
+  reserveStart(sessionId: string): StartSlot;
+  create(request: CreateTerminalRequest, slot?: StartSlot): Promise<{ terminalId: string }>;
   get(taskId: string): Promise<TaskSnapshot | undefined>;
   list(filter: { sessionId?: string }): TaskSnapshot[];
   kill(taskId: string): Promise<void>;
@@ -57,6 +59,7 @@ export class TaskToolService {
       }
     } catch (error) {
       if (error instanceof ToolRefusal) return refusal(error.message);
+      if (isVigilError(error, 'TASK_LIMIT')) return refusal(`${error.message} list_background lists this session's commands; kill_background stops one.`);
       this.deps.logger.warn(`task tool ${tool} failed for session ${sessionId}: ${errorMessage(error)}`);
       return refusal(`${tool} failed: ${errorMessage(error)}`);
     }
@@ -70,29 +73,30 @@ export class TaskToolService {
     if (place.problem === 'missing') throw new ToolRefusal(`The folder ${place.path} does not exist. Create it first, or leave out cwd to run in the workspace folder.`);
     if (place.problem === 'notFolder') throw new ToolRefusal(`${place.path} is not a folder; cwd must name a folder.`);
     const op: ClientOp = { kind: 'execute', commandLine: p.command, cwd: place.path, cwdInside: place.inside, background: true, envNames: [] };
-    const verdict = await this.deps.authorize(sessionId, op, signal);
-    if (!verdict.allowed) throw new ToolRefusal(verdict.reason);
-    const onExit = p.notify_on_exit ?? true;
-    // The checked real directory, not the agent's spelling: a symlink cannot be re-pointed in between.
-    const { terminalId } = await this.deps.registry().create({
-      sessionId,
-      command: p.command,
-      cwd: place.path,
-      background: true,
-      notify: { onExit, ...(p.notify_pattern !== undefined ? { pattern: p.notify_pattern } : {}) },
-      ...(p.timeout_seconds !== undefined ? { timeoutMs: p.timeout_seconds * 1000 } : {}),
-    });
+    // Room is taken before the person is asked: a start over the cap is refused without a question, and
+    // starts waiting for an answer count, so a burst of calls cannot all pass.
+    const slot = this.deps.registry().reserveStart(sessionId);
+    let terminalId: string;
+    try {
+      const verdict = await this.deps.authorize(sessionId, op, signal);
+      if (!verdict.allowed) throw new ToolRefusal(verdict.reason);
+      // The checked real directory, not the agent's spelling: a symlink cannot be re-pointed in between.
+      ({ terminalId } = await this.deps.registry().create(
+        {
+          sessionId,
+          command: p.command,
+          cwd: place.path,
+          background: true,
+          notify: { onExit: p.notify_on_exit ?? true, ...(p.notify_pattern !== undefined ? { pattern: p.notify_pattern } : {}) },
+          ...(p.timeout_seconds !== undefined ? { timeoutMs: p.timeout_seconds * 1000 } : {}),
+        },
+        slot,
+      ));
+    } finally {
+      slot.release();
+    }
     this.deps.started?.(sessionId, { id: terminalId, command: p.command });
-    const wake = onExit || p.notify_pattern !== undefined;
-    return {
-      text: [
-        `Started background task ${terminalId} in ${place.path}.`,
-        wake
-          ? `You will be woken with its result${p.notify_pattern !== undefined ? ` (first when a line matches /${p.notify_pattern}/${onExit ? ', again when it exits' : ''})` : ' when it finishes'}. End your turn now instead of waiting, polling or sleeping.`
-          : 'You asked not to be woken; use background_status or background_output to check on it.',
-        p.timeout_seconds !== undefined ? `It is killed if it runs longer than ${p.timeout_seconds} s.` : '',
-      ].filter(Boolean).join(' '),
-    };
+    return { text: startedText(terminalId, place.path, p) };
   }
 
   private async output(sessionId: string, p: OutputParams): Promise<TaskToolResult> {
@@ -141,6 +145,18 @@ function compilable(pattern: string): void {
   } catch (error) {
     throw new ToolRefusal(`notify_pattern is not a valid regular expression: ${errorMessage(error)}`);
   }
+}
+
+function startedText(terminalId: string, folder: string, p: StartParams): string {
+  const onExit = p.notify_on_exit ?? true;
+  const wake = onExit || p.notify_pattern !== undefined;
+  return [
+    `Started background task ${terminalId} in ${folder}.`,
+    wake
+      ? `You will be woken with its result${p.notify_pattern !== undefined ? ` (first when a line matches /${p.notify_pattern}/${onExit ? ', again when it exits' : ''})` : ' when it finishes'}. End your turn now instead of waiting, polling or sleeping.`
+      : 'You asked not to be woken; use background_status or background_output to check on it.',
+    p.timeout_seconds !== undefined ? `It is killed if it runs longer than ${p.timeout_seconds} s.` : '',
+  ].filter(Boolean).join(' ');
 }
 
 function statusLine(t: TaskSnapshot): string {

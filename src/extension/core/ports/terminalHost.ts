@@ -34,8 +34,18 @@ export interface TerminalOutput {
   exitStatus: TerminalExitStatus | null;
 }
 
+/** Room for one more running task of a session, held from before the person is asked until the task runs. */
+export interface StartSlot {
+  readonly sessionId: string;
+  /** Gives the room back (a start refused or failed); idempotent. */
+  release(): void;
+}
+
 export interface TerminalHost {
-  create(request: CreateTerminalRequest): Promise<{ terminalId: string }>;
+  /** Starts a command; with `slot` (from `reserveStart`) it uses the room taken earlier instead of taking its own. */
+  create(request: CreateTerminalRequest, slot?: StartSlot): Promise<{ terminalId: string }>;
+  /** Takes room for a start of `sessionId`, or throws `TASK_LIMIT` saying what to do; absent: the host has no caps. */
+  reserveStart?(sessionId: string): StartSlot;
   output(terminalId: string): Promise<TerminalOutput>;
   waitForExit(terminalId: string, signal?: AbortSignal): Promise<TerminalExitStatus>;
   kill(terminalId: string): Promise<void>;

@@ -167,6 +167,25 @@ export function tightenApprovals(userLevel: Approvals, withWorkspace: Approvals)
   return { approvals: { policy, byKind, timeoutSeconds: withWorkspace.timeoutSeconds }, loosened: [...new Set(loosened)] };
 }
 
+type Tasks = ValidatedSettings['tasks'];
+/** The task caps (below `vigil.tasks.`): a workspace may lower them, never raise them. */
+export const TASK_CAP_SETTINGS = ['maxRunningPerSession', 'maxRunningPerWindow'] as const;
+
+/**
+ * A workspace's task settings, but with caps never above the user's: a repository cannot let its agent run more
+ * commands at once than the person allows. `raised` names the caps where the workspace asked for more.
+ */
+export function lowerTaskCaps(userLevel: Tasks, withWorkspace: Tasks): { tasks: Tasks; raised: string[] } {
+  const tasks = { ...withWorkspace };
+  const raised: string[] = [];
+  for (const key of TASK_CAP_SETTINGS) {
+    if (withWorkspace[key] <= userLevel[key]) continue;
+    tasks[key] = userLevel[key];
+    raised.push(key);
+  }
+  return { tasks, raised };
+}
+
 /**
  * The person's answers per setting value: confirmations persist (bounded, most recent first) in a store the
  * caller provides (per workspace); declines last for this window only, so a reload asks again.

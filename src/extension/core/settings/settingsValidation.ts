@@ -8,6 +8,7 @@ import type { CustomAgentSettings } from '../acp/agentLaunch';
 import { validateMcpServers } from '../acp/mcpSettings';
 import type { ApprovalMode } from '../acp/hostPorts';
 import { TOOL_KINDS, type ToolKind } from '../../../shared/toolKinds';
+import { DEFAULT_TASK_CAPS, TASK_CAP_RANGE } from '../tasks/startSlots';
 
 export type AgentSetting = { kind: 'built-in' } | ({ kind: 'custom' } & Required<CustomAgentSettings>);
 
@@ -26,8 +27,11 @@ export interface ValidatedSettings {
   agent: AgentSetting;
   model: ModelSettingValues;
   wakeups: { maxPerTurn: number };
-  /** `offerToAgents`: third-party agents get Vigil's MCP task server (background commands with wakeups). */
-  tasks: { outputByteLimit: number; offerToAgents: boolean };
+  /**
+   * `offerToAgents`: third-party agents get Vigil's MCP task server (background commands with wakeups).
+   * `maxRunningPerSession` / `maxRunningPerWindow`: a start over either is refused, telling the agent what to do.
+   */
+  tasks: { outputByteLimit: number; offerToAgents: boolean; maxRunningPerSession: number; maxRunningPerWindow: number };
   /** `timeoutSeconds`: an approval nobody answers is rejected after this long (10 s … 24 h). */
   approvals: { policy: ApprovalMode; byKind: Partial<Record<ToolKind, ApprovalMode>>; timeoutSeconds: number };
   /** `vigil.mcpServers`, valid entries only (ACP's shape), offered to every agent. */
@@ -50,7 +54,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
   agent: { kind: 'built-in' },
   model: { provider: 'demo', baseUrl: '', name: '' },
   wakeups: { maxPerTurn: 5 },
-  tasks: { outputByteLimit: 1_048_576, offerToAgents: true },
+  tasks: { outputByteLimit: 1_048_576, offerToAgents: true, maxRunningPerSession: DEFAULT_TASK_CAPS.perSession, maxRunningPerWindow: DEFAULT_TASK_CAPS.perWindow },
   approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
   mcpServers: [],
   checkpoints: { enabled: true },
@@ -62,7 +66,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
 export type SettingReader = (key: string) => unknown;
 
 /** Every key `validateSettings` reads. (`model.scriptFile` is gone: the demo script is test-only, via VIGIL_DEMO_SCRIPT.) */
-export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'checkpoints.enabled', 'edits.review', 'notifications.turnFinished', 'notifications.approvalNeeded', 'notifications.stalled', 'notifications.wakeup'] as const;
+export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'tasks.maxRunningPerSession', 'tasks.maxRunningPerWindow', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'checkpoints.enabled', 'edits.review', 'notifications.turnFinished', 'notifications.approvalNeeded', 'notifications.stalled', 'notifications.wakeup'] as const;
 
 export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
   const issues: SettingIssue[] = [];
@@ -78,6 +82,8 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
     tasks: {
       outputByteLimit: integer(read('tasks.outputByteLimit'), 'tasks.outputByteLimit', 1024, 67_108_864, SETTING_DEFAULTS.tasks.outputByteLimit, issue),
       offerToAgents: boolean(read('tasks.offerToAgents'), 'tasks.offerToAgents', SETTING_DEFAULTS.tasks.offerToAgents, issue),
+      maxRunningPerSession: integer(read('tasks.maxRunningPerSession'), 'tasks.maxRunningPerSession', TASK_CAP_RANGE.perSession.min, TASK_CAP_RANGE.perSession.max, SETTING_DEFAULTS.tasks.maxRunningPerSession, issue),
+      maxRunningPerWindow: integer(read('tasks.maxRunningPerWindow'), 'tasks.maxRunningPerWindow', TASK_CAP_RANGE.perWindow.min, TASK_CAP_RANGE.perWindow.max, SETTING_DEFAULTS.tasks.maxRunningPerWindow, issue),
     },
     approvals: {
       policy: oneOf(read('approvals.policy'), APPROVAL_MODES, SETTING_DEFAULTS.approvals.policy, 'approvals.policy', issue),

@@ -10,12 +10,13 @@ import { EventHub, type Unsubscribe } from '../common/events';
 import { systemClock, type Clock, type TimerHandle } from '../ports/clock';
 import { silentLogger, tagged, type Logger } from '../ports/logger';
 import type { Redactor } from '../common/redactor';
-import type { CreateTerminalRequest, TerminalExitStatus, TerminalHost, TerminalOutput } from '../ports/terminalHost';
+import type { CreateTerminalRequest, StartSlot, TerminalExitStatus, TerminalHost, TerminalOutput } from '../ports/terminalHost';
 import { compilePattern } from './lineMatcher';
 import { clampOutputByteLimit } from './outputLimit';
 import { readLogTail } from './logFollower';
 import { signalTree } from '../common/processTree';
 import { shellInvocation } from './shellCommand';
+import { DEFAULT_TASK_CAPS, StartSlots, type TaskCaps } from './startSlots';
 import { TaskRun } from './taskRun';
 import { loadTaskRecords, taskPaths, tasksDir } from './taskStore';
 import type { TaskCompletion, TaskEvent, TaskRecord, TaskSnapshot } from './taskTypes';
@@ -50,6 +51,8 @@ export interface TaskRegistryOptions {
   pollIntervalMs?: number;
   /** Secrets to keep out of task records. */
   redactor?: Redactor;
+  /** How many tasks may run at once per session and per window; read at every start (default 16 / 64). */
+  caps?(): TaskCaps;
 }
 
 const DEFAULTS = { defaultOutputByteLimit: 1024 * 1024, logByteCap: 8 * 1024 * 1024, killGraceMs: 3_000, pollIntervalMs: 500 };
@@ -68,6 +71,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
   private pollTimer: TimerHandle | undefined;
   private reattached: Promise<void> = Promise.resolve();
   private readonly wrapper: WrapperKind;
+  private readonly slots: StartSlots;
 
   private constructor(private readonly options: TaskRegistryOptions) {
     super();
@@ -80,6 +84,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
       pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
     };
     this.wrapper = options.wrapper ?? (defaultWrapperKind() === 'perl' && existsSync(wrapperFiles(options.wrapperDir).perl) ? 'perl' : 'node');
+    this.slots = new StartSlots(options.caps ?? (() => DEFAULT_TASK_CAPS), () => this.running());
   }
 
   /** Opens the registry over `<storageRoot>/tasks/` and re-attaches every task a previous window left running. */
@@ -126,7 +131,13 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     return { ...record, output: tail.text, truncated: tail.truncated };
   }
 
-  async create(request: CreateTerminalRequest): Promise<{ terminalId: string }> {
+  /** Room for one start of `sessionId` (taken before the person is asked); throws `TASK_LIMIT` when a cap is reached. */
+  reserveStart(sessionId: string): StartSlot {
+    if (this.isDisposed) throw new VigilError('TASK_FAILED', 'the task registry is closed');
+    return this.slots.take(sessionId);
+  }
+
+  async create(request: CreateTerminalRequest, slot?: StartSlot): Promise<{ terminalId: string }> {
     if (this.isDisposed) throw new VigilError('TASK_FAILED', 'the task registry is closed');
     if (!request.command.trim()) throw new VigilError('INVALID_INPUT', 'terminal/create needs a command');
     if (request.notify?.pattern !== undefined) {
@@ -136,6 +147,16 @@ export class TaskRegistry extends Disposable implements TerminalHost {
         throw new VigilError('INVALID_INPUT', `notify.pattern is not a valid regular expression: ${errorMessage(error)}`, { cause: error });
       }
     }
+    const held = this.slots.hold(request.sessionId, slot);
+    try {
+      return await this.launch(request, held);
+    } finally {
+      held.release();
+    }
+  }
+
+  /** Starts a checked request; `held` is given back as soon as the task counts as running. */
+  private async launch(request: CreateTerminalRequest, held: StartSlot): Promise<{ terminalId: string }> {
     const cwd = await this.resolveCwd(request);
     const id = `t-${randomBytes(4).toString('hex')}`;
     const paths = taskPaths(this.options.storageRoot, id);
@@ -168,6 +189,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     await run.save();
     await run.followFromStart();
     this.runs.set(id, run);
+    held.release();
 
     const baseEnv = this.options.env ?? process.env;
     const env: NodeJS.ProcessEnv = { ...baseEnv };
@@ -240,6 +262,11 @@ export class TaskRegistry extends Disposable implements TerminalHost {
     return this.hub.subscribe((event) => {
       if (event.type === 'output' && event.taskId === terminalId) listener(event.chunk);
     });
+  }
+
+  /** Tasks still running (not yet ended), re-attached ones included: what the caps count. */
+  private running(): Array<{ id: string; sessionId: string }> {
+    return [...this.runs.values()].filter((r) => !r.finished).map((r) => ({ id: r.id, sessionId: r.record.sessionId }));
   }
 
   ownedProcessIds(): number[] {
