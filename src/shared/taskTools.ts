@@ -63,7 +63,7 @@ export const taskTools = {
   },
   kill_background: {
     title: 'Kill a background command',
-    description: 'Kills a background command and every process it started. You will be woken once with its end, as for any exit, if it asked for notify_on_exit.',
+    description: 'Kills a background command and every process it started (also those that left its session), and says how many it stopped and any it could not. You will be woken once with its end, as for any exit, if it asked for notify_on_exit.',
     schema: idSchema,
     input: idInput,
   },

@@ -6,10 +6,14 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { customLaunch } from '../../../src/extension/core/acp/agentLaunch';
 import { isAlive } from '../../../src/extension/core/common/processTree';
+import type { McpServerSource } from '../../../src/extension/core/acp/mcpServerSource';
 import { TaskRegistry } from '../../../src/extension/core/tasks/taskRegistry';
+import { TASK_SESSION_ENV } from '../../../src/shared/taskBridgeProtocol';
 import { AcpHarness } from './acpHarness';
 
 const strayAgent = path.resolve(__dirname, '../../fixtures/agents/fakeStrayAgent.js');
+/** Stands in for Vigil's task server program: it only waits. */
+const idleServer = path.resolve(__dirname, '../../fixtures/processes/idleServer.js');
 
 interface Strays {
   helper: number;
@@ -18,6 +22,8 @@ interface Strays {
   daemon: number;
   task: string;
   agent: number;
+  server?: number;
+  forger?: number;
 }
 
 describe('Stop means stop: processes a stopped turn left running', function () {
@@ -26,7 +32,7 @@ describe('Stop means stop: processes a stopped turn left running', function () {
   let registry: TaskRegistry | undefined;
   const started: number[] = [];
 
-  beforeEach(async () => {
+  async function harness(mcpServers?: McpServerSource[]): Promise<AcpHarness> {
     h = await AcpHarness.create({
       launch: () => customLaunch({ command: process.execPath, args: [strayAgent] }),
       terminalHost: async (storageRoot) => {
@@ -34,7 +40,13 @@ describe('Stop means stop: processes a stopped turn left running', function () {
         return registry;
       },
       settings: { graceMs: 300 },
+      mcpServers,
     });
+    return h;
+  }
+
+  beforeEach(async function () {
+    if (!this.currentTest?.title.includes('task server')) await harness();
   });
 
   afterEach(async () => {
@@ -106,6 +118,19 @@ describe('Stop means stop: processes a stopped turn left running', function () {
     await h!.waitFor(() => ![pids.own, pids.stubborn, pids.daemon, pids.agent].some(isAlive), 'the agent and its strays to end');
     assert.ok(isAlive(task), 'the registered background task still runs');
     assert.match((await notices()).join('\n'), /Stopped \d+ process(es)? the agent left running: .*sleep 601/);
+  });
+
+  (process.platform === 'linux' ? it : it.skip)('spares Vigil’s task server the agent started during the turn, and stops a child that only carries its session entry', async () => {
+    const server = { name: 'vigil-tasks', command: process.execPath, args: [idleServer], env: [{ name: TASK_SESSION_ENV, value: 'session-1' }] };
+    await harness([{ serversFor: async () => [server] }]);
+    const { pids, ended } = await strayTurn('strays', 0);
+    assert.ok(pids.server && pids.forger, 'the agent started the server and the child carrying its entry');
+    started.push(pids.server, pids.forger);
+    assert.ok(await h!.sup.abort('session-1'));
+    assert.equal((await ended).reason, 'aborted');
+    await h!.waitFor(() => ![pids.own, pids.stubborn, pids.daemon, pids.forger!].some(isAlive), 'the strays to end, the entry’s carrier with them');
+    assert.ok(isAlive(pids.server), 'the task server still runs');
+    assert.match((await notices())[0] ?? '', /^Stopped 4 processes the agent left running: .*sleep 605/);
   });
 
   it('a turn that completes stops nothing', async () => {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as readline from 'node:readline';
 import { isAlive } from '../../../src/extension/core/common/processTree';
-import type { ProcessInfo, ProcessTable } from '../../../src/extension/core/supervisor/processTable';
+import type { ProcessInfo, ProcessProgram, ProcessTable } from '../../../src/extension/core/supervisor/processTable';
 import { parseStat, readProcessTable, readSubtree, readTurnBaseline } from '../../../src/extension/core/supervisor/processTable';
 import { TurnProcessWatch, type TurnProcessReads } from '../../../src/extension/core/supervisor/turnProcesses';
 import { waitFor } from './harness';
@@ -34,6 +34,15 @@ class FakeHost implements TurnProcessReads {
     if (name === 'TASK') return value === 's1' && this.taskServers.has(pid);
     return name === 'MARK' && value === 'v' && this.marked.has(pid);
   }
+  /** "Now" in start-time ticks, as a sample reads it. */
+  clock: number | undefined;
+  now(): number | undefined {
+    return this.clock;
+  }
+  programs = new Map<number, ProcessProgram>();
+  async program(pid: number): Promise<ProcessProgram | undefined> {
+    return this.programs.get(pid);
+  }
 }
 
 /** Polls an asynchronous read of the real process table until it answers. */
@@ -56,12 +65,13 @@ describe('a turn’s leftover processes', () => {
     const watch = await TurnProcessWatch.begin({ agentPid: AGENT, marker: { name: 'MARK', value: 'v' }, reads: host, selfPid: SELF });
     // During the turn: a child in its own session, and a middle process that is sampled and then exits.
     host.rows = [...base, p(100, AGENT, 40), p(200, 100, 41, { pgid: 200, sid: 200 })];
+    host.clock = 44;
     await watch.sample();
     host.rows = [
       ...base,
       p(100, AGENT, 40), // the agent's child in its own session
       p(101, 100, 42, { pgid: 100, sid: 100 }), // its child
-      p(201, 1, 43, { pgid: 200, sid: 200 }), // the sampled middle (200) is gone; its daemon kept its session
+      p(201, 1, 43, { pgid: 200, sid: 200 }), // the sampled middle (200) is gone; its daemon, older than the sample, kept its session
       p(300, 1, 44), // a registered task (own session), carrying the marker
       p(301, 300, 45, { pgid: 300, sid: 300 }),
       p(302, 301, 46), // a task's grandchild in a session of its own
@@ -77,14 +87,54 @@ describe('a turn’s leftover processes', () => {
     assert.deepEqual(found, [100, 101, 201, 400, 401]);
   });
 
-  it('spares Vigil’s own server for the agent when the agent started it during the turn', async () => {
+  it('spares Vigil’s own server for the agent, started during the turn, by its program and entry: the entry alone spares nothing', async () => {
     const host = new FakeHost();
     host.rows = [...base];
     const watch = await TurnProcessWatch.begin({ agentPid: AGENT, reads: host, selfPid: SELF });
-    host.rows = [...base, p(140, AGENT, 60, { pgid: AGENT, sid: AGENT }), p(141, AGENT, 61, { pgid: AGENT, sid: AGENT })];
-    host.taskServers = new Set([140]);
-    assert.deepEqual((await watch.leftovers([], [{ name: 'TASK', value: 's1' }])).map((r) => r.pid), [141]);
-    assert.deepEqual((await watch.leftovers([])).map((r) => r.pid).sort((a, b) => a - b), [140, 141]);
+    const agentChild = { pgid: AGENT, sid: AGENT };
+    host.rows = [...base, p(140, AGENT, 60, agentChild), p(141, AGENT, 61, agentChild), p(142, AGENT, 62, agentChild), p(143, AGENT, 63, agentChild)];
+    const server = { exe: '/opt/node', args: ['/ext/dist/taskServer.js'] };
+    host.programs = new Map([
+      [140, server], // the task server with the session's entry
+      [141, { exe: '/bin/sleep', args: ['600'] }], // a child of the agent that carries the entry
+      [142, server], // the server's program, without the entry
+      [143, { exe: '/opt/node', args: ['/ext/dist/taskServer.js', '--inspect'] }], // another command line, with the entry
+    ]);
+    host.taskServers = new Set([140, 141, 143]);
+    const kept = [{ command: '/opt/node', args: ['/ext/dist/taskServer.js'], env: { name: 'TASK', value: 's1' } }];
+    assert.deepEqual((await watch.leftovers([], kept)).map((r) => r.pid), [141, 142, 143]);
+    assert.deepEqual((await watch.leftovers([])).map((r) => r.pid), [140, 141, 142, 143]);
+  });
+
+  it('a sampled process that ended and whose pid went to a later session leader: neither that leader nor its session is the agent’s', async () => {
+    const host = new FakeHost();
+    host.rows = [...base];
+    const watch = await TurnProcessWatch.begin({ agentPid: AGENT, reads: host, selfPid: SELF });
+    host.rows = [...base, p(200, AGENT, 41, { pgid: 200, sid: 200 })];
+    host.clock = 42;
+    await watch.sample();
+    // 200 ended; an unrelated program got pid 200 (start 80), leads its own session and has a child.
+    host.rows = [...base, p(200, 1, 80, { pgid: 200, sid: 200 }), p(202, 200, 81, { pgid: 200, sid: 200 })];
+    assert.deepEqual(await watch.leftovers([]), []);
+  });
+
+  it('a member of an ended leader’s session that started after the last sample saw the leader is left alone (the id may have changed hands)', async () => {
+    const host = new FakeHost();
+    host.rows = [...base];
+    const watch = await TurnProcessWatch.begin({ agentPid: AGENT, reads: host, selfPid: SELF });
+    host.rows = [...base, p(200, AGENT, 41, { pgid: 200, sid: 200 })];
+    host.clock = 42;
+    await watch.sample();
+    host.rows = [...base, p(203, 1, 41, { pgid: 200, sid: 200 }), p(204, 1, 42, { pgid: 200, sid: 200 }), p(205, 1, 50, { pgid: 200, sid: 200 })];
+    assert.deepEqual((await watch.leftovers([])).map((r) => r.pid), [203]);
+    // Where no sample time is known, no ended leader's session counts.
+    const blind = new FakeHost();
+    blind.rows = [...base];
+    const unclocked = await TurnProcessWatch.begin({ agentPid: AGENT, reads: blind, selfPid: SELF });
+    blind.rows = [...base, p(200, AGENT, 41, { pgid: 200, sid: 200 })];
+    await unclocked.sample();
+    blind.rows = host.rows;
+    assert.deepEqual(await unclocked.leftovers([]), []);
   });
 
   it('a recycled pid is a new process; a process missing from the snapshot but older than its newest is not', async () => {

@@ -134,7 +134,7 @@ describe('task registry', function () {
     await waitForFile(path.join(ws, 'gc3.pid'));
     const pids = ['gc1.pid', 'gc2.pid', 'gc3.pid'].map((f) => readPid(path.join(ws, f)));
     const wrapper = (await o.registry.get(terminalId))?.pid as number;
-    assert.ok([wrapper, ...pids].every(isAlive));
+    assert.ok([wrapper, ...pids].every(isAlive), JSON.stringify([wrapper, ...pids].map((p) => [p, isAlive(p)])));
     await o.registry.kill(terminalId);
     for (const pid of [wrapper, ...pids]) assert.equal(isAlive(pid), false, `pid ${pid} survived the kill`);
     const after = await o.registry.output(terminalId);

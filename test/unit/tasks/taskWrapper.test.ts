@@ -160,8 +160,8 @@ describe('task wrappers', function () {
   }
 
   it('the host gives the Perl wrapper system call numbers only where it knows them (Linux on x86-64, arm64, riscv64)', () => {
-    assert.deepEqual(perlWrapperEnv('linux', 'x64'), { VIGIL_WRAPPER_SYSCALLS: 'fsync=74,gettimeofday=96' });
-    assert.deepEqual(perlWrapperEnv('linux', 'arm64'), { VIGIL_WRAPPER_SYSCALLS: 'fsync=82,gettimeofday=169' });
+    assert.deepEqual(perlWrapperEnv('linux', 'x64'), { VIGIL_WRAPPER_SYSCALLS: 'fsync=74,gettimeofday=96,prctl=157' });
+    assert.deepEqual(perlWrapperEnv('linux', 'arm64'), { VIGIL_WRAPPER_SYSCALLS: 'fsync=82,gettimeofday=169,prctl=167' });
     // Elsewhere the key is there but undefined: it replaces any value the request or the host's environment had.
     assert.deepEqual(perlWrapperEnv('linux', 'ia32'), { VIGIL_WRAPPER_SYSCALLS: undefined });
     assert.deepEqual(perlWrapperEnv('darwin', 'arm64'), { VIGIL_WRAPPER_SYSCALLS: undefined });

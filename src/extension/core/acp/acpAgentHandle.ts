@@ -26,12 +26,12 @@ import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './
 import type { ClientOp } from './clientGrants';
 import { PermissionGate, type ClientOpVerdict } from './permissionGate';
 import { refusalFor } from './promptContent';
-import { TASK_SESSION_ENV } from '../../../shared/taskBridgeProtocol';
 import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
 import type { EditJournal } from './editJournal';
-import { TurnLeftovers } from '../supervisor/turnLeftovers';
+import { TurnLeftovers, vigilServerPrograms } from '../supervisor/turnLeftovers';
+import type { KeptProgram } from '../supervisor/turnProcesses';
 import type { AgentMarker } from '../supervisor/turnProcesses';
 
 /**
@@ -102,6 +102,8 @@ export class AcpAgentHandle implements AgentHandle {
   private startingProcess: AgentProcess | undefined;
   private readonly book: AgentSessionBook;
   private readonly leftovers: TurnLeftovers;
+  /** The programs of Vigil's own MCP servers the agent was last given: what Stop leaves running. */
+  private vigilPrograms: KeptProgram[] = [];
   /** The agent's options, commands, usage and title for this session, across its processes. */
   readonly agentState: AgentSessionState;
   /** Values the person chose, re-applied when a fresh agent session starts with other ones. */
@@ -119,7 +121,7 @@ export class AcpAgentHandle implements AgentHandle {
       log: deps.log,
       spared: () => deps.terminals?.ownedProcessIds?.() ?? [],
       // Vigil's task server for this session, should the agent start it only during a turn.
-      kept: () => [{ name: TASK_SESSION_ENV, value: sessionId }],
+      kept: () => this.vigilPrograms,
     });
     this.agentState = new AgentSessionState((error) => deps.log.error(`agent state listener failed: ${errorMessage(error)}`));
     this.elicitations = deps.elicitations ? new ElicitationHost(sessionId, deps.elicitations, deps.log) : undefined;
@@ -344,6 +346,7 @@ export class AcpAgentHandle implements AgentHandle {
         log: this.deps.log,
         timeoutMs: this.deps.openTimeoutMs,
       });
+      this.vigilPrograms = vigilServerPrograms(opened.servers, this.sessionId);
       if (opened.notice) this.crashNotice = `${this.crashNotice ?? ''} ${opened.notice}`.trim();
       const live: Live = { process: proc, connection, acpSessionId: opened.acpSessionId, terminals, opener: opened.opener, label: spec.label, marker };
       // A resumed or loaded agent session keeps its own options; a fresh one gets the person's choices back.

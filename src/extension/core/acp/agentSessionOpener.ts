@@ -3,7 +3,7 @@
 // else `session/new` (the built-in agent gets the history in `_meta`). Also closes and deletes it.
 
 import { randomUUID } from 'node:crypto';
-import { RequestError } from '@agentclientprotocol/sdk';
+import { RequestError, type McpServer } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../shared/agentProtocol/history';
 import { errorMessage, VigilError } from '../common/errors';
 import type { Logger } from '../ports/logger';
@@ -34,6 +34,8 @@ export interface OpenedSession {
   opener?: string;
   /** Said once to the person: the agent starts without the earlier conversation, and why. */
   notice?: string;
+  /** The MCP servers the agent was given. */
+  servers: McpServer[];
 }
 
 export async function openAgentSession(r: OpenRequest): Promise<OpenedSession> {
@@ -80,7 +82,7 @@ export async function openAgentSession(r: OpenRequest): Promise<OpenedSession> {
         if (way === 'resume') await connection.resumeSession(previous, cwd, mcpServers, signal);
         else await connection.loadSession(previous, cwd, [], mcpServers, signal);
         log.info(`${spec.label} ${way === 'resume' ? 'resumed' : 'loaded'} its session ${previous} of ${r.vigilSessionId}`);
-        return { acpSessionId: previous, how: way === 'resume' ? 'resumed' : 'loaded', opener: await remember(previous) };
+        return { acpSessionId: previous, how: way === 'resume' ? 'resumed' : 'loaded', opener: await remember(previous), servers: mcpServers };
       } catch (error) {
         const why = explain(error, signal, `session/${way}`);
         log.warn(`${spec.label} could not ${way} session ${previous}: ${why}; starting a new one`);
@@ -99,7 +101,7 @@ export async function openAgentSession(r: OpenRequest): Promise<OpenedSession> {
   const acpSessionId = await connection.newSession(cwd, spec.builtin ? r.history : [], mcpServers, signal).catch((error: unknown) => {
     throw signal.aborted ? new VigilError('AGENT_TIMEOUT', explain(error, signal, 'session/new'), { cause: error }) : error;
   });
-  return { acpSessionId, how: 'new', opener: await remember(acpSessionId), notice };
+  return { acpSessionId, how: 'new', opener: await remember(acpSessionId), notice, servers: mcpServers };
 }
 
 /** `session/close` where the agent supports it, bounded; failures are logged (the process is stopped next anyway). */

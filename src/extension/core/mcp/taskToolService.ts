@@ -11,6 +11,7 @@ import type { Logger } from '../ports/logger';
 import type { CreateTerminalRequest, StartSlot } from '../ports/terminalHost';
 import { compilePattern } from '../tasks/lineMatcher';
 import { taskEndSentence } from '../tasks/taskEnd';
+import type { TaskKillOutcome } from '../tasks/taskKill';
 import type { TaskSnapshot } from '../tasks/taskTypes';
 import { isTaskToolName, taskToolLimits, taskTools, type OutputParams, type StartParams, type TaskToolResult } from '../../../shared/taskTools';
 
@@ -21,7 +22,7 @@ export interface TaskToolRegistry {
   create(request: CreateTerminalRequest, slot?: StartSlot): Promise<{ terminalId: string }>;
   get(taskId: string): Promise<TaskSnapshot | undefined>;
   list(filter: { sessionId?: string }): TaskSnapshot[];
-  kill(taskId: string): Promise<void>;
+  killTask(taskId: string): Promise<TaskKillOutcome | undefined>;
 }
 
 export interface TaskToolDeps {
@@ -112,9 +113,9 @@ export class TaskToolService {
   private async kill(sessionId: string, id: string): Promise<TaskToolResult> {
     const task = await this.owned(sessionId, id);
     if (task.status !== 'running') return { text: `Task ${id} is not running (${statusLine(task)}); nothing to kill.` };
-    await this.deps.registry().kill(id);
+    const outcome = await this.deps.registry().killTask(id);
     const after = await this.deps.registry().get(id);
-    return { text: `Killed task ${id} and its processes. ${after ? statusLine(after) : ''}`.trim() };
+    return { text: `${killSentence(id, outcome)} ${after ? statusLine(after) : ''}`.trim() };
   }
 
   private list(sessionId: string): TaskToolResult {
@@ -168,4 +169,15 @@ function describeStatus(t: TaskSnapshot): TaskToolResult {
   if (t.endedAt !== null) lines.push(`Ended: ${new Date(t.endedAt).toISOString()}`);
   if (t.status === 'running') lines.push('You will be woken when it finishes (if it asked to be); no need to poll.');
   return { text: lines.join('\n') };
+}
+
+/** What a kill did, counted: "Killed task t-1: 3 processes stopped." and any that could not be stopped. */
+export function killSentence(id: string, outcome: TaskKillOutcome | undefined): string {
+  if (!outcome) return `Task ${id} ended before it could be killed.`;
+  const count = (n: number) => `${n} process${n === 1 ? '' : 'es'}`;
+  const stopped = `Killed task ${id}: ${count(outcome.stopped)} stopped`;
+  if (outcome.survivors.length === 0) return `${stopped}.`;
+  const shown = outcome.survivors.slice(0, 5).map((p) => `${p.pid} (${p.name.slice(0, 40)})`).join(', ');
+  const more = outcome.survivors.length > 5 ? ` and ${outcome.survivors.length - 5} more` : '';
+  return `${stopped}; ${count(outcome.survivors.length)} could not be stopped and still run${outcome.survivors.length === 1 ? 's' : ''}: pid ${shown}${more}.`;
 }

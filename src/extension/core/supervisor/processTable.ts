@@ -122,6 +122,29 @@ export async function readCommandLine(pid: number): Promise<string | undefined> 
   return out.trim() || undefined;
 }
 
+/** What a process runs: its executable (symlinks resolved) and its arguments after the program name. */
+export interface ProcessProgram {
+  exe: string;
+  args: string[];
+}
+
+/**
+ * Linux: `/proc/<pid>/exe` and the arguments of `/proc/<pid>/cmdline` after argv[0] (which any caller of
+ * exec chooses freely). Undefined elsewhere, or when the process is gone or not ours to read.
+ */
+export async function readProgram(pid: number): Promise<ProcessProgram | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const [exe, raw] = await Promise.all([fs.readlink(`/proc/${pid}/exe`), fs.readFile(`/proc/${pid}/cmdline`, 'utf8')]);
+    const argv = raw.split('\0');
+    // cmdline ends in NUL: the last element is empty.
+    if (argv[argv.length - 1] === '') argv.pop();
+    return { exe, args: argv.slice(1) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether `pid`'s environment holds exactly `name=value` (Linux only; a process may have cleared it). */
 export async function environHas(pid: number, name: string, value: string): Promise<boolean> {
   if (process.platform !== 'linux') return false;

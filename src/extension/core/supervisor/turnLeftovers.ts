@@ -2,12 +2,15 @@
 // and after a stopped turn the SIGTERM/SIGKILL of what the agent started in it and left running.
 
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import type { McpServer } from '@agentclientprotocol/sdk';
+import { TASK_SESSION_ENV } from '../../../shared/taskBridgeProtocol';
 import { errorMessage } from '../common/errors';
 import { systemClock, type Clock } from '../ports/clock';
 import type { LeftoverReport } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
 import { describeKilled, describeStopped, stopLeftovers, type ReaperDeps } from './strayReaper';
-import { TurnProcessWatch, type AgentMarker, type TurnProcessReads } from './turnProcesses';
+import { TurnProcessWatch, type AgentMarker, type KeptProgram, type TurnProcessReads } from './turnProcesses';
 
 /** Set on each agent process (no KEY/SECRET/TOKEN in its name: agents pass such variables on less often). */
 export const AGENT_MARKER_ENV = 'VIGIL_AGENT_RUN';
@@ -20,14 +23,34 @@ export interface TurnLeftoversDeps {
   /** Processes owned by Vigil (the task registry's): never stopped, with their sessions, groups and trees. */
   spared(): Iterable<number>;
   /**
-   * Environment entries of processes Vigil gave the agent (its MCP task server): never stopped, also when
-   * the agent started them lazily during the turn.
+   * Programs Vigil gave the agent (its MCP task server): never stopped, also when the agent started them
+   * lazily during the turn (see {@link vigilServerPrograms}).
    */
-  kept?(): AgentMarker[];
+  kept?(): KeptProgram[];
   clock?: Clock;
   reads?: TurnProcessReads;
   reaper?: Partial<ReaperDeps>;
   sampleIntervalMs?: number;
+}
+
+/**
+ * Vigil's own task server among the MCP servers the agent was given for `sessionId`: the program (executable
+ * resolved, exact arguments) with the session's entry in its environment. The entry alone would spare any
+ * child of the agent that sets it.
+ */
+export function vigilServerPrograms(servers: readonly McpServer[], sessionId: string): KeptProgram[] {
+  const out: KeptProgram[] = [];
+  for (const server of servers) {
+    if (!('command' in server) || !server.env.some((e) => e.name === TASK_SESSION_ENV && e.value === sessionId)) continue;
+    let command = server.command;
+    try {
+      command = realpathSync(command);
+    } catch {
+      // Not a path this host resolves: it can match no process's executable, so nothing is spared.
+    }
+    out.push({ command, args: [...server.args], env: { name: TASK_SESSION_ENV, value: sessionId } });
+  }
+  return out;
 }
 
 export class TurnLeftovers {

@@ -1,14 +1,26 @@
 // Which processes a turn's agent started: the host's processes at turn start, samples of the agent's tree
 // while the turn runs, and at its end the ones started during the turn that still run (also those that
-// left the agent's tree by daemonizing), minus the agent's older helpers and the registry's tasks.
+// left the agent's tree by daemonizing), minus the agent's older helpers and the registry's tasks. A process
+// is its pid and its start time: a pid seen once and reused since names someone else's process.
 
 import { listDescendants } from '../common/processTree';
-import { environHas, identityOf, readProcessTable, readSubtree, readTurnBaseline, type ProcessInfo, type ProcessTable } from './processTable';
+import { clockTicksNow, environHas, identityOf, readProcessTable, readProgram, readSubtree, readTurnBaseline, type ProcessInfo, type ProcessProgram, type ProcessTable } from './processTable';
 
 /** An environment variable set only on one agent process; its descendants inherit it unless they clear it. */
 export interface AgentMarker {
   name: string;
   value: string;
+}
+
+/**
+ * A program Vigil gave the agent to start (its task server): kept only when the process runs exactly that
+ * program (its executable and arguments) and carries `env`. An environment entry alone proves nothing: any
+ * child of the agent can carry it.
+ */
+export interface KeptProgram {
+  command: string;
+  args: readonly string[];
+  env: AgentMarker;
 }
 
 export interface TurnProcessReads {
@@ -17,9 +29,26 @@ export interface TurnProcessReads {
   environHas(pid: number, name: string, value: string): Promise<boolean>;
   /** A cheap turn-start snapshot: the agent's tree and "now" in start-time units; undefined: read the table. */
   baseline?(agentPid: number): Promise<{ table: ProcessTable; now: number } | undefined>;
+  /** "Now" in the units of `ProcessInfo.start` (undefined where unknown): when a sample saw its processes alive. */
+  now?(): number | undefined;
+  /** The executable and arguments `pid` runs (undefined when unknown: nothing is kept then). */
+  program?(pid: number): Promise<ProcessProgram | undefined>;
 }
 
-const procReads: TurnProcessReads = { table: readProcessTable, subtree: readSubtree, environHas, baseline: readTurnBaseline };
+const procReads: TurnProcessReads = {
+  table: readProcessTable,
+  subtree: readSubtree,
+  environHas,
+  baseline: readTurnBaseline,
+  program: readProgram,
+  now: () => (process.platform === 'linux' ? clockTicksNow() : undefined),
+};
+
+/** A new process a sample found in the agent's tree, and the latest time a sample saw it alive (if known). */
+interface Seen {
+  info: ProcessInfo;
+  aliveAt: number | undefined;
+}
 
 export interface TurnProcessOptions {
   agentPid: number;
@@ -34,8 +63,8 @@ export class TurnProcessWatch {
   /** The latest start among the processes that existed at turn start: nothing older is new. */
   private readonly newestBefore: number;
   private readonly agent: ProcessInfo | undefined;
-  /** New processes seen in the agent's tree during the turn (identity → info), also after they ended. */
-  private readonly seen = new Map<string, ProcessInfo>();
+  /** New processes seen in the agent's tree during the turn (by identity), also after they ended. */
+  private readonly seen = new Map<string, Seen>();
   private readonly reads: TurnProcessReads;
   private sampling: Promise<void> | undefined;
   private sampleAgain = false;
@@ -108,26 +137,22 @@ export class TurnProcessWatch {
    * The processes started during the turn that still run: new descendants of the agent, new processes seen
    * in its tree before, new members of a session or group that the agent or one of those leads, new
    * processes carrying the agent's marker, and their new descendants. `spared` pids (the registry's tasks)
-   * are left alone with their sessions, groups and descendants, and so are processes carrying a `kept`
-   * environment entry (Vigil's own servers for the agent).
+   * are left alone with their sessions, groups and descendants, and so are processes running a `kept`
+   * program (Vigil's own servers for the agent).
    */
-  async leftovers(spared: Iterable<number>, kept: readonly AgentMarker[] = []): Promise<ProcessInfo[]> {
+  async leftovers(spared: Iterable<number>, kept: readonly KeptProgram[] = []): Promise<ProcessInfo[]> {
     const table = await this.reads.table();
-    const spare = new Set(spared);
-    const excluded = this.excluded(table, spare);
+    const excluded = this.excluded(table, new Set(spared));
     const candidates = [...table.values()].filter((p) => this.isNew(p) && !excluded(p));
     const found = new Map<number, ProcessInfo>();
-    // Sessions and groups are named by the pid of their leader: the agent's and every new process's we know.
-    const family = new Set<number>();
-    if (this.agentAlive(table)) family.add(this.o.agentPid);
-    for (const p of this.seen.values()) family.add(p.pid);
+    const family = this.family(table);
     const add = (p: ProcessInfo) => {
       found.set(p.pid, p);
       family.add(p.pid);
     };
-    for (const p of this.seen.values()) {
-      const now = table.get(p.pid);
-      if (now && identityOf(now) === identityOf(p) && !excluded(now)) add(now);
+    for (const { info } of this.seen.values()) {
+      const now = table.get(info.pid);
+      if (now && identityOf(now) === identityOf(info) && !excluded(now)) add(now);
     }
     const grow = () => {
       for (let changed = true; changed; ) {
@@ -135,7 +160,7 @@ export class TurnProcessWatch {
         for (const p of candidates) {
           if (found.has(p.pid)) continue;
           const agentChild = p.ppid === this.o.agentPid && family.has(this.o.agentPid);
-          if (agentChild || found.has(p.ppid) || family.has(p.sid) || family.has(p.pgid)) {
+          if (agentChild || found.has(p.ppid) || family.has(p.sid) || family.has(p.pgid) || this.inEndedFamily(p)) {
             add(p);
             changed = true;
           }
@@ -152,15 +177,56 @@ export class TurnProcessWatch {
     }
     const all = [...found.values()];
     if (kept.length === 0) return all;
-    const keep = await Promise.all(all.map(async (p) => (await Promise.all(kept.map((k) => this.reads.environHas(p.pid, k.name, k.value)))).some(Boolean)));
+    const keep = await Promise.all(all.map((p) => this.runsKept(p, kept)));
     return all.filter((_, i) => !keep[i]);
+  }
+
+  private async runsKept(p: ProcessInfo, kept: readonly KeptProgram[]): Promise<boolean> {
+    const program = await this.reads.program?.(p.pid);
+    if (!program) return false;
+    for (const k of kept) {
+      if (program.exe !== k.command || program.args.length !== k.args.length || program.args.some((a, i) => a !== k.args[i])) continue;
+      if (await this.reads.environHas(p.pid, k.env.name, k.env.value)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Sessions and groups are named by the pid of their leader: the agent's and every seen process's, but only
+   * while that pid still names the very process seen (by start time). A pid that ended and went to another
+   * process (pid reuse) leads that process's session, never one of the agent's.
+   */
+  private family(table: ProcessTable): Set<number> {
+    const family = new Set<number>();
+    if (this.agentAlive(table)) family.add(this.o.agentPid);
+    for (const { info } of this.seen.values()) {
+      const now = table.get(info.pid);
+      if (now && identityOf(now) === identityOf(info)) family.add(info.pid);
+    }
+    return family;
+  }
+
+  /**
+   * A member of the session or group of a seen process that has ended is the agent's only if it started
+   * before a sample saw that leader alive: then the id was still the leader's own. One started later may
+   * belong to a process that got the leader's pid afterwards (the kernel frees an id once its session and
+   * group are empty), so it is left alone unless something else ties it to the agent.
+   */
+  private inEndedFamily(p: ProcessInfo): boolean {
+    for (const { info, aliveAt } of this.seen.values()) {
+      if (aliveAt === undefined || p.start >= aliveAt) continue;
+      if ((p.sid === info.pid || p.pgid === info.pid) && p.start >= info.start) return true;
+    }
+    return false;
   }
 
   private async sampleOnce(): Promise<void> {
     if (!this.agent) return;
     const pid = this.o.agentPid;
+    // Read before the tree: every process the tree holds was alive at this time or later.
+    const at = this.reads.now?.();
     const tree = (await this.reads.subtree(pid)) ?? (await descendantsIn(await this.reads.table(), pid));
-    for (const p of tree.values()) if (this.isNew(p)) this.seen.set(identityOf(p), p);
+    for (const p of tree.values()) if (this.isNew(p)) this.seen.set(identityOf(p), { info: p, aliveAt: at });
   }
 
   private isNew(p: ProcessInfo): boolean {

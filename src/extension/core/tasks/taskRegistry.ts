@@ -17,6 +17,7 @@ import { readLogTail } from './logFollower';
 import { signalTree } from '../common/processTree';
 import { shellInvocation } from './shellCommand';
 import { DEFAULT_TASK_CAPS, StartSlots, type TaskCaps } from './startSlots';
+import type { TaskKillOutcome } from './taskKill';
 import { TaskRun } from './taskRun';
 import { loadTaskRecords, taskPaths, tasksDir } from './taskStore';
 import type { TaskCompletion, TaskEvent, TaskRecord, TaskSnapshot } from './taskTypes';
@@ -233,12 +234,17 @@ export class TaskRegistry extends Disposable implements TerminalHost {
 
   /** ACP kill: ends the whole tree; the task stays readable. Also the UI's kill. */
   async kill(terminalId: string): Promise<void> {
+    await this.killTask(terminalId);
+  }
+
+  /** The kill, counted: how many processes were stopped and which could not be; undefined when it had ended. */
+  async killTask(terminalId: string): Promise<TaskKillOutcome | undefined> {
     const run = this.runs.get(terminalId);
     if (!run) {
-      if (this.dormant.has(terminalId)) return;
+      if (this.dormant.has(terminalId)) return undefined;
       throw new VigilError('NOT_FOUND', `no task ${terminalId}`);
     }
-    await run.kill();
+    return run.kill();
   }
 
   /**

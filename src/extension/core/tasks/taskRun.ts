@@ -9,7 +9,8 @@ import type { TerminalExitStatus } from '../ports/terminalHost';
 import { matcherForStoredPattern, type LineMatcher } from './lineMatcher';
 import { LogFollower } from './logFollower';
 import { OutputRing } from './outputRing';
-import { isAlive, listDescendants, processStartTime, signalTree } from '../common/processTree';
+import { processStartTime, signalTree } from '../common/processTree';
+import { killTaskProcesses, type TaskKillDeps, type TaskKillOutcome } from './taskKill';
 import { isTaskWrapper } from './wrapperProcess';
 import { RecordWriter, readExitFile, type ExitFile, type TaskPaths } from './taskStore';
 import { completionKey, type CompletionKind, type TaskCompletion, type TaskEvent, type TaskRecord, type TaskSnapshot } from './taskTypes';
@@ -27,6 +28,8 @@ export interface TaskRunDeps {
   deliverCompletion(completion: TaskCompletion): Promise<void>;
   /** Secrets to keep out of the stored record. */
   redactor?: Redactor;
+  /** Process reads and signals of the kill (tests). */
+  killDeps?: Partial<Pick<TaskKillDeps, 'table' | 'stat' | 'signal'>>;
 }
 
 export class TaskRun {
@@ -144,58 +147,48 @@ export class TaskRun {
     });
   }
 
-  /** Kills the whole tree: SIGTERM to the group and every descendant, SIGKILL to what is left after the grace. */
-  async kill(): Promise<void> {
+  /**
+   * Kills the whole tree (see taskKill.ts): SIGTERM, then after the grace every process frozen and SIGKILLed.
+   * The wrapper records how the command ended; if it cannot, the kill is recorded as a SIGKILL. Says how
+   * many processes were stopped and which could not be; undefined when the task had already ended.
+   */
+  async kill(): Promise<TaskKillOutcome | undefined> {
     const pid = this.current.pid;
-    if (this.finished || pid === null) return;
+    if (this.finished || pid === null) return undefined;
     if (this.current.killRequestedAt === null) {
       this.current = { ...this.current, killRequestedAt: this.deps.clock.wallNow() };
       await this.save();
     }
-    const known = new Set(await this.descendants(pid));
-    this.signal(pid, known, 'SIGTERM');
-    const exited = await this.exitWithin(this.deps.killGraceMs);
-    for (const p of await this.descendants(pid)) known.add(p);
-    // Whatever ignored SIGTERM (or outlived the command) goes now, grandchildren included.
-    this.signal(pid, known, 'SIGKILL');
-    if (!exited) {
-      // The wrapper died with the group before recording anything: we know why it ended.
-      await this.check();
-      if (!this.finished) await this.finalize({ exitCode: null, signal: 'SIGKILL', endedAt: this.deps.clock.wallNow() });
-    }
-    await this.untilGone([pid, ...known]);
-  }
-
-  /** A failed scan must not stop the kill: the group is still signalled, only escaped descendants are missed. */
-  private async descendants(pid: number): Promise<number[]> {
+    let outcome: TaskKillOutcome = { stopped: 0, survivors: [] };
     try {
-      return await listDescendants(pid);
+      outcome = await killTaskProcesses(pid, { clock: this.deps.clock, graceMs: this.deps.killGraceMs, exitWithin: (ms) => this.exitWithin(ms), isWrapper: () => this.wrapperAlive(pid), ...this.deps.killDeps });
     } catch (error) {
-      this.deps.logger.warn(`task ${this.id}: listing its processes failed; signalling its process group only`, error);
-      return [];
+      // A failed scan must not leave the task running: its group still goes below.
+      this.deps.logger.warn(`task ${this.id}: listing its processes failed; killing its process group only`, error);
     }
+    await this.endWrapper(pid);
+    if (outcome.survivors.length > 0) this.deps.logger.warn(`task ${this.id}: processes ${outcome.survivors.map((p) => p.pid).join(', ')} still exist after SIGKILL`);
+    return outcome;
   }
 
-  private signal(pid: number, pids: Iterable<number>, signal: NodeJS.Signals): void {
-    try {
-      signalTree(pid, pids, signal);
-    } catch (error) {
-      this.deps.logger.warn(`task ${this.id}: ${signal} failed for part of its tree`, error);
-    }
-  }
-
-  /** SIGKILL is delivered asynchronously: resolve once every process is gone (bounded), so a kill means dead. */
-  private async untilGone(pids: number[]): Promise<void> {
+  /** After the kill the wrapper records the command's end and ends; one that does not is killed, and the kill recorded. */
+  private async endWrapper(pid: number): Promise<void> {
     const deadline = this.deps.clock.now() + 2_000;
     for (;;) {
-      const alive = pids.filter(isAlive);
-      if (alive.length === 0) return;
-      if (this.deps.clock.now() >= deadline) {
-        this.deps.logger.warn(`task ${this.id}: processes ${alive.join(', ')} still exist after SIGKILL`);
-        return;
-      }
+      await this.check();
+      const alive = this.wrapperAlive(pid);
+      if ((this.finished && !alive) || this.deps.clock.now() >= deadline) break;
       await new Promise<void>((resolve) => this.deps.clock.setTimer(10, resolve));
     }
+    if (this.finished && !this.wrapperAlive(pid)) return;
+    if (this.wrapperAlive(pid)) {
+      try {
+        signalTree(pid, [], 'SIGKILL');
+      } catch (error) {
+        this.deps.logger.warn(`task ${this.id}: SIGKILL of its wrapper failed`, error);
+      }
+    }
+    if (!this.finished) await this.finalize({ exitCode: null, signal: 'SIGKILL', endedAt: this.deps.clock.wallNow() });
   }
 
   /** Records an end the registry itself observed (the wrapper could not be started). */

@@ -17,6 +17,12 @@
 #   If it cannot be written (disk full) there is none, and the registry calls the task lost.
 # * After the command exited, output from processes it left behind is read for at most 250 ms (the
 #   Node wrapper's grace); those processes are the registry's to kill.
+# * On Linux (given the prctl number) the wrapper is the child subreaper of the command's tree: what the
+#   command double-forks or `setsid`s away comes back to it instead of init, stays its descendant (so the
+#   registry's kill finds it) and is reaped by it. Once a kill has begun (a TERM/INT/HUP was seen) the
+#   wrapper, after recording the command's end, stays until every such process is gone, so that nothing
+#   the kill is after escapes to init when the wrapper ends. Without a kill it ends as before: what the
+#   command left running is then no longer the task's.
 #
 # Only modules of perl-base (Debian's Essential perl) are used, and only where the host gave no system
 # call numbers (see %sys), once the command has ended, so that each waiting wrapper stays small (the test checks it under
@@ -59,14 +65,18 @@ sub keep {
   $dropped += length($data) - $written;
 }
 
-# Linux system call numbers from the host (VIGIL_WRAPPER_SYSCALLS="fsync=74,gettimeofday=96", from its
+# Linux system call numbers from the host (VIGIL_WRAPPER_SYSCALLS="fsync=74,gettimeofday=96,prctl=157", from its
 # table for this machine): with them the clock and fsync cost no module. Loading Time::HiRes and IO's XS
 # took ~10 ms, on the path from the command's exit to its record; loaded up front they would cost every
 # waiting task 0.6 MB. Removed from the environment, so the command never sees it.
 my %sys;
 for (split /,/, delete($ENV{VIGIL_WRAPPER_SYSCALLS}) // '') {
-  $sys{$1} = $2 if /^(fsync|gettimeofday)=([0-9]{1,4})$/;
+  $sys{$1} = $2 if /^(fsync|gettimeofday|prctl)=([0-9]{1,4})$/;
 }
+
+# prctl(PR_SET_CHILD_SUBREAPER = 36, 1), before the command starts. Not inherited by the command. Where it
+# fails (an old kernel, a sandbox), orphans go to init as they did: the registry still kills the group.
+syscall($sys{prctl}, 36, 1, 0, 0, 0) if $sys{prctl};
 
 my $ended_at;
 sub now_ms {
@@ -90,7 +100,18 @@ sub sync_handle {
   return IO::Handle::sync($fh);
 }
 
-my ($status, $pid, $r, $w);
+my ($status, $pid, $r, $w, $grace, $hard_stop);
+
+# Reaps every child that ended: the command (its status is the record's) and orphans adopted as subreaper.
+sub reap {
+  while ((my $k = waitpid(-1, 1)) > 0) {    # 1: WNOHANG
+    next unless $k == $pid && !defined $status;
+    $status = $?;
+    $ended_at = now_ms();
+    ($grace, $hard_stop) = (0.25, time() + 2);
+  }
+}
+
 open_log();
 if (!pipe($r, $w) || !defined($pid = fork())) {
   keep("vigil: could not start the command: $!\n");
@@ -110,13 +131,8 @@ if (!pipe($r, $w) || !defined($pid = fork())) {
   close $w;
   my $rin = '';
   vec($rin, fileno($r), 1) = 1;
-  my ($grace, $hard_stop);
   for (;;) {
-    if (!defined $status && waitpid($pid, 1) == $pid) {    # 1: WNOHANG
-      $status = $?;
-      $ended_at = now_ms();
-      ($grace, $hard_stop) = (0.25, time() + 2);
-    }
+    reap();
     last if defined $status && ($grace <= 0 || time() >= $hard_stop);
     # While the command runs, the timeout only bounds a SIGCHLD that came just before select began.
     my $timeout = defined $status ? $grace : 1;
@@ -172,5 +188,9 @@ if ($ok && rename($tmp, $exit_file)) {
   }
 } else {
   unlink $tmp;
+}
+# A kill has begun: stay the subreaper of what the command left until the kill has ended it all.
+if ($signals > 0) {
+  1 while waitpid(-1, 0) > 0;
 }
 exit 0;

@@ -56,13 +56,14 @@ export interface WrapperLaunch {
 }
 
 /**
- * Linux system call numbers of fsync and gettimeofday by CPU (x86-64's own table; arm64 and riscv64 use the
- * generic one), so the Perl wrapper needs no module between the command's exit and its record.
+ * Linux system call numbers of fsync, gettimeofday and prctl by CPU (x86-64's own table; arm64 and riscv64
+ * use the generic one), so the Perl wrapper needs no module between the command's exit and its record, and
+ * can make itself the child subreaper of the command's tree (elsewhere it cannot, and does not try).
  */
 const LINUX_SYSCALLS: Partial<Record<string, string>> = {
-  x64: 'fsync=74,gettimeofday=96',
-  arm64: 'fsync=82,gettimeofday=169',
-  riscv64: 'fsync=82,gettimeofday=169',
+  x64: 'fsync=74,gettimeofday=96,prctl=157',
+  arm64: 'fsync=82,gettimeofday=169,prctl=167',
+  riscv64: 'fsync=82,gettimeofday=169,prctl=167',
 };
 
 /**
