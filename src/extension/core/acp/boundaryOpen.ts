@@ -125,8 +125,11 @@ export class VerifiedDir {
     readonly anchored: boolean,
   ) {}
 
-  /** Opens the folder whose real path is `real`, or throws (NOT_FOUND when it does not exist). */
-  static async open(real: string, abs: string, action: string): Promise<VerifiedDir> {
+  /**
+   * Opens the folder whose real path is `real`, or throws (NOT_FOUND when it does not exist). `via` may name it
+   * through a held parent's descriptor (`parent.child(name)`), so no path above it is walked again.
+   */
+  static async open(real: string, abs: string, action: string, via = real): Promise<VerifiedDir> {
     if (windows) {
       // Folders cannot be opened as files on Windows: check the path and remember its identity instead.
       const stat = await fs.lstat(real).catch((e: unknown) => Promise.reject(openError(action, abs, e)));
@@ -136,7 +139,7 @@ export class VerifiedDir {
     }
     let handle: FileHandle;
     try {
-      handle = await fs.open(real, dirFlags);
+      handle = await fs.open(via, dirFlags);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // ENOTDIR here means the last name is not a folder (or a symlink swapped in: O_NOFOLLOW + O_DIRECTORY).
