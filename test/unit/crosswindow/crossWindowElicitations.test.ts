@@ -6,9 +6,10 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { CreateElicitationRequest, CreateElicitationResponse } from '@agentclientprotocol/sdk';
-import { ElicitationHost, type ElicitationAnswer, type ElicitationQuestion } from '../../../src/extension/core/acp/elicitationHost';
+import { ElicitationHost, type ElicitationQuestion } from '../../../src/extension/core/acp/elicitationHost';
 import { elicitationTimeoutMessage } from '../../../src/extension/core/crosswindow/remoteElicitations';
 import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
+import { answerElicitation, elicitationUrl, type ElicitationRoutes } from '../../../src/extension/presentation/elicitationAnswers';
 import { checkAnswer, ElicitationBroker } from '../../../src/extension/presentation/elicitationBroker';
 import { RemoteTurnFeed } from '../../../src/extension/presentation/remoteTurnFeed';
 import { SessionPresenter } from '../../../src/extension/presentation/sessionPresenter';
@@ -84,15 +85,19 @@ describe('cross-window elicitations (two supervisors, one storage root)', () => 
     await until(t, 'the status bar of every window to count it', () => t.b.cw.waiting.length === 1);
     assert.equal(t.b.cw.waiting[0].request.title, 'answer a form: Deploy where?');
 
-    // B answers as the session controller does: checked against the form first, then claimed in the store.
-    assert.match(String(checkAnswer(view, 'accept', { region: 'mars' })), /region: Choose one of the options/);
-    const answer = checkAnswer(view, 'accept', { region: 'eu' }) as ElicitationAnswer;
-    assert.deepEqual(await t.b.cw.control.answerElicitation(SESSION, view.requestId, answer), { kind: 'won' });
+    // B answers as its session controller does: checked against the form first, then claimed in the store.
+    const routes: ElicitationRoutes = {
+      local: new ElicitationBroker(),
+      remote: (requestId) => b.feed.remoteElicitation(requestId),
+      claim: (sessionId, requestId, answer) => t.b.cw.control.answerElicitation(sessionId, requestId, answer),
+    };
+    await assert.rejects(answerElicitation(routes, SESSION, view.requestId, 'accept', { region: 'mars' }), /region: Choose one of the options/);
+    assert.equal(await answerElicitation(routes, SESSION, view.requestId, 'accept', { region: 'eu' }), 'remote');
     assert.deepEqual(await t.pumpUntil(response, 'the holder to take B’s answer'), { action: 'accept', content: { region: 'eu' } });
     assert.deepEqual(a.broker.openFor(SESSION), [], 'the holder’s form closed');
     assert.deepEqual(a.closed, ['accept'], 'the wait on the person ended');
     await until(t, 'B’s form to close', () => b.shown().length === 0);
-    assert.deepEqual(await t.b.cw.control.answerElicitation(SESSION, view.requestId, { action: 'decline' }), { kind: 'gone' }, 'a late answer loses');
+    assert.equal(await answerElicitation(routes, SESSION, view.requestId, 'decline'), 'gone', 'a late answer loses');
     await until(t, 'the status bar to clear', () => t.b.cw.waiting.length === 0);
   });
 
@@ -151,8 +156,9 @@ describe('cross-window elicitations (two supervisors, one storage root)', () => 
     const [view] = b.shown();
     assert.ok(view.mode === 'url');
     assert.equal(view.host, 'auth.example.com');
-    assert.equal(b.feed.remoteElicitation(view.requestId)?.mode === 'url' && b.feed.remoteElicitation(view.requestId)?.requestId, view.requestId);
-    assert.match(String(checkAnswer(view, 'accept')), /open it, or cancel/, 'a click does not accept a link');
+    const routes: ElicitationRoutes = { local: new ElicitationBroker(), remote: (id) => b.feed.remoteElicitation(id), claim: () => assert.fail('nothing is claimed') };
+    assert.equal(elicitationUrl(routes, view.requestId), 'https://auth.example.com/start?x=1', 'B opens the link itself');
+    await assert.rejects(answerElicitation(routes, SESSION, view.requestId, 'accept'), /open it, or cancel/, 'a click does not accept a link');
     a.host.complete('el-1');
     assert.deepEqual(await response, { action: 'accept' });
     await until(t, 'B’s link to close', () => b.shown().length === 0);
