@@ -1,13 +1,23 @@
 // Edit figures: what a write costs the host for its diff: the capture of the content before (2 MB file), the +/−
-// count of a one-line change in it, a count at the LCS budget's fallback, and a whole write through the journal.
+// count of a one-line change in it, a count at the LCS budget's fallback, a whole write through the journal, and the
+// heap that 150 writes of 1.9 MB waiting for review (`vigil.edits.review: "ask"`) hold.
 
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import { captureBefore } from '../src/extension/core/acp/editCapture';
 import { EditJournal } from '../src/extension/core/acp/editJournal';
+import { writeWithDiff } from '../src/extension/core/acp/editWrites';
+import type { PermissionAnswer } from '../src/extension/core/acp/hostPorts';
+import { PermissionGate } from '../src/extension/core/acp/permissionGate';
 import { locatePath } from '../src/extension/core/acp/workspaceBoundary';
+import { WorkspaceFs } from '../src/extension/core/acp/workspaceFs';
 import { countLineChanges } from '../src/shared/lineDiff';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -47,9 +57,40 @@ async function main(): Promise<void> {
     const side = await captureBefore(where, 2_000_000);
     const write = await timed(30, () => journal.commit(journal.propose('s', dir, where.real, side!, after), turn));
     console.log(`edit journal, propose + commit of a 2 MB write (p50 / p99): ${percentile(write, 50).toFixed(2)} / ${percentile(write, 99).toFixed(2)} ms; kept ${(journal.keptChars / 1e6).toFixed(1)} M chars (cap 32)`);
+    await pendingReviews(dir, before);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+}
+
+/** 150 writes of 1.9 MB over one existing file, all sent at once and left waiting for review: the heap they hold. */
+async function pendingReviews(dir: string, content: string): Promise<void> {
+  const workspace = new WorkspaceFs(dir);
+  const journal = new EditJournal();
+  const open: Array<(answer: PermissionAnswer) => void> = [];
+  const person = { ask: (_q: unknown, signal: AbortSignal) => new Promise<PermissionAnswer>((resolve) => (open.push(resolve), signal.addEventListener('abort', () => resolve('cancelled')))) };
+  const gate = new PermissionGate({ isTrusted: () => true, mode: () => 'allowAll', editReview: () => 'ask' }, person, dir);
+  const where = await locatePath(dir, 'big.ts');
+  const op = { kind: 'edit' as const, path: where.abs };
+  const hooks = { opened: () => undefined, closed: () => undefined };
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  let settled = 0;
+  const writes = Array.from({ length: 150 }, (_, i) =>
+    // Each request carries its own content as JSON.parse made it (one copy on the heap); a refused one lets go of it.
+    writeWithDiff(workspace, gate, journal, {
+      sessionId: 's', where, content: JSON.parse(JSON.stringify(`${i}${content.slice(1)}`)) as string, op, turn: {},
+      authorize: async () => undefined,
+      review: (g, proposal) => g.reviewEdit('s', op, { type: 'edit', edit: proposal.edit.view, review: true }, hooks, new AbortController().signal),
+      recorded: () => undefined,
+    }).then(() => (settled += 1), () => (settled += 1)),
+  );
+  while (open.length + settled < 150) await new Promise((resolve) => setTimeout(resolve, 10));
+  gc();
+  const held = process.memoryUsage().heapUsed - heapBefore;
+  console.log(`150 writes of 1.9 MB sent for review at once: ${open.length} wait, ${settled} refused; heap held ${(held / 1e6).toFixed(0)} MB`);
+  for (const answer of open.splice(0)) answer('reject');
+  await Promise.all(writes);
 }
 
 void main();

@@ -133,7 +133,7 @@ export class VigilServices extends Disposable {
     const outbox = await WakeupOutbox.open({ storageRoot: o.storageRoot, windowId: o.windowId, clock, logger: o.logger, redactor });
     // The registry may report completions while it re-attaches tasks of an earlier window, before
     // the coordinator exists: they wait here (the outbox makes them durable once it is ready).
-    const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor; prompter?: PermissionPrompter } = {};
+    const late: { coordinator?: WakeupCoordinator; supervisor?: TurnSupervisor; prompter?: PermissionPrompter; elicitations?: ElicitationPrompter } = {};
     // Its own store instance on the same root (metadata is read fresh at each decision).
     const folders = new SessionFolders({ store: new SessionStore(o.storageRoot, o.logger, () => clock.wallNow()), windowFolders: o.windowFolders, logger: o.logger });
     // No agent ever reaches Vigil's storage, whatever its folder (core/acp/workspaceBoundary.ts).
@@ -190,7 +190,8 @@ export class VigilServices extends Disposable {
       terminals: registry,
       lm: o.lm,
       mcpServers: [...(taskServer ? [taskServer] : []), ...(o.mcpServers ?? [])],
-      elicitations: o.elicitations,
+      // Like approvals: through the store once the cross-window side exists, answerable anywhere, declined on timeout.
+      ...(o.elicitations ? { elicitations: { ask: (question, signal) => (late.elicitations ?? o.elicitations!).ask(question, signal) } satisfies ElicitationPrompter } : {}),
       // Shared by every window on the root: a reload or a takeover resumes the agent's own session.
       agentSessions: new AgentSessionRecords(o.storageRoot, tagged(o.logger, 'acp')),
     });
@@ -240,6 +241,7 @@ export class VigilServices extends Disposable {
       showing: o.showing ?? (() => undefined),
     });
     late.prompter = crossWindow.prompter(o.prompter);
+    if (o.elicitations) late.elicitations = crossWindow.elicitationPrompter(o.elicitations);
     const lastOpen = new LastOpenSessions(o.storageRoot, o.logger, () => clock.wallNow());
     const services = new VigilServices(supervisor, registry, outbox, coordinator, agents, folders, lastOpen, crossWindow);
     // Disposed in reverse: wakeups stop first, then turns, agents, and the registry (tasks live on).

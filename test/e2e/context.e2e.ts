@@ -1,6 +1,7 @@
 // Prompt context and elicitations in the real workbench, with a fake ACP agent that records what it
 // receives: a person types `@`, picks a file with the keyboard, sends, and the agent gets a
-// resource_link; the agent asks for a form, the person fills it in and accepts, and the agent gets it.
+// resource_link; the agent asks for a form, the person fills it in and accepts, and the agent gets it; a form
+// waiting in one window is answered in another.
 
 import * as assert from 'node:assert';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../harness/codeServer';
 import { openE2eSession, type E2eSession } from '../harness/e2eSession';
+import { openAnotherWindow } from '../harness/secondWindow';
 import { SessionView, uiTimeout } from '../harness/sessionView';
 
 const contextAgent = path.join(repoRoot, 'out', 'test', 'fixtures', 'agents', 'fakeContextAgent.js');
@@ -103,6 +105,35 @@ describe('prompt context and elicitations (real workbench)', function () {
     await view.waitPhase('idle');
     const answer = received().filter((e) => e.kind === 'elicitation').pop()?.answer as { result?: unknown };
     assert.deepStrictEqual(answer.result, { action: 'accept', content: { name: 'vigil', region: 'eu', replicas: 3, confirm: false } });
+  });
+
+  it('a form waiting in one window is answered in another; the first window’s form closes', async () => {
+    const sessionId = await view.sessionId();
+    const windowB = await openAnotherWindow(session.server);
+    try {
+      const b = new SessionView(windowB);
+      await windowB.runCommand('Vigil: Open Session…');
+      await windowB.pickQuickItem('explain');
+      await b.waitPainted(sessionId);
+      await view.send('form');
+      await view.locator('#elicitations form.elicitation').waitFor({ timeout: uiTimeout });
+      const form = b.locator('#elicitations form.elicitation');
+      await form.waitFor({ timeout: uiTimeout });
+      await b.waitPhase('awaitingApproval');
+      await form.locator('[data-field="name"] input').fill('from-b');
+      await form.locator('[data-field="region"] select').selectOption('us');
+      await form.locator('[data-field="replicas"] input').fill('2');
+      await windowB.screenshot('e2e-context-5-elicitation-in-another-window');
+      await form.locator('button.elicitation-accept').click();
+      await form.waitFor({ state: 'detached', timeout: uiTimeout });
+      await view.locator('#elicitations form.elicitation').waitFor({ state: 'detached', timeout: uiTimeout });
+      await view.waitPhase('idle');
+      const answer = received().filter((e) => e.kind === 'elicitation').pop()?.answer as { result?: unknown };
+      assert.deepStrictEqual(answer.result, { action: 'accept', content: { name: 'from-b', region: 'us', replicas: 2, confirm: false } });
+      windowB.assertStayedOnMachine();
+    } finally {
+      await windowB.close();
+    }
   });
 
   it('@selection attaches the editor selection; the agent gets it as an embedded resource', async () => {

@@ -61,17 +61,9 @@ export class ElicitationBroker implements ElicitationPrompter {
   answer(requestId: string, action: ElicitationAnswer['action'], content?: ElicitationValues): boolean | string {
     const pending = this.pending.get(requestId);
     if (!pending) return false;
-    if (action === 'accept' && pending.view.mode === 'url') return 'A link is accepted by the agent once you finished there; open it, or cancel.';
-    if (action === 'accept' && pending.view.mode === 'form') {
-      const form = normalizeSchema(pending.view.schema);
-      if (!form.ok) return `The form cannot be answered: ${form.reason}.`;
-      const errors = validateValues(form.form, content ?? {});
-      const wrong = Object.entries(errors);
-      if (wrong.length > 0) return `Check the form: ${wrong.slice(0, 5).map(([name, why]) => `${name}: ${why}`).join('; ')}`;
-      pending.settle({ action: 'accept', content: content ?? {} });
-      return true;
-    }
-    pending.settle(action === 'accept' ? { action: 'accept' } : { action });
+    const checked = checkAnswer(pending.view, action, content);
+    if (typeof checked === 'string') return checked;
+    pending.settle(checked);
     return true;
   }
 
@@ -80,4 +72,19 @@ export class ElicitationBroker implements ElicitationPrompter {
     const view = this.pending.get(requestId)?.view;
     return view?.mode === 'url' ? view.url : undefined;
   }
+}
+
+/**
+ * A person's answer to an open elicitation as it goes to the agent, or why it is refused (the form stays open):
+ * a form's values are checked against its own rules, and a link is accepted by the agent, never by a click.
+ */
+export function checkAnswer(view: ElicitationView, action: ElicitationAnswer['action'], content?: ElicitationValues): ElicitationAnswer | string {
+  if (action !== 'accept') return { action };
+  if (view.mode === 'url') return 'A link is accepted by the agent once you finished there; open it, or cancel.';
+  const form = normalizeSchema(view.schema);
+  if (!form.ok) return `The form cannot be answered: ${form.reason}.`;
+  const errors = validateValues(form.form, content ?? {});
+  const wrong = Object.entries(errors);
+  if (wrong.length > 0) return `Check the form: ${wrong.slice(0, 5).map(([name, why]) => `${name}: ${why}`).join('; ')}`;
+  return { action: 'accept', content: content ?? {} };
 }

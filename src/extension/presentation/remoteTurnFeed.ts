@@ -1,10 +1,13 @@
 // Shows a turn that another window runs in this window's view: folds what the session follower read
-// from the store (transcript records, the holder's board, published approvals) into the presenter.
+// from the store (transcript records, the holder's board, published approvals and elicitations) into the presenter.
 
 import type { FollowUpdate, RemoteTurnView } from '../core/crosswindow/sessionFollower';
 import type { TurnEndReason } from '../core/ports/turns';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import { toolKindOf } from '../../shared/toolKinds';
+import { checkElicitationUrl, clip, elicitationLimits } from '../../shared/elicitationForm';
+import type { ElicitationView } from '../../shared/sessionView';
+import type { ElicitationRequest } from '../core/crosswindow/elicitationMail';
 import type { SessionPresenter } from './sessionPresenter';
 
 export const ELSEWHERE = 'another window';
@@ -14,6 +17,7 @@ const ENDING_PASSES = 5;
 export class RemoteTurnFeed {
   private remote: RemoteTurnView | undefined;
   private readonly approvals = new Set<string>();
+  private readonly elicitations = new Map<string, ElicitationView>();
   private readonly ends = new Map<string, { reason: TurnEndReason; message?: string }>();
   /** A turn whose lease is gone but whose end record was not read yet (it is written just before the release). */
   private ending: { turn: RemoteTurnView; passes: number } | undefined;
@@ -34,6 +38,11 @@ export class RemoteTurnFeed {
   /** Whether a request shown in the view belongs to another window (answered through the store). */
   isRemoteApproval(requestId: string): boolean {
     return this.approvals.has(requestId);
+  }
+
+  /** An agent's form or link of another window shown in the view (answered through the store). */
+  remoteElicitation(requestId: string): ElicitationView | undefined {
+    return this.elicitations.get(requestId);
   }
 
   apply(update: FollowUpdate): void {
@@ -72,6 +81,24 @@ export class RemoteTurnFeed {
       this.approvals.add(request.requestId);
       presenter.approvalRequested({ requestId: request.requestId, title: request.title, kind: toolKindOf(request.kind), at: request.at });
     }
+    this.applyElicitations(update.elicitations);
+  }
+
+  /** The other window's open elicitations come and go with the store: the first answer anywhere closes them here. */
+  private applyElicitations(requests: readonly ElicitationRequest[]): void {
+    const open = new Set(requests.map((e) => e.requestId));
+    for (const requestId of [...this.elicitations.keys()]) {
+      if (open.has(requestId)) continue;
+      this.elicitations.delete(requestId);
+      this.presenter.elicitationResolved(requestId);
+    }
+    for (const request of requests) {
+      if (this.elicitations.has(request.requestId)) continue;
+      const view = viewOf(request);
+      if (!view) continue;
+      this.elicitations.set(request.requestId, view);
+      this.presenter.elicitationRequested(view);
+    }
   }
 
   /** Ends the last remote turn once its end record is read; after a few passes without one, as interrupted. */
@@ -91,4 +118,16 @@ export class RemoteTurnFeed {
     });
     this.presenter.elsewhere(undefined);
   }
+}
+
+/** What the view shows of a published elicitation; a link is checked again (it is opened from this window). */
+function viewOf(e: ElicitationRequest): ElicitationView | undefined {
+  const { requestId, message, at } = e;
+  if (e.mode === 'form') {
+    if (e.schema !== undefined) return { requestId, mode: 'form', message, schema: e.schema, at };
+    const note = 'This form is too large to show in another window: answer it in the window that runs the turn, or cancel it here.';
+    return { requestId, mode: 'form', message: `${clip(message, elicitationLimits.messageChars - note.length - 2)}\n\n${note}`, schema: null, at };
+  }
+  const url = checkElicitationUrl(e.url);
+  return url.ok ? { requestId, mode: 'url', message, url: url.url, host: url.host, at } : undefined;
 }

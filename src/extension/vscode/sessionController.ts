@@ -14,6 +14,7 @@ import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
 import type { ApprovalBroker } from '../presentation/approvalBroker';
 import type { ElicitationBroker } from '../presentation/elicitationBroker';
+import { answerElicitation, elicitationUrl, type ElicitationRoutes } from '../presentation/elicitationAnswers';
 import type { ElicitationValue } from '../../shared/elicitationForm';
 import type { MentionItem, PromptAttachment, PromptMention } from '../../shared/promptContext';
 import type { ElicitationAction } from '../../shared/sessionView';
@@ -352,18 +353,27 @@ export class SessionController extends Disposable implements SessionViewControll
     return { ...found, ...(caps ? { images: caps.image === true } : {}) };
   }
 
-  onElicitation(intent: { sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }): void {
-    const result = this.d.elicitations.answer(intent.requestId, intent.action, intent.content);
-    if (result === false) void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: that request of the agent was already answered or cancelled.'));
-    else if (typeof result === 'string') throw new Error(result);
+  async onElicitation(intent: { sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }): Promise<void> {
+    const went = await answerElicitation(this.elicitationRoutes, intent.sessionId ?? this.presenter?.sessionId, intent.requestId, intent.action, intent.content);
+    if (went === 'remote') this.presenter?.elicitationResolved(intent.requestId);
+    if (went === 'gone') void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: that request of the agent was already answered or cancelled.'));
   }
 
   async onOpenElicitationUrl(intent: { requestId: string }): Promise<void> {
-    const url = this.d.elicitations.urlOf(intent.requestId);
+    const url = elicitationUrl(this.elicitationRoutes, intent.requestId);
     if (!url) throw new Error('That link request was already answered or cancelled.');
     // The URL was checked (http/https, no credentials) when the agent sent it; the person clicked to open it.
     const opened = await vscode.env.openExternal(vscode.Uri.parse(url, true));
     if (!opened) throw new Error(`The link to ${new URL(url).host} could not be opened.`);
+  }
+
+  /** This window's forms, and those of another window's turn shown in the view. */
+  private get elicitationRoutes(): ElicitationRoutes {
+    return {
+      local: this.d.elicitations,
+      remote: (requestId) => this.remote?.feed.remoteElicitation(requestId),
+      claim: async (sessionId, requestId, answer) => (await this.d.services()).crossWindow.control.answerElicitation(sessionId, requestId, answer),
+    };
   }
 
   async onResume(intent: { sessionId?: string } = {}): Promise<void> {

@@ -25,7 +25,7 @@ describe('following a turn that another window runs', () => {
     const { records } = await t.b.sup.sessions.readTail(SESSION, 10_000);
     const meta = (await t.b.sup.sessions.get(SESSION))!;
     const posted: HostEvent[] = [];
-    const presenter = new SessionPresenter({ meta, records, live: undefined, tasks: [], approvals: [] }, (e) => posted.push(e));
+    const presenter = new SessionPresenter({ meta, records, live: undefined, tasks: [], approvals: [], elicitations: [] }, (e) => posted.push(e));
     const feed = new RemoteTurnFeed(presenter, () => assert.fail('no rewrite expected'));
     stop = t.b.cw.follow(SESSION, offset, records, (u) => feed.apply(u), 3_600_000);
     return { presenter, feed, posted };
@@ -85,16 +85,16 @@ describe('following a turn that another window runs', () => {
 
   it('waits for the end record of a turn whose lease is gone, and skips records this window wrote itself', async () => {
     const meta = (await t.b.sup.sessions.get(SESSION))!;
-    const presenter = new SessionPresenter({ meta, records: [], live: undefined, tasks: [], approvals: [] }, () => undefined);
+    const presenter = new SessionPresenter({ meta, records: [], live: undefined, tasks: [], approvals: [], elicitations: [] }, () => undefined);
     const own = { type: 'interrupted' as const, at: 2, turnId: 'x', reason: 'taken over here' };
     const feed = new RemoteTurnFeed(presenter, () => assert.fail('no reset'), (r) => r === own);
     const remote = { turnId: 'x', windowId: 'window-a', source: 'user' as const, startedAt: 1, phase: 'awaitingApproval' as const, waitingOn: 'your approval', lastActivityAt: 1 };
-    feed.apply({ records: [], reset: false, remote, approvals: [] });
+    feed.apply({ records: [], reset: false, remote, approvals: [], elicitations: [] });
     assert.equal(presenter.phase, 'awaitingApproval');
     // The takeover already moved the lease, its end record is not read yet: not ended, not idle.
-    feed.apply({ records: [], reset: false, remote: undefined, approvals: [] });
+    feed.apply({ records: [], reset: false, remote: undefined, approvals: [], elicitations: [] });
     assert.equal(presenter.phase, 'awaitingApproval');
-    feed.apply({ records: [own], reset: false, remote: undefined, approvals: [] });
+    feed.apply({ records: [own], reset: false, remote: undefined, approvals: [], elicitations: [] });
     assert.equal(presenter.phase, 'interrupted');
     const texts = JSON.stringify(presenter.snapshot);
     assert.ok(texts.includes('taken over here'), 'the end says why');
@@ -103,15 +103,15 @@ describe('following a turn that another window runs', () => {
 
   it('keeps waiting for the end record however many passes run while a takeover holds the lease', async () => {
     const meta = (await t.b.sup.sessions.get(SESSION))!;
-    const presenter = new SessionPresenter({ meta, records: [], live: undefined, tasks: [], approvals: [] }, () => undefined);
+    const presenter = new SessionPresenter({ meta, records: [], live: undefined, tasks: [], approvals: [], elicitations: [] }, () => undefined);
     const end = { type: 'interrupted' as const, at: 2, turnId: 'y', reason: 'taken over by the other window' };
     const feed = new RemoteTurnFeed(presenter, () => assert.fail('no reset'));
     const remote = { turnId: 'y', windowId: 'window-a', source: 'user' as const, startedAt: 1, phase: 'running' as const, waitingOn: 'agent', lastActivityAt: 1 };
-    feed.apply({ records: [], reset: false, remote, approvals: [] });
+    feed.apply({ records: [], reset: false, remote, approvals: [], elicitations: [] });
     // Every write of the takeover (lease, epoch mark, lock) wakes the follower before the end record lands.
-    for (let pass = 0; pass < 20; pass += 1) feed.apply({ records: [], reset: false, remote: undefined, approvals: [], recovering: true });
+    for (let pass = 0; pass < 20; pass += 1) feed.apply({ records: [], reset: false, remote: undefined, approvals: [], elicitations: [], recovering: true });
     assert.equal(presenter.phase, 'running', 'not ended with a guessed reason while the takeover writes the end');
-    feed.apply({ records: [end], reset: false, remote: undefined, approvals: [] });
+    feed.apply({ records: [end], reset: false, remote: undefined, approvals: [], elicitations: [] });
     assert.equal(presenter.phase, 'interrupted');
     assert.ok(JSON.stringify(presenter.snapshot).includes('taken over by the other window'), 'the end says what the takeover wrote');
   });

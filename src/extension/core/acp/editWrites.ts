@@ -1,6 +1,7 @@
 // A write of the agent with its diff kept: the file's content before is captured (bounded), the person reviews the
-// diff first when `vigil.edits.review` is `ask`, the file must still hold what they saw, and the write is then
-// recorded for the tool's card and the turn's change list. Without a journal a write is just written.
+// diff first when `vigil.edits.review` is `ask` (while the writes waiting stay within the journal's bound), the file
+// must still hold what they saw, and the write is then recorded for the tool's card and the turn's change list.
+// Without a journal a write is just written.
 
 import type { FileEditView } from '../../../shared/fileEdits';
 import { VigilError } from '../common/errors';
@@ -35,10 +36,12 @@ export async function writeWithDiff(workspace: WorkspaceFs, gate: PermissionGate
     await workspace.write(r.where, r.content);
     return;
   }
-  const proposal = journal.propose(r.sessionId, workspace.root, r.where.real, before, r.content);
+  const review = gate.reviewsEdits;
+  // Refused here (nothing kept, nothing written) when the writes waiting for review fill their bound.
+  const proposal = journal.propose(r.sessionId, workspace.root, r.where.real, before, r.content, { review });
   let written = false;
   try {
-    if (gate.reviewsEdits) {
+    if (review) {
       const verdict = await r.review(gate, proposal);
       if (!verdict.allowed) throw new VigilError('PERMISSION_DENIED', verdict.reason);
       // What the person accepted is a change of what they saw: a file changed meanwhile is not overwritten.

@@ -1,10 +1,11 @@
 // One window's part in the many-windows protocol: watches the shared mailbox, runs the holder side for
-// its own turns, steers others' turns, publishes where it shows what, and tracks approvals nobody sees.
+// its own turns, steers others' turns, publishes where it shows what, and tracks approvals (and agents' forms) nobody sees.
 
 import { Disposable, toDisposable } from '../common/disposable';
 import { errorMessage } from '../common/errors';
 import { EventHub, type Unsubscribe } from '../common/events';
 import type { PermissionPrompter } from '../acp/hostPorts';
+import type { ElicitationPrompter } from '../acp/elicitationHost';
 import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import { sessionDir, transcriptFile } from '../store/storePaths';
@@ -15,6 +16,9 @@ import { HolderSide } from './holderSide';
 import { Mailbox, type ApprovalRequest, type TurnBoard } from './mailbox';
 import { Presence } from './presence';
 import { RemoteApprovals } from './remoteApprovals';
+import { RemoteElicitations } from './remoteElicitations';
+import type { ElicitationRequest } from './elicitationMail';
+import { clip } from '../../../shared/elicitationForm';
 import { RemoteControl } from './remoteControl';
 import { SessionFollower, type FollowUpdate } from './sessionFollower';
 import { fileSize } from './transcriptFollower';
@@ -105,6 +109,18 @@ export class CrossWindow extends Disposable {
     });
   }
 
+  /** Wraps this window's form for agents' elicitations: published, answerable from every window, declined after the timeout. */
+  elicitationPrompter(local: ElicitationPrompter): ElicitationPrompter {
+    const { o } = this;
+    return new RemoteElicitations({
+      mailbox: this.mailbox, windowId: o.windowId, clock: o.clock, logger: o.logger, local,
+      turnOf: (id) => o.supervisor.getSnapshot(id)?.turnId,
+      timeoutMs: o.approvalTimeoutMs,
+      onTimedOut: (id, message) => o.supervisor.recordNotice(id, 'warning', message),
+      onMailboxChange: (check) => this.onMailboxChange(check),
+    });
+  }
+
   /** Runs `check` on every mailbox change (and poll) until the returned function is called. */
   onMailboxChange(check: () => Promise<void>): () => void {
     this.checks.add(check);
@@ -180,7 +196,8 @@ export class CrossWindow extends Disposable {
   }
 
   private async scanWaiting(): Promise<void> {
-    const requests = await this.mailbox.listApprovals();
+    // An agent's form or link waits on the person as an approval does: the status bar counts it too.
+    const requests = [...(await this.mailbox.listApprovals()), ...(await this.mailbox.listElicitations()).map(asApproval)];
     const next: WaitingApproval[] = [];
     for (const request of requests) next.push({ request, shown: await this.presence.isShown(request.sessionId) });
     const key = (w: WaitingApproval[]) => w.map((x) => `${x.request.requestId}:${x.shown}`).join(',');
@@ -210,4 +227,10 @@ export class CrossWindow extends Disposable {
       .finally(() => void this.scanWaiting().catch(() => undefined));
     this.presenceTimer = this.o.clock.setTimer(this.presence.intervalMs, () => this.tickPresence());
   }
+}
+
+/** An elicitation as the waiting list names it (as the turn's own wait names it, elicitationHost.ts). */
+function asApproval(e: ElicitationRequest): ApprovalRequest {
+  const title = `${e.mode === 'url' ? `open ${e.host}` : 'answer a form'}: ${clip(e.message, 120)}`;
+  return { version: 1, sessionId: e.sessionId, requestId: e.requestId, turnId: e.turnId, windowId: e.windowId, title, kind: 'other', at: e.at, deadlineAt: e.deadlineAt };
 }

@@ -1,5 +1,5 @@
 // The files through which windows sharing one storage root see and steer each other's turns:
-// the holder's turn board, published approvals and their one answer, abort requests and acks.
+// the holder's turn board, published approvals and elicitations with their one answer, abort requests and acks.
 
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { checkSessionId } from '../store/storePaths';
 import { readJson, writeJsonAtomic } from '../store/atomicFile';
+import { elicitationAnswerSchema, elicitationFileBytes, elicitationRequestSchema, type ElicitationRequest, type ElicitationStoredAnswer } from './elicitationMail';
 
 /** One flat folder: a single watch sees every change, and names never nest. */
 export function mailboxDir(root: string): string {
@@ -94,6 +95,14 @@ export class Mailbox {
     return this.fileOf(sessionId, requestId, 'request id', 'answer');
   }
 
+  elicitationFile(sessionId: string, requestId: string): string {
+    return this.fileOf(sessionId, requestId, 'request id', 'elicitation');
+  }
+
+  elicitationAnswerFile(sessionId: string, requestId: string): string {
+    return this.fileOf(sessionId, requestId, 'request id', 'elicitation-answer');
+  }
+
   abortFile(sessionId: string, turnId: string): string {
     return this.fileOf(sessionId, turnId, 'turn id', 'abort');
   }
@@ -150,13 +159,14 @@ export class Mailbox {
     await remove(this.requestFile(sessionId, requestId));
   }
 
-  /** Removes the answers of a session whose questions are gone (run when its turn ended). */
+  /** Removes the answers (to approvals and elicitations) of a session whose questions are gone (run when its turn ended). */
   async sweepAnswers(sessionId: string): Promise<void> {
     checkSessionId(sessionId);
     const names = await this.names();
     for (const name of names) {
-      const m = /^([A-Za-z0-9_-]{1,80})\.([A-Za-z0-9_-]{1,80})\.answer\.json$/.exec(name);
-      if (!m || m[1] !== sessionId || names.includes(`${m[1]}.${m[2]}.approval.json`)) continue;
+      const m = /^([A-Za-z0-9_-]{1,80})\.([A-Za-z0-9_-]{1,80})\.(answer|elicitation-answer)\.json$/.exec(name);
+      const question = m?.[3] === 'answer' ? 'approval' : 'elicitation';
+      if (!m || m[1] !== sessionId || names.includes(`${m[1]}.${m[2]}.${question}.json`)) continue;
       await remove(path.join(this.dir, name));
     }
   }
@@ -185,6 +195,46 @@ export class Mailbox {
 
   readAnswer(sessionId: string, requestId: string): Promise<ApprovalAnswer | undefined> {
     return readValid(this.answerFile(sessionId, requestId), approvalAnswerSchema);
+  }
+
+  // ---- elicitations (an agent's forms and links), answered like approvals ----
+
+  /** Refused when larger than other windows read (the holder then publishes it without its schema). */
+  async publishElicitation(request: ElicitationRequest): Promise<void> {
+    await this.ensure();
+    const text = JSON.stringify(request);
+    if (Buffer.byteLength(text) > elicitationFileBytes) throw new Error(`the elicitation is larger than ${elicitationFileBytes} bytes`);
+    await writeJsonAtomic(this.elicitationFile(request.sessionId, request.requestId), request);
+  }
+
+  async withdrawElicitation(sessionId: string, requestId: string): Promise<void> {
+    await remove(this.elicitationFile(sessionId, requestId));
+  }
+
+  /** Every published elicitation, optionally of one session; unreadable files are skipped. */
+  async listElicitations(sessionId?: string): Promise<ElicitationRequest[]> {
+    const out: ElicitationRequest[] = [];
+    for (const name of await this.names()) {
+      if (!name.endsWith('.elicitation.json')) continue;
+      if (sessionId !== undefined && !name.startsWith(`${sessionId}.`)) continue;
+      const request = await readValid(path.join(this.dir, name), elicitationRequestSchema, elicitationFileBytes);
+      if (request && path.basename(this.elicitationFile(request.sessionId, request.requestId)) === name) out.push(request);
+    }
+    return out;
+  }
+
+  /** The one answer to an elicitation (see `claimAnswer`); an answer larger than the holder reads is refused unwritten. */
+  async claimElicitationAnswer(sessionId: string, requestId: string, answer: ElicitationStoredAnswer): Promise<ClaimResult<ElicitationStoredAnswer>> {
+    const file = this.elicitationAnswerFile(sessionId, requestId);
+    if (Buffer.byteLength(JSON.stringify(answer)) > elicitationFileBytes) {
+      throw new Error(`The answer is larger than ${Math.round(elicitationFileBytes / 1024 / 1024)} MB, more than Vigil passes to the window that runs the turn. Shorten it.`);
+    }
+    if (await claim(file, answer)) return { won: true, value: answer };
+    return { won: false, value: await this.readElicitationAnswer(sessionId, requestId) };
+  }
+
+  readElicitationAnswer(sessionId: string, requestId: string): Promise<ElicitationStoredAnswer | undefined> {
+    return readValid(this.elicitationAnswerFile(sessionId, requestId), elicitationAnswerSchema, elicitationFileBytes);
   }
 
   // ---- aborts ----
@@ -254,10 +304,10 @@ async function remove(file: string): Promise<void> {
 }
 
 /** A file another process wrote is data to check: unreadable, corrupt or wrongly shaped reads as absent. */
-async function readValid<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
+async function readValid<T>(file: string, schema: z.ZodType<T>, maxBytes = 64 * 1024): Promise<T | undefined> {
   try {
     const stat = await fs.stat(file);
-    if (stat.size > 64 * 1024) return undefined;
+    if (stat.size > maxBytes) return undefined;
     const parsed = schema.safeParse(await readJson<unknown>(file));
     return parsed.success ? parsed.data : undefined;
   } catch {

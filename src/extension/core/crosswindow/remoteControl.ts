@@ -1,4 +1,4 @@
-// Steering a turn that another window runs: answer its approvals, ask it to abort, and — when it does
+// Steering a turn that another window runs: answer its approvals and elicitations, ask it to abort, and — when it does
 // not acknowledge within a short bound (its window froze or its host hangs) — take the turn over under
 // a new lease epoch, end it as interrupted (resumable), and kill its agent if it runs on this host.
 
@@ -13,6 +13,7 @@ import type { TurnLeaseStore } from '../lease/turnLease';
 import type { SessionStore } from '../store/sessionStore';
 import { markInterrupted } from '../supervisor/reclaim';
 import type { Mailbox } from './mailbox';
+import type { ElicitationAnswer } from '../acp/elicitationHost';
 
 export type AnswerResult = { kind: 'won' } | { kind: 'lost'; answer?: string } | { kind: 'gone' };
 export type RemoteAbortResult =
@@ -67,6 +68,14 @@ export class RemoteControl {
     return result.won ? { kind: 'won' } : { kind: 'lost', answer: result.value?.answer };
   }
 
+  /** An agent's elicitation: first answer wins, as for approvals. The caller checked a form's values against it. */
+  async answerElicitation(sessionId: string, requestId: string, answer: ElicitationAnswer): Promise<AnswerResult> {
+    const { d } = this;
+    if (!(await d.mailbox.listElicitations(sessionId)).some((r) => r.requestId === requestId)) return { kind: 'gone' };
+    const result = await d.mailbox.claimElicitationAnswer(sessionId, requestId, { version: 1, ...answer, by: d.windowId, at: d.clock.wallNow() });
+    return result.won ? { kind: 'won' } : { kind: 'lost', answer: result.value?.action };
+  }
+
   /**
    * Asks the holder to abort; waits for its acknowledgement up to the bound, then takes over.
    * The person asked for the turn to stop: a holder that cannot hear it must not keep the session.
@@ -103,6 +112,11 @@ export class RemoteControl {
         if (request.turnId !== turnId) continue;
         await d.mailbox.claimAnswer(sessionId, request.requestId, { version: 1, answer: 'cancelled', by: d.windowId, at: d.clock.wallNow() }).catch(() => undefined);
         await d.mailbox.withdrawApproval(sessionId, request.requestId);
+      }
+      for (const request of await d.mailbox.listElicitations(sessionId)) {
+        if (request.turnId !== turnId) continue;
+        await d.mailbox.claimElicitationAnswer(sessionId, request.requestId, { version: 1, action: 'cancel', by: d.windowId, at: d.clock.wallNow() }).catch(() => undefined);
+        await d.mailbox.withdrawElicitation(sessionId, request.requestId);
       }
       await d.mailbox.clearBoard(sessionId, turnId);
       await d.mailbox.sweepAnswers(sessionId);

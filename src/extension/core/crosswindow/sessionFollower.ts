@@ -1,8 +1,9 @@
 // Follows one session whose turn may run in another window: the transcript tail it appends, the
-// turn board it keeps, and the approvals it published — read from the store on every change.
+// turn board it keeps, and the approvals and elicitations it published — read from the store on every change.
 
 import type { TranscriptRecord } from '../store/transcriptRecords';
 import type { ApprovalRequest, Mailbox, TurnBoard } from './mailbox';
+import type { ElicitationRequest } from './elicitationMail';
 import type { RemoteControl } from './remoteControl';
 import { TranscriptFollower } from './transcriptFollower';
 
@@ -23,6 +24,8 @@ export interface FollowUpdate {
   /** The turn another window runs now, if any. */
   remote: RemoteTurnView | undefined;
   approvals: ApprovalRequest[];
+  /** The agent's forms and links it waits on, answerable here. */
+  elicitations: ElicitationRequest[];
   /** A takeover or reclaim holds the lease: the end record of the turn it took is still to come. */
   recovering?: boolean;
 }
@@ -56,19 +59,21 @@ export class SessionFollower {
     let reset = false;
     if (d.isLocalTurn()) await this.transcript.skipToEnd();
     else ({ records, reset } = await this.transcript.read());
-    if (!holder) return { records, reset, remote: undefined, approvals: [], recovering: await d.control.recovering(sessionId) };
+    if (!holder) return { records, reset, remote: undefined, approvals: [], elicitations: [], recovering: await d.control.recovering(sessionId) };
     const board = await d.mailbox.readBoard(sessionId);
     const own = board?.turnId === holder.turnId ? board : undefined;
     const approvals = (await d.mailbox.listApprovals(sessionId)).filter((a) => a.turnId === holder.turnId);
+    const elicitations = (await d.mailbox.listElicitations(sessionId)).filter((e) => e.turnId === holder.turnId);
+    const asked = approvals.length + elicitations.length > 0;
     const remote: RemoteTurnView = {
       turnId: holder.turnId,
       windowId: holder.windowId,
       source: own?.source ?? 'user',
       startedAt: own?.startedAt ?? d.now(),
-      phase: approvals.length > 0 ? 'awaitingApproval' : (own?.phase ?? 'running'),
-      waitingOn: approvals.length > 0 ? 'your approval' : (own?.waitingOn ?? 'agent'),
+      phase: asked ? 'awaitingApproval' : (own?.phase ?? 'running'),
+      waitingOn: asked ? 'your approval' : (own?.waitingOn ?? 'agent'),
       lastActivityAt: own?.lastActivityAt ?? d.now(),
     };
-    return { records, reset, remote, approvals };
+    return { records, reset, remote, approvals, elicitations };
   }
 }
