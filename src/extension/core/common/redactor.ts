@@ -1,5 +1,8 @@
-// The one redactor: every secret Vigil knows (API keys, `vigil.agent` env values, auth values given to
-// agents), cut out of everything Vigil stores or shows. Plain string search: no pattern is built from a secret.
+// The one redactor: every secret Vigil knows (API keys, secret `vigil.agent` and MCP env values, auth values
+// given to agents), in every form it is echoed in (secretForms.ts), cut out of everything Vigil stores or shows.
+// Plain string search: no pattern is built from a secret.
+
+import { secretForms } from './secretForms';
 
 /** What a secret is replaced with. */
 export const REDACTED = '«redacted»';
@@ -13,6 +16,8 @@ export const MIN_SECRET_CHARS = 8;
 export class Redactor {
   /** Longest first, so one pass per secret finds the widest occurrence; ranges are merged anyway. */
   private secrets: string[] = [];
+  /** The secrets (longest first) by their first character: what a held tail is checked against. */
+  private byFirst = new Map<number, string[]>();
   private readonly known = new Set<string>();
   private longest = 0;
 
@@ -25,14 +30,24 @@ export class Redactor {
     for (const raw of values) {
       if (typeof raw !== 'string') continue;
       for (const value of new Set([raw, raw.trim()])) {
-        if (value.length < MIN_SECRET_CHARS || this.known.has(value)) continue;
-        this.known.add(value);
-        changed = true;
+        if (value.length < MIN_SECRET_CHARS) continue;
+        for (const form of secretForms(value)) {
+          if (form.length < MIN_SECRET_CHARS || this.known.has(form)) continue;
+          this.known.add(form);
+          changed = true;
+        }
       }
     }
     if (!changed) return;
     this.secrets = [...this.known].sort((a, b) => b.length - a.length);
     this.longest = this.secrets[0]?.length ?? 0;
+    this.byFirst = new Map();
+    for (const secret of this.secrets) {
+      const first = secret.charCodeAt(0);
+      const list = this.byFirst.get(first);
+      if (list) list.push(secret);
+      else this.byFirst.set(first, [secret]);
+    }
   }
 
   get isEmpty(): boolean {
@@ -87,9 +102,11 @@ export class Redactor {
     if (this.secrets.length === 0 || n === 0) return n;
     let hold = n;
     for (let i = Math.max(0, n - this.longest + 1); i < n && hold === n; i += 1) {
-      const first = text.charCodeAt(i);
-      for (const secret of this.secrets) {
-        if (secret.length > n - i && secret.charCodeAt(0) === first && text.startsWith(secret.slice(0, n - i), i)) {
+      const candidates = this.byFirst.get(text.charCodeAt(i));
+      if (!candidates) continue;
+      for (const secret of candidates) {
+        if (secret.length <= n - i) break;
+        if (startsWithRest(text, i, secret)) {
           hold = i;
           break;
         }
@@ -148,6 +165,12 @@ export class Redactor {
     seen.delete(value);
     return copy ?? value;
   }
+}
+
+/** Whether `text`, from `at` to its end, is how `secret` begins (the first characters already match). */
+function startsWithRest(text: string, at: number, secret: string): boolean {
+  for (let j = 1; at + j < text.length; j += 1) if (text.charCodeAt(at + j) !== secret.charCodeAt(j)) return false;
+  return true;
 }
 
 /**
