@@ -173,6 +173,22 @@ describe('redactor', () => {
     }
   });
 
+  it('a released tail is shown, and the rest of a secret it starts is still cut from the next piece', () => {
+    const r = redactorWith(KEY);
+    const s = r.stream();
+    assert.equal(s.push('say sk'), 'say ');
+    assert.equal(s.release(), 'sk');
+    assert.equal(s.pending, false);
+    assert.equal(s.release(), '', 'nothing is shown twice');
+    assert.equal(s.push('-test-01'), '', 'still a possible secret: held, its start already shown');
+    assert.equal(s.push('23456789abcdef!'), `${REDACTED}!`, 'the rest of the secret is cut');
+    const innocent = r.stream();
+    assert.equal(innocent.push('results'), 'result');
+    assert.equal(innocent.release(), 's');
+    assert.equal(innocent.push(' and more'), ' and more', 'not a secret after all: nothing is lost or repeated');
+    assert.equal(innocent.flush(), '');
+  });
+
   it('a logger built on it redacts messages, strings, objects and errors', () => {
     const r = redactorWith(KEY);
     const lines: unknown[][] = [];

@@ -56,12 +56,20 @@ export class Redactor {
 
   /** The text with every occurrence of every secret replaced by one marker per merged span. */
   redact(text: string): string {
-    if (this.secrets.length === 0 || text.length < MIN_SECRET_CHARS) return text;
+    return this.redactFrom(text, 0);
+  }
+
+  /**
+   * `text.slice(from)` redacted with what comes before it in view: the part before `from` was shown already,
+   * so a secret that starts there and ends after `from` becomes a marker at the start of the result.
+   */
+  redactFrom(text: string, from: number): string {
+    if (this.secrets.length === 0 || text.length < MIN_SECRET_CHARS) return text.slice(from);
     const ranges = this.occurrences(text, 0);
-    if (ranges.length === 0) return text;
+    if (ranges.length === 0) return text.slice(from);
     ranges.sort((a, b) => a[0] - b[0]);
     let out = '';
-    let cursor = 0;
+    let cursor = from;
     let i = 0;
     while (i < ranges.length) {
       const start = ranges[i][0];
@@ -72,7 +80,8 @@ export class Redactor {
         end = Math.max(end, ranges[i][1]);
         i += 1;
       }
-      out += text.slice(cursor, start) + REDACTED;
+      if (end <= from) continue;
+      out += text.slice(cursor, Math.max(start, from)) + REDACTED;
       cursor = end;
     }
     return out + text.slice(cursor);
@@ -176,27 +185,48 @@ function startsWithRest(text: string, at: number, secret: string): boolean {
 /**
  * Redacts a stream of pieces: each `push` returns what is safe to store or show now, holding back only
  * a tail that could be the start of a secret (at most one secret's length, and only while it matches).
- * `flush` returns the held tail when the stream ends or is interrupted by something else.
+ * `release` shows the held tail but keeps matching it, `flush` shows it and forgets it.
  */
 export class StreamRedactor {
+  /** The tail that may still become a secret; its first `shown` characters were released already. */
   private held = '';
+  private shown = 0;
 
   constructor(private readonly redactor: Redactor) {}
 
+  /** Whether part of the held tail has not been shown yet. */
   get pending(): boolean {
-    return this.held.length > 0;
+    return this.held.length > this.shown;
+  }
+
+  /** How long the held tail is, shown or not: how much of a secret's start a `release` may have shown. */
+  get heldLength(): number {
+    return this.held.length;
   }
 
   push(piece: string): string {
     const text = this.held + piece;
     const hold = this.redactor.holdStart(text);
+    const out = hold > this.shown ? this.redactor.redactFrom(text.slice(0, hold), this.shown) : '';
+    this.shown = Math.max(0, this.shown - hold);
     this.held = text.slice(hold);
-    return this.redactor.redact(text.slice(0, hold));
+    return out;
+  }
+
+  /**
+   * Returns the part of the held tail not shown yet, and keeps the tail: if the next piece completes a
+   * secret that started in it, the rest of that secret is still cut (its released start stays shown).
+   */
+  release(): string {
+    const out = this.redactor.redactFrom(this.held, this.shown);
+    this.shown = this.held.length;
+    return out;
   }
 
   flush(): string {
-    const text = this.held;
+    const out = this.redactor.redactFrom(this.held, this.shown);
     this.held = '';
-    return this.redactor.redact(text);
+    this.shown = 0;
+    return out;
   }
 }
