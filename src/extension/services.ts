@@ -12,7 +12,7 @@ import { tagged, type Logger } from './core/ports/logger';
 import { Redactor } from './core/common/redactor';
 import { redactingLogger } from './core/common/redactingLogger';
 import { AcpAgentHandleProvider } from './core/acp/acpHandleProvider';
-import type { LaunchSpec } from './core/acp/agentLaunch';
+import { launchSecrets, type LaunchSpec } from './core/acp/agentLaunch';
 import { historyOfTranscript } from './core/acp/historyRecorder';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './core/acp/hostPorts';
 import type { LivenessSettings } from './core/settings/livenessSettings';
@@ -124,8 +124,8 @@ export class VigilServices extends Disposable {
       launchFor: async (sessionId) => {
         const spec = await options.launchFor(sessionId);
         launched.set(sessionId, { builtin: spec.builtin, command: [spec.command, ...spec.args].join(' ') });
-        // The agent's auth values (API key, `vigil.agent` env) are secrets from now on, stderr included.
-        redactor.add(spec.secretEnv.map((name) => spec.env[name]));
+        // The agent's auth values (API key, secret `vigil.agent` env values) are secrets from now on, stderr included.
+        redactor.add(launchSecrets(spec));
         return { ...spec, redactor };
       },
     };

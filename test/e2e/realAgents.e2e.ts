@@ -6,7 +6,7 @@ import * as assert from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { openE2eSession, type E2eSession } from '../harness/e2eSession';
-import { realAgentRecipe, type RealAgentName, type RealAgentRecipe, requireAgentsInstalled, testApiKey } from '../harness/realAgents';
+import { realAgentRecipe, type RealAgentName, type RealAgentRecipe, requireAgentsInstalled, testApiKey, testModel } from '../harness/realAgents';
 import { runProcesses } from '../harness/runFiles';
 import { SessionView, uiTimeout } from '../harness/sessionView';
 import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
@@ -70,6 +70,12 @@ async function turnWithTool(o: { name: RealAgentName; kind: 'shell' | 'read'; en
   assert.ok(mine.flatMap(toolResults).some((r) => r.includes(marker)), `the tool result reached the model; requests: ${endpoint.describe()}`);
   assert.strictEqual(await view.count('#notices .abort-notice'), 0, 'no stall on a normal turn');
   assert.ok((await runProcesses(session.server, processPattern[name])).length > 0, `the ${name} agent served the turn`);
+  // The recipes put the model, paths (HOME, config folders) and the endpoint's URL in vigil.agent.env, beside the
+  // key: ordinary text, never «redacted», wherever the view shows it (header, tool card, answer).
+  const shown = await view.locator('body').innerText();
+  assert.doesNotMatch(shown, /«redacted»/, `the view shows no «redacted»: ${shown}`);
+  // Set as ANTHROPIC_MODEL: the chip names the model.
+  if (name === 'claude') await view.waitModelChip(testModel);
   await session.workbench.screenshot(`e2e-realagents-${name}-tool-turn`);
 }
 

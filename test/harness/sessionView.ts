@@ -84,6 +84,17 @@ export class SessionView {
     }
   }
 
+  /** Waits until the header's model chip (the agent's model option, else the session's model) contains `text`; says what it shows if not. */
+  async waitModelChip(text: string): Promise<void> {
+    const chip = '#session-header .agent-option[data-category="model"] .agent-option-value, #session-header .session-model';
+    try {
+      await this.locator(chip, { hasText: text }).first().waitFor({ timeout: uiTimeout });
+    } catch (error) {
+      const shown = await this.texts(chip).catch(() => ['(the view is gone)']);
+      throw new Error(`the model chip never showed ${JSON.stringify(text)}; it shows ${JSON.stringify(shown)}: ${String(error)}`);
+    }
+  }
+
   /** Counts entries of a kind (`.entry.wakeup`, `.entry.user`, …) now. */
   count(selector: string): Promise<number> {
     return this.locator(selector).count();

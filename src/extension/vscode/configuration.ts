@@ -131,7 +131,7 @@ export class VigilConfiguration extends Disposable {
   /** The third-party agent of `vigil.agent`, or undefined for the built-in one. */
   customAgent(): CustomAgentSettings | undefined {
     const agent = this.current.agent;
-    return agent.kind === 'custom' ? { command: agent.command, args: agent.args, env: agent.env } : undefined;
+    return agent.kind === 'custom' ? { command: agent.command, args: agent.args, env: agent.env, secretEnv: agent.secretEnv } : undefined;
   }
 
   private read(): VigilSettings {

@@ -12,6 +12,7 @@ import type { LaunchSpec } from '../core/acp/agentLaunch';
 import { SessionSecrets } from '../core/mcp/sessionSecrets';
 import { chooseTaskServer } from '../core/mcp/taskServerChoice';
 import { mcpSecrets } from '../core/acp/mcpSettings';
+import { envSecrets } from '../core/common/secretValues';
 import { McpSettingsSource } from '../core/acp/mcpSettingsSource';
 import { ApprovalBroker } from '../presentation/approvalBroker';
 import { ElicitationBroker } from '../presentation/elicitationBroker';
@@ -251,12 +252,16 @@ export class VigilApp extends Disposable {
     return this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined;
   }
 
-  /** `vigil.agent` env values may be tokens: secrets as soon as they are configured, before any launch. */
+  /** `vigil.agent`'s secret env values (by name, or listed in `secretEnv`): secrets as soon as they are configured, before any launch. */
   private learnAgentEnv(): void {
-    this.redactor.add(Object.values(this.config.customAgent()?.env ?? {}));
+    const custom = this.config.customAgent();
+    if (!custom) return;
+    // The launch adds the same (customLaunch); here they are known before it, and before the services load.
+    this.redactor.add(envSecrets(custom.env ?? {}, custom.secretEnv));
+    this.redactor.add((custom.secretEnv ?? []).map((name) => process.env[name]));
   }
 
-  /** `vigil.mcpServers` env and header values are tokens: secrets as soon as they are configured. */
+  /** `vigil.mcpServers`' secret env and header values: secrets as soon as they are configured. */
   private learnMcpSecrets(): void {
     this.redactor.add(mcpSecrets(this.config.settings.mcpServers));
   }

@@ -139,7 +139,7 @@ describe('settings, approvals and model commands (extension host)', () => {
     await vscode.workspace.getConfiguration('vigil').update('approvals.byKind', { execute: 'ask' }, global);
     await event;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.deepStrictEqual(config.customAgent(), { command: 'gemini', args: ['--acp'], env: {} });
+    assert.deepStrictEqual(config.customAgent(), { command: 'gemini', args: ['--acp'], env: {}, secretEnv: [] });
     const policy = new SettingsApprovalPolicy(config);
     assert.strictEqual(policy.mode('execute'), 'ask');
     assert.strictEqual(policy.mode('read'), 'allowReadOnly');

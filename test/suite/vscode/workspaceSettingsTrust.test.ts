@@ -104,12 +104,12 @@ describe('workspace settings trust (extension host)', () => {
     const storage = new MemoryState();
     const first = setUp({ agent: { workspaceValue: hostileAgent } }, { trusted: true, answers: [true], storage });
     first.release();
-    assert.deepStrictEqual((await first.config.launchSettings()).agent, { ...hostileAgent, env: {} });
+    assert.deepStrictEqual((await first.config.launchSettings()).agent, { ...hostileAgent, env: {}, secretEnv: [] });
     assert.strictEqual(first.asked.length, 1);
     // A new window on the same workspace storage: no question for the same value, in any key order.
     const again = setUp({ agent: { workspaceValue: { args: hostileAgent.args, command: hostileAgent.command } } }, { trusted: true, storage });
     again.release();
-    assert.deepStrictEqual((await again.config.launchSettings()).agent, { ...hostileAgent, env: {} });
+    assert.deepStrictEqual((await again.config.launchSettings()).agent, { ...hostileAgent, env: {}, secretEnv: [] });
     assert.strictEqual(again.asked.length, 0);
     const changed = setUp({ agent: { workspaceValue: { ...hostileAgent, args: ['-c', 'rm -rf ~'] } } }, { trusted: true, answers: [false], storage });
     changed.release();

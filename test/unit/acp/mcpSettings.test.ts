@@ -21,7 +21,15 @@ describe('vigil.mcpServers validation', () => {
     ]);
     assert.deepEqual(issues, []);
     assert.deepEqual(servers, [stdio, http, sse, { name: 'plain', command: 'srv', args: [], env: [] }]);
-    assert.deepEqual(mcpSecrets(servers), ['stdio-secret-1', 'Bearer http-secret-2']);
+    assert.deepEqual(mcpSecrets(servers), ['stdio-secret-1', 'Bearer http-secret-2', 'http-secret-2']);
+  });
+
+  it('only env values and headers whose names say secret are secrets; a path, a level or an accept type is not', () => {
+    const { servers } = validateMcpServers([
+      { name: 'files', command: 'srv', env: { ROOT_DIR: '/home/me/project', LOG_LEVEL: 'debug-verbose', GITHUB_TOKEN: 'ghp_0123456789abcdef', MIRROR: 'https://bob:hunter2pass@mirror.test/x' } },
+      { name: 'docs', type: 'http', url: 'https://docs.test/mcp?api_key=qk-0123456789', headers: { Accept: 'application/json', 'X-Org': 'my-organisation', 'X-Api-Key': 'xk-0123456789' } },
+    ]);
+    assert.deepEqual(mcpSecrets(servers), ['ghp_0123456789abcdef', 'bob', 'bob', 'hunter2pass', 'hunter2pass', 'xk-0123456789', 'qk-0123456789']);
   });
 
   it('skips each bad entry with a message naming it and the fix; the others are used', () => {

@@ -132,6 +132,63 @@ describe('redactor', () => {
     assert.equal(s.flush(), 'sk-test-0123', 'at the end, a part of a secret is not the secret');
   });
 
+  it('catches the forms a provider or a shell echoes a key in: URL, JSON, base64 of the key alone, upper and lower case', () => {
+    const secret = 'sk-Test/0123+4567=89"ab\\cd';
+    const r = redactorWith(secret);
+    const b64 = Buffer.from(secret).toString('base64');
+    const forms = {
+      'encodeURIComponent': encodeURIComponent(secret),
+      'percent-encoded, / kept': encodeURIComponent(secret).replace(/%2F/g, '/'),
+      'JSON string': JSON.stringify(secret).slice(1, -1),
+      'JSON with \\/': JSON.stringify(secret).slice(1, -1).replace(/\//g, '\\/'),
+      'base64': b64,
+      'base64 without padding': b64.replace(/=+$/, ''),
+      'base64url': b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+      'echo $KEY | base64': Buffer.from(`${secret}\n`).toString('base64'),
+      'upper case': secret.toUpperCase(),
+      'lower case': secret.toLowerCase(),
+    };
+    for (const [name, form] of Object.entries(forms)) {
+      const out = r.redact(`got ${form} back`);
+      assert.ok(out.startsWith(`got ${REDACTED}`), `${name}: ${out}`);
+      // At most the last bytes of a base64 form remain (they also encode what follows the key).
+      assert.ok(out.length <= `got ${REDACTED} back`.length + 4, `${name}: ${out}`);
+    }
+  });
+
+  it('catches a long key piped through base64, wrapped at 76 characters', () => {
+    const secret = `sk-ant-api03-${'Xb7Qz9LmN2pR4sT6uV8wY0aC2eG4iK6mO8qS0uW2'.repeat(2)}-AbCdEfGh`;
+    const wrapped = Buffer.from(`${secret}\n`).toString('base64').replace(/.{76}/g, '$&\n');
+    const out = redactorWith(secret).redact(wrapped);
+    assert.equal(out.split('\n').length, 2);
+    for (const line of out.split('\n')) assert.ok(line.startsWith(REDACTED) && line.length <= REDACTED.length + 4, out);
+  });
+
+  it('an encoded form split across streamed pieces is caught too', () => {
+    const r = redactorWith(KEY);
+    const text = `a ${Buffer.from(KEY).toString('base64')} b ${KEY.toUpperCase()} c`;
+    for (const pieces of everySplit(text)) {
+      const { joined } = streamed(r, pieces);
+      assert.equal(joined, `a ${REDACTED} b ${REDACTED} c`, JSON.stringify(pieces));
+    }
+  });
+
+  it('a released tail is shown, and the rest of a secret it starts is still cut from the next piece', () => {
+    const r = redactorWith(KEY);
+    const s = r.stream();
+    assert.equal(s.push('say sk'), 'say ');
+    assert.equal(s.release(), 'sk');
+    assert.equal(s.pending, false);
+    assert.equal(s.release(), '', 'nothing is shown twice');
+    assert.equal(s.push('-test-01'), '', 'still a possible secret: held, its start already shown');
+    assert.equal(s.push('23456789abcdef!'), `${REDACTED}!`, 'the rest of the secret is cut');
+    const innocent = r.stream();
+    assert.equal(innocent.push('results'), 'result');
+    assert.equal(innocent.release(), 's');
+    assert.equal(innocent.push(' and more'), ' and more', 'not a secret after all: nothing is lost or repeated');
+    assert.equal(innocent.flush(), '');
+  });
+
   it('a logger built on it redacts messages, strings, objects and errors', () => {
     const r = redactorWith(KEY);
     const lines: unknown[][] = [];

@@ -97,7 +97,7 @@ describe('settings trust', () => {
     const answer = (key: string, hash: string) => answers.get(`${key}:${hash}`) ?? 'unanswered';
     const r = resolveSettingTrust(SETTING_KEYS, hostile, { trusted: true, answer });
     const { settings } = validateSettings(r.effective);
-    assert.deepStrictEqual(settings.agent, { kind: 'custom', ...hostileAgent });
+    assert.deepStrictEqual(settings.agent, { kind: 'custom', secretEnv: [], ...hostileAgent });
     assert.strictEqual(settings.model.baseUrl, 'http://127.0.0.1:11434/v1');
     assert.deepStrictEqual(r.questions.map((q) => q.key), ['mcpServers'], 'only the value nobody answered yet');
     assert.deepStrictEqual(r.ignored.map((i) => `${i.key}:${i.reason}`), ['model.baseUrl:declined', 'mcpServers:unconfirmed']);
@@ -110,10 +110,10 @@ describe('settings trust', () => {
   it('a folder value counts as the workspace’s, and whole: it never merges with the user’s agent (and its env)', () => {
     const read = layers({ agent: { globalValue: { command: 'mine', env: { KEY: 'secret' } }, workspaceFolderValue: { command: 'theirs' } } });
     const r = resolveSettingTrust(['agent'], read, { trusted: true, answer: () => 'confirmed' });
-    assert.deepStrictEqual(validateSettings(r.effective).settings.agent, { kind: 'custom', command: 'theirs', args: [], env: {} });
+    assert.deepStrictEqual(validateSettings(r.effective).settings.agent, { kind: 'custom', command: 'theirs', args: [], env: {}, secretEnv: [] });
     const pending = resolveSettingTrust(['agent'], read, { trusted: true, answer: never });
     assert.strictEqual(pending.questions[0].origin, 'workspaceFolder');
-    assert.deepStrictEqual(validateSettings(pending.effective).settings.agent, { kind: 'custom', command: 'mine', args: [], env: { KEY: 'secret' } });
+    assert.deepStrictEqual(validateSettings(pending.effective).settings.agent, { kind: 'custom', command: 'mine', args: [], env: { KEY: 'secret' }, secretEnv: [] });
   });
 
   it('no question for what chooses nothing: the built-in agent, the default endpoint, or the user’s own value', () => {

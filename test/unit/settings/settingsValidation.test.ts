@@ -28,7 +28,7 @@ describe('settings validation', () => {
       'approvals.timeoutSeconds': 30,
     }));
     assert.deepStrictEqual(issues, []);
-    assert.deepStrictEqual(settings.agent, { kind: 'custom', command: 'gemini', args: ['--acp'], env: { A: '1' } });
+    assert.deepStrictEqual(settings.agent, { kind: 'custom', command: 'gemini', args: ['--acp'], env: { A: '1' }, secretEnv: [] });
     assert.deepStrictEqual(settings.model, { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', name: 'llama3' });
     assert.strictEqual(settings.wakeups.maxPerTurn, 1);
     assert.strictEqual(settings.tasks.outputByteLimit, 2048);
@@ -48,6 +48,17 @@ describe('settings validation', () => {
     }
     const missing = validateSettings(reader({ agent: { args: [] } })).issues[0].message;
     assert.match(missing, /"command" must be a non-empty string/);
+  });
+
+  it('vigil.agent.secretEnv lists variable names; anything else falls back to the built-in agent, saying what to write', () => {
+    const good = validateSettings(reader({ agent: { command: 'x', env: { MY_PAT: 'p' }, secretEnv: ['MY_PAT', 'INHERITED_ONE'] } }));
+    assert.deepStrictEqual(good.issues, []);
+    assert.deepStrictEqual(good.settings.agent, { kind: 'custom', command: 'x', args: [], env: { MY_PAT: 'p' }, secretEnv: ['MY_PAT', 'INHERITED_ONE'] });
+    for (const secretEnv of ['MY_PAT', [''], [42], ['A=B'], ['x'.repeat(257)], Array.from({ length: 65 }, (_, i) => `V${i}`)]) {
+      const { settings, issues } = validateSettings(reader({ agent: { command: 'x', secretEnv } }));
+      assert.deepStrictEqual(settings.agent, { kind: 'built-in' }, JSON.stringify(secretEnv));
+      assert.match(issues[0].message, /"secretEnv" must be a list of environment variable names, e\.g\. \["MY_SERVICE_PAT"\].*Using the built-in agent/);
+    }
   });
 
   it('out-of-range and wrongly typed values fall back to defaults, naming the setting and the range', () => {

@@ -2,6 +2,7 @@
 
 import { apiKeyEnvVar, configEnvVar, type AgentConfigInput, type ProviderKind } from '../../../shared/agentProtocol/agentConfig';
 import type { Redactor } from '../common/redactor';
+import { envSecrets, secretEnvNames } from '../common/secretValues';
 
 export interface LaunchSpec {
   /** For logs and errors, e.g. `built-in agent` or `gemini --acp`. */
@@ -9,12 +10,14 @@ export interface LaunchSpec {
   command: string;
   args: string[];
   env: NodeJS.ProcessEnv;
-  /** Environment variable names whose values must never be logged. */
+  /** Environment variable names whose values are secrets: never logged, shown or stored. */
   secretEnv: string[];
+  /** Secrets inside other variables' values (a URL's password): the variable itself is ordinary text. */
+  secretValues?: string[];
   builtin: boolean;
   /** Setting to name when the command cannot be started. */
   setting: string;
-  /** The window's redactor; the process adds its `secretEnv` values and redacts its stderr with it. */
+  /** The window's redactor; the process adds its secrets (`launchSecrets`) and redacts its stderr with it. */
   redactor?: Redactor;
   /** An `env_var` auth method the person signed in with: `authenticate`d before every `session/new` (agentAuth.ts). */
   authMethodId?: string;
@@ -52,6 +55,13 @@ export interface CustomAgentSettings {
   command: string;
   args?: string[];
   env?: Record<string, string>;
+  /** Names of variables whose values are secrets although their names do not say so (`isSecretName`). */
+  secretEnv?: string[];
+}
+
+/** The values a launch makes secrets: those of its `secretEnv` variables (set or inherited) and its `secretValues`. */
+export function launchSecrets(spec: Pick<LaunchSpec, 'env' | 'secretEnv' | 'secretValues'>): string[] {
+  return [...spec.secretEnv.map((name) => spec.env[name]).filter((v): v is string => typeof v === 'string'), ...(spec.secretValues ?? [])];
 }
 
 export function builtinLaunch(o: { agentScript: string; execPath: string; model: ModelSettings; apiKey?: string; baseEnv?: NodeJS.ProcessEnv }): LaunchSpec {
@@ -69,15 +79,21 @@ export function builtinLaunch(o: { agentScript: string; execPath: string; model:
   return { label: 'built-in agent', command: o.execPath, args: [...builtinAgentNodeFlags, o.agentScript], env, secretEnv: [apiKeyEnvVar], builtin: true, setting: 'vigil.model.provider' };
 }
 
+/**
+ * A third-party agent's launch. Secret are the `env` values whose names say so and those `secretEnv` lists
+ * (also inherited ones), and any credentials inside an `env` URL; a model name, a path or a plain URL set
+ * there stays readable wherever it appears.
+ */
 export function customLaunch(settings: CustomAgentSettings, baseEnv: NodeJS.ProcessEnv = process.env): LaunchSpec {
   const args = settings.args ?? [];
+  const env = settings.env ?? {};
   return {
     label: [settings.command, ...args].join(' '),
     command: settings.command,
     args,
-    env: { ...baseEnv, ...(settings.env ?? {}) },
-    // Values the person put in vigil.agent.env may be keys; never log any of them.
-    secretEnv: Object.keys(settings.env ?? {}),
+    env: { ...baseEnv, ...env },
+    secretEnv: secretEnvNames(env, settings.secretEnv),
+    secretValues: envSecrets(env, settings.secretEnv),
     builtin: false,
     setting: 'vigil.agent',
   };

@@ -8,7 +8,7 @@ import { VigilError } from '../common/errors';
 import { killProcessTree } from '../common/processTree';
 import { Redactor } from '../common/redactor';
 import type { Logger } from '../ports/logger';
-import type { LaunchSpec } from './agentLaunch';
+import { launchSecrets, type LaunchSpec } from './agentLaunch';
 import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 
 export interface AgentExit {
@@ -38,7 +38,7 @@ export class AgentProcess {
   private constructor(child: ChildProcess, private readonly spec: LaunchSpec, private readonly log: Logger) {
     this.child = child;
     this.redactor = spec.redactor ?? new Redactor();
-    this.redactor.add(spec.secretEnv.map((name) => spec.env[name]));
+    this.redactor.add(launchSecrets(spec));
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };

@@ -3,6 +3,7 @@
 
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type * as Schema from './mcpServerSchema';
+import { envSecrets, headerSecrets, urlCredentials } from '../common/secretValues';
 
 /** Enough for any real setup; a longer list is almost certainly generated or hostile. */
 export const maxMcpServers = 32;
@@ -56,9 +57,16 @@ export function validateMcpServers(value: unknown): McpSettings {
   return { servers, issues };
 }
 
-/** Every env and header value of the servers: treated as secrets (tokens), redacted wherever Vigil shows text. */
+/**
+ * The servers' secrets, redacted wherever Vigil shows text: env values and headers whose names say secret
+ * (`GITHUB_TOKEN`, `Authorization`), and the credentials inside URLs. A path or a plain URL stays readable.
+ */
 export function mcpSecrets(servers: readonly McpServer[]): string[] {
-  return servers.flatMap((s) => ('url' in s ? s.headers.map((h) => h.value) : s.env.map((e) => e.value)));
+  return servers.flatMap((s) =>
+    'url' in s
+      ? [...headerSecrets(s.headers), ...urlCredentials(s.url)]
+      : envSecrets(Object.fromEntries(s.env.map((e) => [e.name, e.value]))),
+  );
 }
 
 /** What one server is, for the log and the confirmation question; never includes env or header values. */

@@ -1,5 +1,8 @@
-// The one redactor: every secret Vigil knows (API keys, `vigil.agent` env values, auth values given to
-// agents), cut out of everything Vigil stores or shows. Plain string search: no pattern is built from a secret.
+// The one redactor: every secret Vigil knows (API keys, secret `vigil.agent` and MCP env values, auth values
+// given to agents), in every form it is echoed in (secretForms.ts), cut out of everything Vigil stores or shows.
+// Plain string search: no pattern is built from a secret.
+
+import { secretForms } from './secretForms';
 
 /** What a secret is replaced with. */
 export const REDACTED = '«redacted»';
@@ -13,6 +16,8 @@ export const MIN_SECRET_CHARS = 8;
 export class Redactor {
   /** Longest first, so one pass per secret finds the widest occurrence; ranges are merged anyway. */
   private secrets: string[] = [];
+  /** The secrets (longest first) by their first character: what a held tail is checked against. */
+  private byFirst = new Map<number, string[]>();
   private readonly known = new Set<string>();
   private longest = 0;
 
@@ -25,14 +30,24 @@ export class Redactor {
     for (const raw of values) {
       if (typeof raw !== 'string') continue;
       for (const value of new Set([raw, raw.trim()])) {
-        if (value.length < MIN_SECRET_CHARS || this.known.has(value)) continue;
-        this.known.add(value);
-        changed = true;
+        if (value.length < MIN_SECRET_CHARS) continue;
+        for (const form of secretForms(value)) {
+          if (form.length < MIN_SECRET_CHARS || this.known.has(form)) continue;
+          this.known.add(form);
+          changed = true;
+        }
       }
     }
     if (!changed) return;
     this.secrets = [...this.known].sort((a, b) => b.length - a.length);
     this.longest = this.secrets[0]?.length ?? 0;
+    this.byFirst = new Map();
+    for (const secret of this.secrets) {
+      const first = secret.charCodeAt(0);
+      const list = this.byFirst.get(first);
+      if (list) list.push(secret);
+      else this.byFirst.set(first, [secret]);
+    }
   }
 
   get isEmpty(): boolean {
@@ -41,12 +56,20 @@ export class Redactor {
 
   /** The text with every occurrence of every secret replaced by one marker per merged span. */
   redact(text: string): string {
-    if (this.secrets.length === 0 || text.length < MIN_SECRET_CHARS) return text;
+    return this.redactFrom(text, 0);
+  }
+
+  /**
+   * `text.slice(from)` redacted with what comes before it in view: the part before `from` was shown already,
+   * so a secret that starts there and ends after `from` becomes a marker at the start of the result.
+   */
+  redactFrom(text: string, from: number): string {
+    if (this.secrets.length === 0 || text.length < MIN_SECRET_CHARS) return text.slice(from);
     const ranges = this.occurrences(text, 0);
-    if (ranges.length === 0) return text;
+    if (ranges.length === 0) return text.slice(from);
     ranges.sort((a, b) => a[0] - b[0]);
     let out = '';
-    let cursor = 0;
+    let cursor = from;
     let i = 0;
     while (i < ranges.length) {
       const start = ranges[i][0];
@@ -57,7 +80,8 @@ export class Redactor {
         end = Math.max(end, ranges[i][1]);
         i += 1;
       }
-      out += text.slice(cursor, start) + REDACTED;
+      if (end <= from) continue;
+      out += text.slice(cursor, Math.max(start, from)) + REDACTED;
       cursor = end;
     }
     return out + text.slice(cursor);
@@ -87,9 +111,11 @@ export class Redactor {
     if (this.secrets.length === 0 || n === 0) return n;
     let hold = n;
     for (let i = Math.max(0, n - this.longest + 1); i < n && hold === n; i += 1) {
-      const first = text.charCodeAt(i);
-      for (const secret of this.secrets) {
-        if (secret.length > n - i && secret.charCodeAt(0) === first && text.startsWith(secret.slice(0, n - i), i)) {
+      const candidates = this.byFirst.get(text.charCodeAt(i));
+      if (!candidates) continue;
+      for (const secret of candidates) {
+        if (secret.length <= n - i) break;
+        if (startsWithRest(text, i, secret)) {
           hold = i;
           break;
         }
@@ -150,30 +176,57 @@ export class Redactor {
   }
 }
 
+/** Whether `text`, from `at` to its end, is how `secret` begins (the first characters already match). */
+function startsWithRest(text: string, at: number, secret: string): boolean {
+  for (let j = 1; at + j < text.length; j += 1) if (text.charCodeAt(at + j) !== secret.charCodeAt(j)) return false;
+  return true;
+}
+
 /**
  * Redacts a stream of pieces: each `push` returns what is safe to store or show now, holding back only
  * a tail that could be the start of a secret (at most one secret's length, and only while it matches).
- * `flush` returns the held tail when the stream ends or is interrupted by something else.
+ * `release` shows the held tail but keeps matching it, `flush` shows it and forgets it.
  */
 export class StreamRedactor {
+  /** The tail that may still become a secret; its first `shown` characters were released already. */
   private held = '';
+  private shown = 0;
 
   constructor(private readonly redactor: Redactor) {}
 
+  /** Whether part of the held tail has not been shown yet. */
   get pending(): boolean {
-    return this.held.length > 0;
+    return this.held.length > this.shown;
+  }
+
+  /** How long the held tail is, shown or not: how much of a secret's start a `release` may have shown. */
+  get heldLength(): number {
+    return this.held.length;
   }
 
   push(piece: string): string {
     const text = this.held + piece;
     const hold = this.redactor.holdStart(text);
+    const out = hold > this.shown ? this.redactor.redactFrom(text.slice(0, hold), this.shown) : '';
+    this.shown = Math.max(0, this.shown - hold);
     this.held = text.slice(hold);
-    return this.redactor.redact(text.slice(0, hold));
+    return out;
+  }
+
+  /**
+   * Returns the part of the held tail not shown yet, and keeps the tail: if the next piece completes a
+   * secret that started in it, the rest of that secret is still cut (its released start stays shown).
+   */
+  release(): string {
+    const out = this.redactor.redactFrom(this.held, this.shown);
+    this.shown = this.held.length;
+    return out;
   }
 
   flush(): string {
-    const text = this.held;
+    const out = this.redactor.redactFrom(this.held, this.shown);
     this.held = '';
-    return this.redactor.redact(text);
+    this.shown = 0;
+    return out;
   }
 }

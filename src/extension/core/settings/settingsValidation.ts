@@ -109,9 +109,9 @@ export function approvalModeFor(approvals: ValidatedSettings['approvals'], kind:
   return approvals.policy;
 }
 
-/** `"built-in"` or `{ command, args, env }`; anything else is explained, with an example. */
+/** `"built-in"` or `{ command, args, env, secretEnv }`; anything else is explained, with an example. */
 export function validateAgent(value: unknown, report: (message: string) => void): AgentSetting {
-  const example = 'Use "built-in", or a third-party ACP agent as { "command": "gemini", "args": ["--acp"], "env": {} }.';
+  const example = 'Use "built-in", or a third-party ACP agent as { "command": "gemini", "args": ["--acp"], "env": {}, "secretEnv": [] }.';
   if (value === undefined || value === null || value === 'built-in') return { kind: 'built-in' };
   if (typeof value === 'string') {
     report(`vigil.agent is "${clip(value)}", which is not an agent. ${example} Using the built-in agent meanwhile.`);
@@ -128,13 +128,29 @@ export function validateAgent(value: unknown, report: (message: string) => void)
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) problems.push('"args" must be an array of strings');
   const env = value.env ?? {};
   if (!isRecord(env) || !Object.values(env).every((v) => typeof v === 'string')) problems.push('"env" must be an object of string values');
-  const unknown = Object.keys(value).filter((k) => !['command', 'args', 'env'].includes(k));
+  const secretEnv = value.secretEnv ?? [];
+  const secretProblem = secretEnvProblem(secretEnv);
+  if (secretProblem) problems.push(secretProblem);
+  const unknown = Object.keys(value).filter((k) => !['command', 'args', 'env', 'secretEnv'].includes(k));
   if (unknown.length > 0) problems.push(`unknown field${unknown.length === 1 ? '' : 's'} ${unknown.map((k) => `"${k}"`).join(', ')}`);
   if (problems.length > 0) {
+    // The built-in agent, not this one: started without its declared secrets, it could have them shown.
     report(`vigil.agent is not a valid ACP agent: ${problems.join('; ')}. ${example} Using the built-in agent meanwhile.`);
     return { kind: 'built-in' };
   }
-  return { kind: 'custom', command, args: args as string[], env: env as Record<string, string> };
+  return { kind: 'custom', command, args: args as string[], env: env as Record<string, string>, secretEnv: secretEnv as string[] };
+}
+
+/** More names than any agent needs are a mistake (or hostile); a name is what an env var can be called. */
+const maxSecretEnv = 64;
+
+/** `secretEnv`: the names of variables whose values are secrets though their names do not say so. */
+function secretEnvProblem(value: unknown): string | undefined {
+  const fix = '"secretEnv" must be a list of environment variable names, e.g. ["MY_SERVICE_PAT"]';
+  if (!Array.isArray(value)) return fix;
+  if (value.length > maxSecretEnv) return `${fix}, at most ${maxSecretEnv} of them`;
+  const bad = value.find((name) => typeof name !== 'string' || name.length === 0 || name.length > 256 || name.includes('=') || name.includes('\0'));
+  return bad === undefined ? undefined : `${fix}; ${describe(bad)} is not one`;
 }
 
 /** Valid entries are used; the bad ones are named, with the fix, in one message (one issue per key). */
