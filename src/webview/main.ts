@@ -10,8 +10,9 @@
 //   .entry.tool-call[data-tool-call-id][data-status]  .tool-title .tool-status .tool-duration .tool-input .tool-output .diff
 //   #older-edge ("Loading N earlier entries…" until a long session's history arrived, then "N earlier
 //   entries"), #newer-edge, #jump-to-latest
-//   #turn-status[data-phase]            .phase .silence .waiting-on .where (a turn another window runs)
-//   #notices .quiet-banner | .stall-banner | .abort-notice | .interrupted-notice | .error-notice  (.notice-text, .resume)
+//   #turn-status[data-phase]            .phase (the state's term) .phase-hint .waiting-on .silence .where (a turn another window runs)
+//   #notices .quiet-banner | .stall-banner | .abort-notice | .interrupted-notice | .error-notice  (.notice-text the summary,
+//                                       details.notice-details > summary + .notice-detail folded, .resume)
 //   .host-error                         an error the host answered an intent with
 //   #approvals .approval[data-request-id]  .allow-once .allow-always .reject (a new one takes focus; Alt+A focuses it)
 //   #turn-phase[role=status]            the live region: phase text only, never a clock

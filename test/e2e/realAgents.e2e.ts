@@ -121,7 +121,8 @@ describe('real ACP agents (real workbench, local model endpoint)', function () {
         await view.locator('#notices .quiet-banner').waitFor({ timeout: uiTimeout });
         const abort = view.locator('#notices .abort-notice');
         await abort.waitFor({ timeout: uiTimeout + timeoutSeconds * 1000 });
-        assert.match(await abort.innerText(), /Turn aborted by the liveness watchdog/);
+        assert.match(await abort.locator('.notice-text').innerText(), /^Stopped: no progress for \d+ s$/);
+        assert.match((await abort.locator('.notice-detail').textContent()) ?? '', /Turn aborted by the liveness watchdog \(\d+ s without progress\)/, 'the mechanism is in the folded details');
         await view.waitPhase('interrupted');
         await session.workbench.screenshot('e2e-realagents-stall-aborted');
         // Cancelled (or killed after the grace period), the agent lets go of the stream.

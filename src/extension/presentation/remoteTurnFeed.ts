@@ -5,6 +5,7 @@ import type { FollowUpdate, RemoteTurnView } from '../core/crosswindow/sessionFo
 import type { TurnEndReason } from '../core/ports/turns';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import { toolKindOf } from '../../shared/toolKinds';
+import { summaries } from '../../shared/turnWords';
 import type { SessionPresenter } from './sessionPresenter';
 
 export const ELSEWHERE = 'another window';
@@ -84,7 +85,7 @@ export class RemoteTurnFeed {
   }
 
   private ended(turn: RemoteTurnView): void {
-    const end = this.ends.get(turn.turnId) ?? { reason: 'interrupted' as const, message: 'The window running this turn let go of the session before the turn recorded its end. Resume to continue.' };
+    const end = this.ends.get(turn.turnId) ?? { reason: 'interrupted' as const, message: summaries.stoppedNoEnd };
     this.presenter.supervisorEvent({
       type: 'turnEnded',
       ended: { sessionId: this.presenter.sessionId, turnId: turn.turnId, source: turn.source, reason: end.reason, message: end.message },

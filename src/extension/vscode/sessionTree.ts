@@ -126,7 +126,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
     item.tooltip = folder.detail ? `${row.tooltip}\n${folder.detail}` : row.tooltip;
     item.iconPath = new vscode.ThemeIcon(row.icon, row.iconColor ? new vscode.ThemeColor(row.iconColor) : undefined);
     item.contextValue = row.contextValue;
-    item.accessibilityInformation = { label: `${row.label}, ${item.description}` };
+    item.accessibilityInformation = { label: `${row.label}, ${folder.label ? `${row.accessibleDescription} · ${folder.label}` : row.accessibleDescription}` };
     item.command = { command: 'vigil.openSession', title: vscode.l10n.t('Open Session'), arguments: [node.meta.id] };
     return item;
   }

@@ -59,7 +59,7 @@ export class StatusBarController extends Disposable {
       view.color === 'warning' ? new vscode.ThemeColor('statusBarItem.warningForeground')
       : view.color === 'prominent' ? new vscode.ThemeColor('statusBarItem.prominentForeground')
       : undefined;
-    this.item.accessibilityInformation = { label: view.text.replace(/\$\([^)]*\)\s*/g, ''), role: 'button' };
+    this.item.accessibilityInformation = { label: view.label, role: 'button' };
     const live = model.phase !== 'idle' && model.phase !== 'aborted' && model.phase !== 'interrupted';
     if (live && !this.ticker) {
       this.ticker = setInterval(() => this.render(), 1000);

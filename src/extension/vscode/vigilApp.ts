@@ -328,8 +328,10 @@ export class VigilApp extends Disposable {
     if (!snapshot?.session) return { phase: 'idle', runningTasks, unseenApproval };
     const live = this.started?.supervisor.getSnapshot(snapshot.session.id);
     const now = Date.now();
+    const stop = snapshot.notices.find((n) => n.kind === 'abort' || n.kind === 'interrupted');
     return {
       phase: snapshot.turn.phase,
+      why: stop?.text,
       sessionTitle: snapshot.session.title,
       elapsedMs: snapshot.turn.startedAt !== undefined ? now - snapshot.turn.startedAt : undefined,
       silenceMs: live?.silenceMs ?? (snapshot.turn.lastActivityAt !== undefined ? now - snapshot.turn.lastActivityAt : undefined),

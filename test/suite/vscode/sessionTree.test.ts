@@ -39,7 +39,7 @@ describe('session tree (extension host)', () => {
     assert.deepStrictEqual(nodes.map((n) => n.meta.id), ['b', 'a']);
     const [second, first] = nodes.map((n) => provider.getTreeItem(n));
     assert.strictEqual(second.contextValue, 'session.aborted.resumable');
-    assert.match(String(second.description), /^aborted · just now · 1 bg$/);
+    assert.match(String(second.description), /^stopped · just now · 1 bg$/);
     assert.match(String(second.tooltip), /no progress for 300 s/);
     assert.strictEqual(first.contextValue, 'session.running');
     assert.strictEqual((first.iconPath as vscode.ThemeIcon).id, 'warning');
