@@ -101,16 +101,16 @@ describe('turn supervision (real workbench, scripted model)', function () {
     await session.workbench.screenshot('e2e-2-stall-resumed');
   });
 
-  // Skipped until the session view keeps the stall banner past the abort: the reducer
-  // (src/shared/sessionViewReducer.ts, applyTurnStatus) drops quiet/stall notices on the very next
-  // status, and abortCommitted follows stallObserved within milliseconds, so the banner is never
-  // painted; the status bar's "stalled — recovering" is likewise replaced before VS Code shows it.
-  it('2 (stall banner): the stall banner and the stalled warning are on screen no later than the abort notice', () => {
+  // The stop follows the stall observation within milliseconds. The stall banner stays beside the stop notice,
+  // so the cause is on screen; the status bar says what is true at once, as the view and the session list do
+  // (a stall it held for 2.5 s after the view said the turn had stopped was a second truth).
+  it('2 (stall banner): the stall banner is on screen no later than the stop notice; the status bar says stopped, not stalled, after it', () => {
     assert.ok(stallTimeline, 'scenario 2 ran');
     const { events } = stallTimeline;
     const shown = (kind: string) => events.findIndex((e) => e.startsWith('notices:') && e.includes(kind));
-    assert.ok(shown('stall-banner') >= 0 && shown('stall-banner') <= shown('abort-notice'), `stall banner no later than the abort notice: ${events.join(', ')}`);
-    assert.ok(stallStatus.some((t) => /^Vigil stalled \d+s — stopping \[warning\]$/.test(t)), `status bar: stalled on a warning background: ${JSON.stringify(stallStatus)}`);
+    assert.ok(shown('stall-banner') >= 0 && shown('stall-banner') <= shown('abort-notice'), `stall banner no later than the stop notice: ${events.join(', ')}`);
+    const stopped = stallStatus.findIndex((t) => /^Vigil turn stopped — Resume \[error\]$/.test(t));
+    assert.ok(stopped >= 0 && !stallStatus.slice(stopped).some((t) => /quiet|stalled/.test(t)), `status bar: stopped, and no live state after it: ${JSON.stringify(stallStatus)}`);
   });
 
   it('4: a background task that finishes during the turn still wakes the agent exactly once', async () => {

@@ -8,7 +8,7 @@ import type { Logger } from '../core/ports/logger';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
-import type { ApprovalDecision, HostEvent, NoticeAction, SessionSnapshot } from '../../shared/sessionView';
+import type { ApprovalDecision, HostEvent, NoticeAction, SessionSnapshot, TurnPhase } from '../../shared/sessionView';
 import type { TurnEnded } from '../core/ports/turns';
 import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
@@ -109,6 +109,11 @@ export class SessionController extends Disposable implements SessionViewControll
 
   get currentSnapshot(): SessionSnapshot | undefined {
     return this.presenter?.snapshot;
+  }
+
+  /** A session's turn state as its view shows it (or would), when this window knows it: the list reads the same. */
+  phaseOf(sessionId: string): TurnPhase | undefined {
+    return this.models.phaseOf(sessionId);
   }
 
   /** Subscribes to the services once they run; everything the view shows flows from here. */

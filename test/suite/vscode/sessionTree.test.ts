@@ -47,6 +47,32 @@ describe('session tree (extension host)', () => {
     assert.strictEqual(first.id, 'a');
   });
 
+  it('draws a row whose state changed again at once, from the live state and, once its turn ended, the stored one', async () => {
+    const nodes = await provider.getChildren();
+    for (const node of nodes) provider.getTreeItem(node);
+    const fired: Array<SessionNode | undefined> = [];
+    provider.onDidChangeTreeData((node) => fired.push(node ?? undefined));
+    provider.redrawChanged();
+    assert.strictEqual(fired.length, 0, 'rows that did not change are left alone');
+
+    phases.set('a', 'awaitingApproval');
+    provider.redrawChanged();
+    // On the same event, not after a debounce or a listing of the store: the view and the status bar change then too.
+    assert.deepStrictEqual(fired.map((n) => n?.meta.id), ['a']);
+    assert.match(String(provider.getTreeItem(fired[0]!).description), /^needs your approval · /);
+
+    // The turn ends as stopped: the row reads the session's stored state again before it is drawn.
+    phases.delete('a');
+    await store.update('a', { state: 'interrupted', stateReason: 'Stopped: no progress for 6 s' });
+    provider.redrawChanged();
+    await new Promise<void>((resolve) => {
+      const sub = provider.onDidChangeTreeData(() => (sub.dispose(), resolve()));
+    });
+    const item = provider.getTreeItem(fired[1]!);
+    assert.match(String(item.description), /^stopped · /);
+    assert.strictEqual(item.accessibilityInformation?.label.startsWith('First, stopped · '), true, String(item.accessibilityInformation?.label));
+  });
+
   it('coalesces a burst of refreshes into one change event', async () => {
     let fired = 0;
     provider.onDidChangeTreeData(() => (fired += 1));
