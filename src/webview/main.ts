@@ -17,7 +17,7 @@
 //   #approvals .approval[data-request-id]  .allow-once .allow-always .reject (a new one takes focus; Alt+A focuses it)
 //   #turn-phase[role=status]            the live region: phase text only, never a clock
 //   .entry.user > .copy-entry, .entry.agent > .copy-entry   Copy as Markdown (through the host)
-//   .task-strip .task[data-task-id]     .task-status .task-elapsed .task-exit .show-output .kill
+//   .task-strip .task[data-task-id]     .task-command (first) .task-state (.task-elapsed | .task-exit) .show-output .kill
 //   #prompt-input (a native textarea), #send, #stop  (buttons are native <button class="button">)
 //   #agent-options .agent-option[data-config-id][data-category] (.agent-option-value), .agent-options-all,
 //   .agent-option-pending, #agent-usage   the agent's model/mode/options and context usage in the header
