@@ -35,10 +35,12 @@ const LOOKS: Record<TurnPhase, { icon: string; color?: string }> = {
   awaitingApproval: { icon: phaseIcons.awaitingApproval, color: 'charts.yellow' },
 };
 
+/**
+ * `live`: the state the session's view shows (or would), idle included, when this window knows it (its
+ * model, a turn it runs, another window's turn board); else the stored state speaks, which a turn's end writes.
+ */
 export function rowStatus(meta: Pick<SessionMeta, 'state'>, live: TurnPhase | undefined): TurnPhase {
-  // A live turn of this window wins; 'idle' from the supervisor means "no turn here", so the stored state speaks.
-  if (live && live !== 'idle') return live;
-  return meta.state;
+  return live ?? meta.state;
 }
 
 /** `elsewhere`: the turn runs in another window of this machine (followed through the store). */

@@ -63,6 +63,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   readonly onDidDeleteSession = this._onDidDeleteSession.event;
   private readonly view: vscode.TreeView<SessionNode> | undefined;
   private pending: NodeJS.Timeout | undefined;
+  private redraw: NodeJS.Immediate | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private sessions: SessionMeta[] = [];
   /** The rows of the last listing, by session id. */
@@ -81,6 +82,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
     }
     this._register(toDisposable(() => {
       if (this.pending) clearTimeout(this.pending);
+      if (this.redraw) clearImmediate(this.redraw);
       if (this.ticker) clearInterval(this.ticker);
     }));
   }
@@ -95,18 +97,23 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   /**
-   * Draws again, at once, each row whose live state is not the one it shows: the view and the status bar
-   * change on the same event, so the list must not wait for a listing of every stored session (debounced,
-   * `refresh`). A row whose turn just ended reads its session's stored state first.
+   * Draws again each row whose live state is not the one it shows, as soon as the events of this tick are in:
+   * the view and the status bar change on the same events, so the list must not wait for a listing of every
+   * stored session (debounced, `refresh`). One pass per tick: a stall and the stop it leads to, milliseconds
+   * apart, are one change to draw, not two that VS Code's own debounce of tree changes would hold back.
+   * A row no live state speaks for any more (its turn ended) reads its session's stored state first.
    */
   redrawChanged(): void {
-    if (this.isDisposed) return;
-    for (const node of this.nodes.values()) {
-      if (node.drawn === this.liveKey(node.meta.id)) continue;
-      const live = this.deps.statusOf(node.meta.id);
-      if (live === undefined || live === 'idle') void this.reread(node);
-      else this._onDidChangeTreeData.fire(node);
-    }
+    if (this.isDisposed || this.redraw) return;
+    this.redraw = setImmediate(() => {
+      this.redraw = undefined;
+      if (this.isDisposed) return;
+      for (const node of this.nodes.values()) {
+        if (node.drawn === this.liveKey(node.meta.id)) continue;
+        if (this.deps.statusOf(node.meta.id) === undefined) void this.reread(node);
+        else this._onDidChangeTreeData.fire(node);
+      }
+    });
   }
 
   private liveKey(sessionId: string): string {

@@ -18,8 +18,8 @@ describe('session list presentation', () => {
     assert.strictEqual(row.accessibleDescription, 'idle · 5 min ago', 'a screen reader hears the state of an idle row too');
   });
 
-  it('a live phase wins over the stored state; supervisor idle defers to it', () => {
-    assert.strictEqual(rowStatus({ state: 'aborted' }, 'idle'), 'aborted');
+  it('the state the view shows wins over the stored one, idle included; without it the stored state speaks', () => {
+    assert.strictEqual(rowStatus({ state: 'aborted' }, 'idle'), 'idle', 'a resumed turn that finished: the record may not be read again yet');
     assert.strictEqual(rowStatus({ state: 'aborted' }, undefined), 'aborted');
     assert.strictEqual(rowStatus({ state: 'interrupted' }, 'running'), 'running');
   });
