@@ -151,6 +151,7 @@ describe('real ACP agents (real workbench, local model endpoint)', function () {
           await page.waitForTimeout(200);
           readings = await readStateProbe(page, frame);
         }
+        await session.workbench.screenshot('e2e-realagents-after-stall-agreed');
         const seen = readings.filter((r) => r.surface === 'view').map((r) => stateOf(r));
         for (const state of ['running', 'aborted', 'idle'] as const) assert.ok(seen.includes(state), `the view showed ${state}: ${JSON.stringify(readings)}`);
         assert.match(stopNotice.summary, /^Stopped: no progress for \d+ s$/, 'the stop notice says what happened in the words of the status line');
