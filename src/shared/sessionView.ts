@@ -66,8 +66,10 @@ export const noticeActions: readonly NoticeAction[] = ['openLog', 'openSettings'
 export interface NoticeView {
   id: string;
   kind: NoticeKind;
-  /** Shown verbatim; the supervisor owns the wording (docs/turn-supervisor.md). */
+  /** The one-line summary, shown verbatim; the supervisor owns the wording (docs/turn-supervisor.md, shared/turnWords.ts). */
   text: string;
+  /** What it means, what the person can do and how Vigil got there: shown folded under the summary. */
+  detail?: string;
   /** Offers a Resume button while the session is aborted or interrupted. */
   resumable: boolean;
   at: number;

@@ -111,7 +111,7 @@ const isShortString = (v: unknown, max: number): boolean => typeof v === 'string
 const snapshotKeys = new Set(['session', 'entries', 'turn', 'notices', 'tasks', 'approvals', 'agent', 'elicitations']);
 const sessionKeys = new Set(['id', 'title', 'agent', 'model', 'cwd', 'createdAt', 'wakeups']);
 const turnKeys = new Set(['phase', 'turnId', 'startedAt', 'lastActivityAt', 'silenceSeconds', 'waitingOn', 'where']);
-const noticeKeys = new Set(['id', 'kind', 'text', 'resumable', 'at', 'actions']);
+const noticeKeys = new Set(['id', 'kind', 'text', 'detail', 'resumable', 'at', 'actions']);
 const taskKeys = new Set(['id', 'command', 'status', 'startedAt', 'endedAt', 'exitCode', 'signal']);
 const turnPhases: ReadonlySet<unknown> = new Set(viewValues.turnPhase);
 const noticeKinds: ReadonlySet<unknown> = new Set(viewValues.noticeKind);
@@ -134,7 +134,8 @@ function isTurn(t: unknown): boolean {
 
 function isNotice(n: unknown): boolean {
   return (
-    isObj(n) && onlyKeys(n, noticeKeys) && isId(n.id) && noticeKinds.has(n.kind) && isShortString(n.text, viewLimits.shortText) && typeof n.resumable === 'boolean' &&
+    isObj(n) && onlyKeys(n, noticeKeys) && isId(n.id) && noticeKinds.has(n.kind) && isShortString(n.text, viewLimits.shortText) &&
+    (n.detail === undefined || isShortString(n.detail, viewLimits.shortText)) && typeof n.resumable === 'boolean' &&
     isEpochMs(n.at) && (n.actions === undefined || isEach(n.actions, noticeActions.length, (a) => noticeActionSet.has(a)))
   );
 }

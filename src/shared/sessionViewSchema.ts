@@ -100,6 +100,7 @@ export const noticeSchema: z.ZodType<NoticeView> = z.strictObject({
   id,
   kind: z.enum(viewValues.noticeKind),
   text: z.string().max(viewLimits.shortText),
+  detail: z.string().max(viewLimits.shortText).optional(),
   resumable: z.boolean(),
   at: epochMs,
   actions: z.array(z.enum(noticeActions as [NoticeAction, ...NoticeAction[]])).max(noticeActions.length).optional(),

@@ -8,6 +8,7 @@ import { copyButton } from './messageCopy';
 import { toolCallCard } from './toolCallCard';
 import { checkpointTemplate } from './checkpointView';
 import { editsEntry } from './diffSummary';
+import { noticeContent } from './noticesView';
 import type { ViewActions } from './viewActions';
 
 const attachmentIcon = { file: 'file', selection: 'selection', problems: 'warning', image: 'file-media' } as const;
@@ -47,9 +48,7 @@ export function renderEntry(entry: EntryView, actions: ViewActions): TemplateRes
           <span class="codicon codicon-${planIcon[item.status]}"></span> ${item.content}</li>`)}</ul>
       </div>`;
     case 'notice':
-      return html`<div class="entry notice notice-${entry.notice.kind}" data-entry-id=${entry.id}>
-        <span class="codicon codicon-${entry.notice.kind === 'info' ? 'info' : entry.notice.kind === 'stall' || entry.notice.kind === 'quiet' ? 'warning' : 'error'}"></span> ${entry.notice.text}
-      </div>`;
+      return html`<div class="entry notice notice-${entry.notice.kind}" data-entry-id=${entry.id}>${noticeContent(entry.notice)}</div>`;
     case 'wakeup':
       return html`<div class="entry wakeup" data-entry-id=${entry.id}>
         <div class="who"><span class="codicon codicon-bell"></span> Background ${entry.taskIds.length === 1 ? 'task' : 'tasks'} ${entry.taskIds.join(', ')} woke the agent</div>

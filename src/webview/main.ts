@@ -10,13 +10,14 @@
 //   .entry.tool-call[data-tool-call-id][data-status]  .tool-title .tool-status .tool-duration .tool-input .tool-output .diff
 //   #older-edge ("Loading N earlier entries…" until a long session's history arrived, then "N earlier
 //   entries"), #newer-edge, #jump-to-latest
-//   #turn-status[data-phase]            .phase .silence .waiting-on .where (a turn another window runs)
-//   #notices .quiet-banner | .stall-banner | .abort-notice | .interrupted-notice | .error-notice  (.notice-text, .resume)
+//   #turn-status[data-phase]            .phase (the state's term) .phase-hint .waiting-on .silence .where (a turn another window runs)
+//   #notices .quiet-banner | .stall-banner | .abort-notice | .interrupted-notice | .error-notice  (.notice-text the summary,
+//                                       details.notice-details > summary + .notice-detail folded, .resume)
 //   .host-error                         an error the host answered an intent with
 //   #approvals .approval[data-request-id]  .allow-once .allow-always .reject (a new one takes focus; Alt+A focuses it)
 //   #turn-phase[role=status]            the live region: phase text only, never a clock
 //   .entry.user > .copy-entry, .entry.agent > .copy-entry   Copy as Markdown (through the host)
-//   .task-strip .task[data-task-id]     .task-status .task-elapsed .task-exit .show-output .kill
+//   .task-strip .task[data-task-id]     .task-command (first) .task-state (.task-elapsed | .task-exit) .show-output .kill
 //   #prompt-input (a native textarea), #send, #stop  (buttons are native <button class="button">)
 //   #agent-options .agent-option[data-config-id][data-category] (.agent-option-value), .agent-options-all,
 //   .agent-option-pending, #agent-usage   the agent's model/mode/options and context usage in the header

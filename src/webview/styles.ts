@@ -97,12 +97,22 @@ export const sessionStyles = css`
   }
   #turn-status[data-phase='quiet'] { color: var(--vscode-editorWarning-foreground); }
   #turn-status[data-phase='stalled'], #turn-status[data-phase='aborted'], #turn-status[data-phase='interrupted'] { color: var(--vscode-errorForeground); }
-  .notice-banner { display: flex; align-items: center; gap: 8px; padding: 6px 8px; margin: 4px 8px; border-radius: 4px; }
-  .notice-banner .notice-text { flex: 1; }
-  /* A notice with remedy buttons: its text keeps the agent's line breaks (stderr lines), the buttons go below it. */
-  .notice-banner.has-actions { flex-wrap: wrap; }
-  .notice-banner.has-actions .notice-text { white-space: pre-line; overflow-wrap: anywhere; min-width: 0; flex-basis: calc(100% - 32px); }
-  .notice-banner .notice-actions { display: flex; flex-wrap: wrap; gap: 6px; margin-left: 24px; }
+  /*
+   * A notice is a one-line summary with its details folded under it; its buttons sit beside the summary when
+   * there is room and on a line of their own in a narrow side bar (the summary keeps 16em before they wrap).
+   */
+  .notice-banner { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 2px 8px; padding: 4px 8px; margin: 4px 8px; border-radius: 4px; }
+  .notice-banner > .notice-details, .notice-banner > .notice-summary { flex: 1 1 16em; min-width: 0; }
+  .notice-summary { display: flex; align-items: center; gap: 6px; min-width: 0; min-height: 24px; }
+  details.notice-details > summary { list-style: none; cursor: pointer; }
+  details.notice-details > summary::-webkit-details-marker { display: none; }
+  .notice-details .notice-text { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .notice-details[open] .notice-text { white-space: normal; overflow-wrap: anywhere; }
+  .notice-plain .notice-text, .host-error .notice-text { flex: 1 1 12em; min-width: 0; white-space: pre-line; overflow-wrap: anywhere; }
+  .notice-more { flex: 0 0 auto; }
+  .notice-details[open] .notice-more { transform: rotate(90deg); }
+  .notice-detail { white-space: pre-line; overflow-wrap: anywhere; margin: 2px 0 4px 22px; }
+  .notice-banner .notice-actions { display: flex; flex-wrap: wrap; gap: 6px; margin-left: auto; }
   .quiet-banner { background: var(--vscode-inputValidation-infoBackground); border: 1px solid var(--vscode-inputValidation-infoBorder); }
   .stall-banner { background: var(--vscode-inputValidation-warningBackground); border: 1px solid var(--vscode-inputValidation-warningBorder); }
   .abort-notice, .interrupted-notice, .error-notice {
@@ -116,10 +126,18 @@ export const sessionStyles = css`
   .approval-buttons { display: flex; gap: 6px; margin-top: 6px; flex-wrap: wrap; }
   .task-strip { display: flex; flex-direction: column; gap: 2px; padding: 2px 8px; }
   .task-strip.empty { display: none; }
-  .task { display: flex; align-items: center; gap: 6px; font-size: 0.9em; }
-  .task .task-command { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-  .task .task-id, .task .task-status, .task .task-elapsed { color: var(--vscode-descriptionForeground); }
+  /* One line per task however narrow the side bar: the name yields (ellipsis), the state and the icon buttons do not. */
+  .task { display: flex; align-items: center; gap: 6px; font-size: 0.9em; min-width: 0; white-space: nowrap; }
+  /* Not VS Code's inline-code chip: a list of names reads better without a box around each. */
+  .task .task-command { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; padding: 0; background: none; color: inherit; }
+  .task .task-state { flex: 0 0 auto; color: var(--vscode-descriptionForeground); }
   .task.failed .task-exit { color: var(--vscode-errorForeground); }
+  .icon-button {
+    display: inline-flex; align-items: center; justify-content: center; flex: 0 0 auto; padding: 2px; border: none; border-radius: 4px;
+    color: var(--vscode-icon-foreground); background: transparent; cursor: pointer;
+  }
+  .icon-button:hover { background: var(--vscode-toolbar-hoverBackground); }
+  .icon-button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
   #composer { display: flex; flex-direction: column; gap: 4px; padding: 6px 8px 8px; }
   #prompt-input {
     resize: vertical; min-height: 3em; max-height: 40vh; box-sizing: border-box; width: 100%;

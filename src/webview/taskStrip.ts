@@ -1,29 +1,42 @@
-// The background-task strip: one chip per task with status, elapsed, exit code, show output, kill.
+// The background-task strip: one line per task, so it stays one line in a 300 px side bar: its name (the
+// command) first, then how long it has run or how it ended, then Output and (while it runs) Kill as icon
+// buttons. The task's id and full command are its tooltip.
 
 import { html, nothing, type TemplateResult } from 'lit';
 import type { TaskView } from '../shared/sessionView';
+import { taskEndPhrase } from '../shared/taskEnd';
 import type { ViewActions } from './viewActions';
 
 const statusIcon: Record<TaskView['status'], string> = { running: 'loading', exited: 'pass', killed: 'circle-slash', lost: 'question' };
+
+/** The command's first line: a multi-line script is named by how it starts. */
+function taskName(command: string): string {
+  const first = command.trim().split('\n', 1)[0];
+  return first.length < command.trim().length ? `${first} …` : first;
+}
+
+function taskRow(t: TaskView, actions: ViewActions): TemplateResult {
+  const failed = t.status === 'exited' && t.exitCode !== undefined && t.exitCode !== null && t.exitCode !== 0;
+  const phrase = taskEndPhrase({ status: t.status, exitCode: t.exitCode ?? null, signal: t.signal ?? null });
+  const name = taskName(t.command);
+  return html`<div class="task status-${t.status} ${failed ? 'failed' : ''}" role="listitem" data-task-id=${t.id} title="${t.id}: ${t.command}">
+    <span class="codicon codicon-${failed ? 'error' : statusIcon[t.status]} ${t.status === 'running' ? 'codicon-modifier-spin' : ''}" role="img" aria-label=${phrase}></span>
+    <code class="task-command">${name}</code>
+    <span class="task-state">${t.status === 'running'
+      ? html`<vigil-elapsed class="task-elapsed" .since=${t.startedAt}></vigil-elapsed>`
+      : html`<span class="task-exit">${phrase}</span>`}</span>
+    <button type="button" class="icon-button show-output" title="Show output" aria-label="Show output of ${name}"
+      @click=${() => actions.post({ type: 'showTaskOutput', taskId: t.id })}><span class="codicon codicon-output" aria-hidden="true"></span></button>
+    ${t.status === 'running'
+      ? html`<button type="button" class="icon-button kill" title="Kill task" aria-label="Kill ${name}"
+          @click=${() => actions.post({ type: 'killTask', taskId: t.id })}><span class="codicon codicon-debug-stop" aria-hidden="true"></span></button>`
+      : nothing}
+  </div>`;
+}
 
 export function taskStrip(tasks: TaskView[], actions: ViewActions): TemplateResult {
   if (tasks.length === 0) return html`<div class="task-strip empty"></div>`;
   // Running tasks first, then the most recent finished ones.
   const ordered = [...tasks].sort((a, b) => Number(b.status === 'running') - Number(a.status === 'running') || b.startedAt - a.startedAt);
-  return html`<div class="task-strip" role="list" aria-label="Background tasks">${ordered.map((t) => {
-    const failed = t.status === 'exited' && t.exitCode !== undefined && t.exitCode !== null && t.exitCode !== 0;
-    return html`<div class="task status-${t.status} ${failed ? 'failed' : ''}" role="listitem" data-task-id=${t.id} title=${t.command}>
-      <span class="codicon codicon-${failed ? 'error' : statusIcon[t.status]} ${t.status === 'running' ? 'codicon-modifier-spin' : ''}"></span>
-      <span class="task-id">${t.id}</span>
-      <code class="task-command">${t.command}</code>
-      <span class="task-status">${t.status}</span>
-      <vigil-elapsed class="task-elapsed" .since=${t.startedAt} .until=${t.status === 'running' ? undefined : t.endedAt ?? t.startedAt}></vigil-elapsed>
-      ${t.exitCode !== undefined && t.exitCode !== null ? html`<span class="task-exit">exit ${t.exitCode}</span>` : nothing}
-      ${t.signal ? html`<span class="task-exit">${t.signal}</span>` : nothing}
-      <button type="button" class="button show-output secondary" title="Show output" @click=${() => actions.post({ type: 'showTaskOutput', taskId: t.id })}><span class="codicon codicon-output" aria-hidden="true"></span>Output</button>
-      ${t.status === 'running'
-        ? html`<button type="button" class="button kill secondary" title="Kill task" @click=${() => actions.post({ type: 'killTask', taskId: t.id })}><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Kill</button>`
-        : nothing}
-    </div>`;
-  })}</div>`;
+  return html`<div class="task-strip" role="list" aria-label="Background tasks">${ordered.map((t) => taskRow(t, actions))}</div>`;
 }

@@ -17,7 +17,7 @@ export const accessibilityStyles = css`
   }
   .entry:hover > .copy-entry, .entry:focus-within > .copy-entry, .copy-entry:focus-visible { opacity: 1; }
   .copy-entry:hover { background: var(--vscode-toolbar-hoverBackground); }
-  .shortcut-hint { color: var(--vscode-descriptionForeground); }
+  .phase-hint { color: var(--vscode-descriptionForeground); }
 `;
 
 export class ViewAccessibility {

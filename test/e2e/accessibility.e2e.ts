@@ -69,7 +69,7 @@ describe('accessibility and export of the session view (real workbench, scripted
     const snapshot = await view.locator('#app').ariaSnapshot({ timeout: uiTimeout });
     await session.workbench.screenshot('e2e-a11y-approval');
     assert.doesNotMatch(snapshot, glyph, `no icon glyph reaches the accessibility tree:\n${snapshot}`);
-    assert.match(snapshot, /- status: Waiting for your approval — Alt\+A to answer\n/, `the live status says the phase:\n${snapshot}`);
+    assert.match(snapshot, /- status: Needs your approval — Alt\+A to answer\n/, `the live status says the phase:\n${snapshot}`);
     for (const name of ['Allow once', 'Allow always', 'Reject', 'Copy your message as Markdown', 'Send', 'Stop', 'Open…']) {
       assert.ok(snapshot.includes(`button "${name}"`), `a button named "${name}":\n${snapshot}`);
     }
@@ -123,7 +123,7 @@ describe('accessibility and export of the session view (real workbench, scripted
     await session.workbench.page.keyboard.press('Enter');
     await view.locator('#notices .resume').first().waitFor({ timeout: uiTimeout });
     const stopped = await view.locator('#turn-status').ariaSnapshot();
-    assert.match(stopped, /- status: Turn aborted$/m, stopped);
+    assert.match(stopped, /- status: Stopped$/m, stopped);
     assert.ok((await view.locator('#notices').ariaSnapshot()).includes('button "Resume"'));
   });
 

@@ -60,7 +60,7 @@ describe('many windows on one session (real workbench, two pages on one code-ser
     assert.match(await b.locator('#turn-status').innerText(), /another window/);
     await b.locator('.entry.agent', { hasText: 'I will write the note now.' }).waitFor({ timeout: uiTimeout });
     await b.locator('.entry.tool-call', { hasText: 'note-1.txt' }).waitFor({ timeout: uiTimeout });
-    await b.waitStatus(/^Vigil needs approval · in another window$/);
+    await b.waitStatus(/^Vigil needs your approval · in another window$/);
     await windowB.screenshot('e2e-multiwindow-1-b-follows-a');
 
     // B answers; A's own prompt goes away and the turn completes in A.
@@ -91,7 +91,7 @@ describe('many windows on one session (real workbench, two pages on one code-ser
     writeModelScript(scriptFile, afterTakeover);
     await b.locator('#stop').click();
     await b.waitPhase('interrupted');
-    await b.locator('#notices .interrupted-notice', { hasText: 'did not answer an abort request' }).first().waitFor({ timeout: uiTimeout });
+    await b.locator('#notices .interrupted-notice', { hasText: 'did not answer when asked to stop' }).first().waitFor({ timeout: uiTimeout });
     assert.strictEqual(await b.count('#approvals .approval'), 0, 'the approval of the taken-over turn is gone');
     assert.ok(!existsSync(path.join(session.workspace, 'note-2.txt')), 'the unanswered write never happened');
     await windowB.screenshot('e2e-multiwindow-3-taken-over');

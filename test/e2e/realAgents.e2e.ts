@@ -1,6 +1,7 @@
 // The real agents people run, in the real workbench, offline against the local model endpoint: a turn
 // with a tool call under Claude's ACP adapter, Codex ACP and Gemini CLI (each set as vigil.agent in the
-// user settings), then a hung model stream shown as a stall, aborted, and the next message answered.
+// user settings), then a hung model stream shown as a stall, stopped, and the next message answered, with the
+// view, the Sessions list and the status bar saying the same state throughout.
 
 import * as assert from 'node:assert';
 import { writeFileSync } from 'node:fs';
@@ -9,9 +10,12 @@ import { openE2eSession, type E2eSession } from '../harness/e2eSession';
 import { realAgentRecipe, type RealAgentName, type RealAgentRecipe, requireAgentsInstalled, testApiKey, testModel } from '../harness/realAgents';
 import { runProcesses } from '../harness/runFiles';
 import { SessionView, uiTimeout } from '../harness/sessionView';
+import { disagreements, readStateProbe, startStateProbe, stateOf } from '../harness/stateProbe';
 import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
 import { hang, text, toolCall, toolResults } from '../fakes/modelEndpoints/script';
 
+/** How long the view, the Sessions list and the status bar may show different states of the session (docs/ui.md). */
+const agreeWithinMs = 1_000;
 /** Generous: agents start in seconds, but a busy 2-core machine can stretch a silent start-up several times. */
 const timeoutSeconds = 30;
 const graceSeconds = 3;
@@ -117,9 +121,12 @@ describe('real ACP agents (real workbench, local model endpoint)', function () {
 
       if (c.name !== 'gemini') return;
 
-      it('a hung model stream is shown as a stall, aborted, and the next message is answered', async () => {
+      it('a hung model stream is shown as a stall, stopped, and the next message is answered; every surface says the same state', async () => {
         assert.ok(opened);
         const { session, view } = opened;
+        const { page } = session.workbench;
+        const frame = await view.frame();
+        await startStateProbe(page, frame);
         endpoint.script(hang());
         await view.send('Think it over.');
         await endpoint.waitFor(() => endpoint.hangingCount === 1, 'the agent to open the hung stream');
@@ -127,8 +134,11 @@ describe('real ACP agents (real workbench, local model endpoint)', function () {
         await view.locator('#notices .quiet-banner').waitFor({ timeout: uiTimeout });
         const abort = view.locator('#notices .abort-notice');
         await abort.waitFor({ timeout: uiTimeout + timeoutSeconds * 1000 });
-        assert.match(await abort.innerText(), /Turn aborted by the liveness watchdog/);
+        // Read now, checked at the end: a wrong word still leaves both screenshots to compare.
+        const stopNotice = { summary: await abort.locator('.notice-text').innerText(), detail: (await abort.locator('.notice-detail').count()) > 0 ? await abort.locator('.notice-detail').textContent() : '' };
         await view.waitPhase('interrupted');
+        // A person who glances at the status bar reads the same word as in the view.
+        await view.waitStatus(/^Vigil turn stopped — Resume$/);
         await session.workbench.screenshot('e2e-realagents-stall-aborted');
         // Cancelled (or killed after the grace period), the agent lets go of the stream.
         await endpoint.waitFor(() => hung?.clientClosed === true, 'the agent to drop the hung stream');
@@ -138,6 +148,23 @@ describe('real ACP agents (real workbench, local model endpoint)', function () {
         await view.locator('.entry.agent', { hasText: 'Back after the stall.' }).waitFor({ timeout: uiTimeout });
         await view.waitPhase('idle');
         await session.workbench.screenshot('e2e-realagents-after-stall');
+
+        // One truth: the view, the Sessions list and the status bar named the same state throughout, each change
+        // reaching all three within the bound (the list used to say "running" after the view said "Idle").
+        const settled = Date.now() + uiTimeout;
+        let readings = await readStateProbe(page, frame);
+        while (disagreements(readings).some((d) => d.ms === Number.POSITIVE_INFINITY) && Date.now() < settled) {
+          await page.waitForTimeout(200);
+          readings = await readStateProbe(page, frame);
+        }
+        await session.workbench.screenshot('e2e-realagents-after-stall-agreed');
+        const seen = readings.filter((r) => r.surface === 'view').map((r) => stateOf(r));
+        for (const state of ['running', 'aborted', 'idle'] as const) assert.ok(seen.includes(state), `the view showed ${state}: ${JSON.stringify(readings)}`);
+        assert.match(stopNotice.summary, /^Stopped: no progress for \d+ s$/, 'the stop notice says what happened in the words of the status line');
+        assert.match(stopNotice.detail ?? '', /Turn aborted by the liveness watchdog \(\d+ s without progress\)/, 'the mechanism is in the folded details');
+        const worst = disagreements(readings)[0];
+        assert.ok(!worst || worst.ms < agreeWithinMs, `the surfaces disagreed for ${worst?.ms} ms: ${JSON.stringify(worst)}; all readings: ${JSON.stringify(readings)}`);
+        console.log(`      the view, the Sessions list and the status bar disagreed for at most ${worst?.ms ?? 0} ms`);
         session.workbench.assertStayedOnMachine();
       });
     });

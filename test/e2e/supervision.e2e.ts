@@ -65,11 +65,18 @@ describe('turn supervision (real workbench, scripted model)', function () {
     const quiet = view.locator('#notices .quiet-banner');
     await quiet.waitFor({ timeout: uiTimeout });
     // After a tool call the host cannot tell the built-in agent's model call from other agent work.
-    assert.match(await quiet.innerText(), /Silent for \d+ s \(waiting on: (agent|model)\)/);
+    assert.match(await quiet.locator('.notice-text').innerText(), /^Quiet: no progress for \d+ s$/);
+    assert.match((await quiet.locator('.notice-detail').textContent()) ?? '', /^No progress for \d+ s \(waiting on: (agent|model)\)\./);
     const abort = view.locator('#notices .abort-notice');
     await abort.waitFor({ timeout: uiTimeout });
-    assert.match(await abort.innerText(), /Turn aborted by the liveness watchdog \(\d+ s without progress\); lease renewal stopped so the session can be reclaimed\. Resume to continue\./);
-    await view.waitStatus(/^Vigil turn (aborted|interrupted) — Resume$/);
+    // The summary says what happened in the status line's word; what it waited on, what it means and the mechanism are folded.
+    assert.match(await abort.locator('.notice-text').innerText(), /^Stopped: no progress for \d+ s$/);
+    assert.match(
+      (await abort.locator('.notice-detail').textContent()) ?? '',
+      /^No progress for \d+ s \(waiting on: (agent|model)\)\. What the turn did before it stopped is kept\. Resume continues it, or send a new message\.\nTurn aborted by the liveness watchdog \(\d+ s without progress\); lease renewal stopped so the session can be reclaimed\.$/,
+    );
+    assert.strictEqual(await abort.locator('.notice-detail').isVisible(), false, 'the details are folded');
+    await view.waitStatus(/^Vigil turn stopped — Resume$/);
     await view.locator('#notices .resume').first().waitFor({ timeout: uiTimeout });
     await view.waitPhase('interrupted');
     assert.strictEqual(await view.count('#notices .resume'), 1, 'one Resume for one aborted turn');
@@ -79,8 +86,8 @@ describe('turn supervision (real workbench, scripted model)', function () {
     const shown = (kind: string) => events.findIndex((e) => e.startsWith('notices:') && e.includes(kind));
     assert.ok(shown('quiet-banner') >= 0 && shown('quiet-banner') < shown('abort-notice'), `quiet indicator, then abort notice: ${events.join(', ')}`);
     const at = (pattern: RegExp) => stallStatus.findIndex((t) => pattern.test(t));
-    assert.ok(at(/^Vigil silent \d+s$/) >= 0, `the status bar warned that the turn was silent: ${JSON.stringify(stallStatus)}`);
-    assert.ok(at(/^Vigil turn (aborted|interrupted) — Resume \[error\]$/) > at(/^Vigil silent \d+s$/), `then said aborted, on an error background: ${JSON.stringify(stallStatus)}`);
+    assert.ok(at(/^Vigil quiet \d+s$/) >= 0, `the status bar warned that the turn was quiet: ${JSON.stringify(stallStatus)}`);
+    assert.ok(at(/^Vigil turn stopped — Resume \[error\]$/) > at(/^Vigil quiet \d+s$/), `then said stopped, on an error background: ${JSON.stringify(stallStatus)}`);
     await session.workbench.screenshot('e2e-2-stall-aborted');
 
     // If the agent process had to be killed, a fresh one reads the script from the top: it gets the same answer.
@@ -94,16 +101,16 @@ describe('turn supervision (real workbench, scripted model)', function () {
     await session.workbench.screenshot('e2e-2-stall-resumed');
   });
 
-  // Skipped until the session view keeps the stall banner past the abort: the reducer
-  // (src/shared/sessionViewReducer.ts, applyTurnStatus) drops quiet/stall notices on the very next
-  // status, and abortCommitted follows stallObserved within milliseconds, so the banner is never
-  // painted; the status bar's "stalled — recovering" is likewise replaced before VS Code shows it.
-  it('2 (stall banner): the stall banner and the stalled warning are on screen no later than the abort notice', () => {
+  // The stop follows the stall observation within milliseconds. The stall banner stays beside the stop notice,
+  // so the cause is on screen; the status bar says what is true at once, as the view and the session list do
+  // (a stall it held for 2.5 s after the view said the turn had stopped was a second truth).
+  it('2 (stall banner): the stall banner is on screen no later than the stop notice; the status bar says stopped, not stalled, after it', () => {
     assert.ok(stallTimeline, 'scenario 2 ran');
     const { events } = stallTimeline;
     const shown = (kind: string) => events.findIndex((e) => e.startsWith('notices:') && e.includes(kind));
-    assert.ok(shown('stall-banner') >= 0 && shown('stall-banner') <= shown('abort-notice'), `stall banner no later than the abort notice: ${events.join(', ')}`);
-    assert.ok(stallStatus.some((t) => /^Vigil stalled \d+s — recovering \[warning\]$/.test(t)), `status bar: stalled on a warning background: ${JSON.stringify(stallStatus)}`);
+    assert.ok(shown('stall-banner') >= 0 && shown('stall-banner') <= shown('abort-notice'), `stall banner no later than the stop notice: ${events.join(', ')}`);
+    const stopped = stallStatus.findIndex((t) => /^Vigil turn stopped — Resume \[error\]$/.test(t));
+    assert.ok(stopped >= 0 && !stallStatus.slice(stopped).some((t) => /quiet|stalled/.test(t)), `status bar: stopped, and no live state after it: ${JSON.stringify(stallStatus)}`);
   });
 
   it('4: a background task that finishes during the turn still wakes the agent exactly once', async () => {
@@ -136,8 +143,8 @@ describe('turn supervision (real workbench, scripted model)', function () {
     await view.waitPhase('aborted');
     const abort = view.locator('#notices .abort-notice');
     await abort.waitFor({ timeout: uiTimeout });
-    assert.match(await abort.innerText(), /Turn aborted\. Resume to continue\./);
-    await view.waitStatus(/^Vigil turn aborted — Resume$/);
+    assert.strictEqual(await abort.locator('.notice-text').innerText(), 'Stopped by you');
+    await view.waitStatus(/^Vigil turn stopped — Resume$/);
     const told = (await view.texts('.entry.agent'))[0];
     assert.ok(!told.includes('word199'), 'the story stopped before its end');
     await session.workbench.screenshot('e2e-5-palette-abort');
@@ -164,7 +171,8 @@ describe('turn supervision (real workbench, scripted model)', function () {
     const interrupted = view.locator('#notices .interrupted-notice');
     await interrupted.waitFor({ timeout: uiTimeout });
     await view.waitPhase('interrupted');
-    await view.waitStatus(/^Vigil turn interrupted — Resume$/);
+    await view.waitStatus(/^Vigil turn stopped — Resume$/);
+    assert.match(await interrupted.locator('.notice-text').innerText(), /^Stopped: the window running this turn (closed before it finished|stopped responding)$/);
     assert.match((await view.texts('.entry.agent'))[0], /^word0 word1 word2 word3/, 'what streamed before the reload is still there');
     await session.workbench.screenshot('e2e-7-reload-interrupted');
 

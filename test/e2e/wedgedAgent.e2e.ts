@@ -43,15 +43,16 @@ describe('wedged third-party agent (real workbench)', function () {
     const [spinning] = await runProcesses(session.server, /fakeAcpAgent\.js/);
     assert.ok(spinning, 'the agent process runs');
     // Silent past the bound: the watchdog aborts; the agent ignores session/cancel (its loop never yields).
-    const abort = view.locator('#notices .abort-notice, #notices .interrupted-notice', { hasText: 'Turn aborted by the liveness watchdog' });
+    const abort = view.locator('#notices .abort-notice .notice-text, #notices .interrupted-notice .notice-text', { hasText: /^Stopped: no progress for \d+ s$/ });
     await abort.waitFor({ timeout: uiTimeout });
-    await view.locator('.entry.notice', { hasText: "Killing the agent's process tree" }).waitFor({ timeout: uiTimeout });
+    await view.locator('.entry.notice', { hasText: 'The agent did not stop, so Vigil is ending its process' }).waitFor({ timeout: uiTimeout });
+    assert.match((await view.locator('.entry.notice .notice-detail', { hasText: "Killing the agent's process tree" }).first().textContent()) ?? '', /did not stop within \d+ s of the abort/, 'the details say how');
     await view.waitPhase('interrupted');
-    await view.waitStatus(/^Vigil turn interrupted — Resume$/);
+    await view.waitStatus(/^Vigil turn stopped — Resume$/);
     assert.strictEqual(await view.count('#notices .resume'), 1, 'one Resume for one aborted turn');
     assert.deepStrictEqual(await pollGone(session, spinning), [], 'the wedged agent process is gone');
     const status = await readStatusTexts(session.workbench.page);
-    assert.ok(status.some((t) => /^Vigil silent \d+s$/.test(t)), `the status bar warned of the silence first: ${JSON.stringify(status)}`);
+    assert.ok(status.some((t) => /^Vigil quiet \d+s$/.test(t)), `the status bar warned of the silence first: ${JSON.stringify(status)}`);
     await session.workbench.screenshot('e2e-6-wedged-agent-killed');
 
     // No reload: the next message starts a fresh agent process and is answered.

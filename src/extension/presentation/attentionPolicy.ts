@@ -1,7 +1,10 @@
 // Which supervisor events deserve a VS Code notification: those a person would want to hear of while
-// looking elsewhere (another window, another session), each at most once, each behind its own setting.
+// looking elsewhere (another window, another session), each at most once, each behind its own setting,
+// in the same terms as the status bar and the view (shared/turnWords.ts).
 
+import { describeWaitingOn } from '../core/ports/agentHandle';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
+import { STOPPING, stateWord, summaries } from '../../shared/turnWords';
 
 /** `vigil.notifications.*`: one switch per kind of event. */
 export interface AttentionSettings {
@@ -54,6 +57,9 @@ export class AttentionPolicy {
 }
 
 const named = (title: string | undefined) => (title ? ` in “${title}”` : '');
+const titled = (title: string | undefined) => `Vigil${title ? ` (“${title}”)` : ''}`;
+/** A summary as a sentence: stored reasons of older versions end with their own full stop. */
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 function classify(event: SupervisorEvent): (Attention & { once?: string }) | undefined {
   switch (event.type) {
@@ -65,15 +71,18 @@ function classify(event: SupervisorEvent): (Attention & { once?: string }) | und
         return { kind: 'turnFinished', sessionId, severity: 'error', once: `end:${turnId}`, text: (t) => `Vigil: the turn${named(t)} failed: ${message ?? 'the agent reported an error'}` };
       }
       if (reason === 'interrupted') {
-        return { kind: 'stalled', sessionId, severity: 'warning', once: `end:${turnId}`, text: (t) => `Vigil: the turn${named(t)} was stopped: ${message ?? 'it was interrupted'}` };
+        return { kind: 'stalled', sessionId, severity: 'warning', once: `end:${turnId}`, text: (t) => `${titled(t)}: ${sentence(message ?? summaries.stopped)}` };
       }
       // Cancelled or aborted by the person: they know.
       return undefined;
     }
     case 'stallObserved':
-      return { kind: 'stalled', sessionId: event.sessionId, severity: 'warning', once: `stall:${event.turnId}`, text: (t) => `Vigil${t ? ` (“${t}”)` : ''}: ${event.message}` };
+      return {
+        kind: 'stalled', sessionId: event.sessionId, severity: 'warning', once: `stall:${event.turnId}`,
+        text: (t) => `${titled(t)}: ${event.message} (waiting on: ${describeWaitingOn(event.waitingOn)}). ${STOPPING}.`,
+      };
     case 'approvalWaiting':
-      return event.open ? { kind: 'approvalNeeded', sessionId: event.sessionId, severity: 'info', text: (t) => `Vigil: the agent${named(t)} is waiting for your approval.` } : undefined;
+      return event.open ? { kind: 'approvalNeeded', sessionId: event.sessionId, severity: 'info', text: (t) => `Vigil: the agent${named(t)} ${stateWord('awaitingApproval')}.` } : undefined;
     case 'turnStarted':
       return event.source === 'wakeup'
         ? { kind: 'wakeup', sessionId: event.sessionId, severity: 'info', once: `wake:${event.turnId}`, text: (t) => `Vigil: a background task woke the agent${named(t)}.` }

@@ -8,6 +8,7 @@ import { toolKindOf } from '../../shared/toolKinds';
 import { checkElicitationUrl, clip, elicitationLimits } from '../../shared/elicitationForm';
 import type { ElicitationView } from '../../shared/sessionView';
 import type { ElicitationRequest } from '../core/crosswindow/elicitationMail';
+import { summaries } from '../../shared/turnWords';
 import type { SessionPresenter } from './sessionPresenter';
 
 export const ELSEWHERE = 'another window';
@@ -111,7 +112,7 @@ export class RemoteTurnFeed {
   }
 
   private ended(turn: RemoteTurnView): void {
-    const end = this.ends.get(turn.turnId) ?? { reason: 'interrupted' as const, message: 'The window running this turn let go of the session before the turn recorded its end. Resume to continue.' };
+    const end = this.ends.get(turn.turnId) ?? { reason: 'interrupted' as const, message: summaries.stoppedNoEnd };
     this.presenter.supervisorEvent({
       type: 'turnEnded',
       ended: { sessionId: this.presenter.sessionId, turnId: turn.turnId, source: turn.source, reason: end.reason, message: end.message },

@@ -3,12 +3,13 @@
 // shows one of them; the channel only numbers and posts what the shown one produced.
 
 import type { AgentStateView } from '../../shared/agentState';
-import type { ApprovalView, ElicitationView, HostEvent, SessionMetaView } from '../../shared/sessionView';
+import type { ApprovalView, ElicitationView, HostEvent, SessionMetaView, TurnPhase } from '../../shared/sessionView';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
 import type { TaskSnapshot } from '../core/tasks/taskTypes';
 import { SessionPresenter, type PresenterSeed } from './sessionPresenter';
+import { TurnStatusTracker } from './turnStatusTracker';
 
 export interface SessionModelsDeps {
   /** The shown session's changes, on their way to the view. Changes of other sessions stay in their model. */
@@ -23,6 +24,12 @@ export interface SessionModelsDeps {
 
 export class SessionModels {
   private readonly models = new Map<string, SessionPresenter>();
+  /**
+   * The turn state of sessions whose turn runs here while no model holds them (a wakeup in a session not
+   * shown): the session list reads it, and the model built when the session is shown takes it over, so
+   * every surface says the same state from the same events.
+   */
+  private readonly unshown = new Map<string, TurnStatusTracker>();
   private shownId: string | undefined;
 
   constructor(private readonly d: SessionModelsDeps) {}
@@ -50,7 +57,9 @@ export class SessionModels {
         if (this.shownId === sessionId && this.models.get(sessionId) === model) this.d.post(event);
       },
       this.d.now,
+      this.unshown.get(sessionId),
     );
+    this.unshown.delete(sessionId);
     this.models.set(sessionId, model);
     this.shownId = sessionId;
     this.prune();
@@ -71,10 +80,27 @@ export class SessionModels {
     return sessionId !== this.shownId && this.models.has(sessionId) && this.d.isLive(sessionId);
   }
 
+  /** The session's turn state as the view would show it, when a model or a turn of this window knows it. */
+  phaseOf(sessionId: string): TurnPhase | undefined {
+    return this.models.get(sessionId)?.phase ?? this.unshown.get(sessionId)?.status.phase;
+  }
+
   supervisorEvent(event: SupervisorEvent): void {
     const sessionId = event.type === 'turnEnded' ? event.ended.sessionId : event.sessionId;
-    this.models.get(sessionId)?.supervisorEvent(event);
-    if (event.type === 'turnEnded') this.prune();
+    const model = this.models.get(sessionId);
+    if (model) model.supervisorEvent(event);
+    else if (event.type === 'turnStarted' || this.unshown.has(sessionId)) this.tracker(sessionId).apply(event);
+    if (event.type === 'turnEnded') {
+      // Ended: the session's stored state speaks for it now.
+      this.unshown.delete(sessionId);
+      this.prune();
+    }
+  }
+
+  private tracker(sessionId: string): TurnStatusTracker {
+    let tracker = this.unshown.get(sessionId);
+    if (!tracker) this.unshown.set(sessionId, (tracker = new TurnStatusTracker(this.d.now)));
+    return tracker;
   }
 
   records(sessionId: string, records: readonly TranscriptRecord[]): void {

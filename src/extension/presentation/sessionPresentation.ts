@@ -6,10 +6,13 @@ import { folderName } from '../core/folders/sessionFolder';
 import { formatRelativeTime } from './relativeTime';
 import type { TurnPhase } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
+import { phaseIcons, phaseTerm, stateWord } from '../../shared/turnWords';
 
 export interface SessionRow {
   label: string;
   description: string;
+  /** The description as a screen reader hears it: always starting with the state's term. */
+  accessibleDescription: string;
   tooltip: string;
   /** A codicon id (ThemeIcon) and an optional theme colour id for it. */
   icon: string;
@@ -21,30 +24,23 @@ export interface SessionRow {
   turnRunning: boolean;
 }
 
-const LABELS: Record<TurnPhase, string> = {
-  idle: 'idle',
-  running: 'running',
-  quiet: 'running (quiet)',
-  stalled: 'stalled — recovering',
-  aborted: 'aborted',
-  interrupted: 'interrupted',
-  awaitingApproval: 'waiting for approval',
-};
-
-const ICONS: Record<TurnPhase, { icon: string; color?: string }> = {
+/** Icons and colours per state; the words are shared/turnWords.ts's, as everywhere else. */
+const LOOKS: Record<TurnPhase, { icon: string; color?: string }> = {
   idle: { icon: 'comment-discussion' },
   running: { icon: 'sync~spin', color: 'charts.blue' },
-  quiet: { icon: 'watch', color: 'list.warningForeground' },
-  stalled: { icon: 'warning', color: 'list.warningForeground' },
-  aborted: { icon: 'error', color: 'list.errorForeground' },
-  interrupted: { icon: 'debug-disconnect', color: 'list.errorForeground' },
-  awaitingApproval: { icon: 'question', color: 'charts.yellow' },
+  quiet: { icon: phaseIcons.quiet, color: 'list.warningForeground' },
+  stalled: { icon: phaseIcons.stalled, color: 'list.warningForeground' },
+  aborted: { icon: phaseIcons.aborted, color: 'list.errorForeground' },
+  interrupted: { icon: phaseIcons.interrupted, color: 'list.errorForeground' },
+  awaitingApproval: { icon: phaseIcons.awaitingApproval, color: 'charts.yellow' },
 };
 
+/**
+ * `live`: the state the session's view shows (or would), idle included, when this window knows it (its
+ * model, a turn it runs, another window's turn board); else the stored state speaks, which a turn's end writes.
+ */
 export function rowStatus(meta: Pick<SessionMeta, 'state'>, live: TurnPhase | undefined): TurnPhase {
-  // A live turn of this window wins; 'idle' from the supervisor means "no turn here", so the stored state speaks.
-  if (live && live !== 'idle') return live;
-  return meta.state;
+  return live ?? meta.state;
 }
 
 /** `elsewhere`: the turn runs in another window of this machine (followed through the store). */
@@ -55,19 +51,24 @@ export function presentSession(meta: SessionMeta, live: TurnPhase | undefined, r
   const resumable = !running && (status === 'aborted' || status === 'interrupted');
   const when = formatRelativeTime(meta.updatedAt, now);
   const tasks = runningTasks > 0 ? ` · ${runningTasks} bg` : '';
-  const description = status === 'idle' ? `${when}${tasks}` : `${LABELS[status]}${where} · ${when}${tasks}`;
+  const state = `${stateWord(status)}${where}`;
+  // An idle row shows only its time; a screen reader still hears the state first, as for every other row.
+  const description = status === 'idle' ? `${when}${tasks}` : `${state} · ${when}${tasks}`;
+  const label = meta.title.trim() || 'Untitled session';
+  const reason = meta.stateReason && !running && status !== 'idle' ? meta.stateReason : undefined;
   const tooltip = [
     meta.title,
-    `Status: ${LABELS[status]}${where}`,
-    ...(meta.stateReason && !running && status !== 'idle' ? [`Why: ${meta.stateReason}`] : []),
+    // A stop's reason starts with its term ("Stopped: no progress for 30 s"): it is the status line itself.
+    ...(reason?.startsWith(phaseTerm(status)) ? [`Status: ${reason}`] : [`Status: ${phaseTerm(status)}${where}`, ...(reason ? [`Why: ${reason}`] : [])]),
     `Last activity: ${when} (${new Date(meta.updatedAt).toLocaleString()})`,
     `Background tasks running: ${runningTasks}`,
     ...(resumable ? ['Resume it with “Vigil: Resume Session…”.'] : []),
   ].join('\n');
-  const look = ICONS[status];
+  const look = LOOKS[status];
   return {
-    label: meta.title.trim() || 'Untitled session',
+    label,
     description,
+    accessibleDescription: `${state} · ${when}${tasks}`,
     tooltip,
     icon: look.icon,
     iconColor: look.color,

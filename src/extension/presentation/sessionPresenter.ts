@@ -44,12 +44,14 @@ export class SessionPresenter {
   private readonly tracker: TurnStatusTracker;
   private state: SessionSnapshot;
 
+  /** `tracker`: the one that followed the session's turn while no model showed it (SessionModels), if any. */
   constructor(
     seed: PresenterSeed,
     private readonly post: (event: HostEvent) => void,
     now: () => number = Date.now,
+    tracker?: TurnStatusTracker,
   ) {
-    this.tracker = new TurnStatusTracker(now);
+    this.tracker = tracker ?? new TurnStatusTracker(now);
     let state: SessionSnapshot = { ...emptySnapshot(), session: metaView(seed.meta, seed.metaExtra) };
     state = foldHostEvents(state, this.history(seed.records));
     const { turn, notice } = this.tracker.initial(seed.meta, seed.live);

@@ -8,6 +8,7 @@ import type { EntryView, NoticeView, ToolCallView, ToolContentView } from '../..
 import { TOOL_ENDED_TEXT } from '../../shared/sessionView';
 import { describeCounts } from '../../shared/fileEdits';
 import { diffLines } from '../../shared/lineDiff';
+import { phaseTerms } from '../../shared/turnWords';
 
 export interface ExportHeader {
   title: string;
@@ -102,9 +103,11 @@ function toolContentMarkdown(content: ToolContentView, limits: ExportLimits): st
   }
 }
 
+/** A notice in the export: the view's label for its state, its summary, and the details the view folds. */
 function noticeMarkdown(notice: NoticeView, at: string): string {
-  const label = notice.kind === 'error' ? 'Error' : notice.kind === 'abort' ? 'Turn aborted' : notice.kind === 'interrupted' ? 'Interrupted' : 'Notice';
-  const lines = cleanText(notice.text).split('\n').map((l) => `> ${blockSafe(inline(l))}`);
+  const label = notice.kind === 'error' ? 'Error' : notice.kind === 'abort' || notice.kind === 'interrupted' ? phaseTerms.aborted : 'Notice';
+  const text = notice.detail ? `${notice.text}\n${notice.detail}` : notice.text;
+  const lines = cleanText(text).split('\n').map((l) => `> ${blockSafe(inline(l))}`);
   return `> **${label}** · ${at}\n>\n${lines.join('\n')}\n`;
 }
 

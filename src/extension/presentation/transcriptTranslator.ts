@@ -8,6 +8,7 @@ import { checkpointEntry } from './checkpointEntry';
 import { TurnEdits } from './turnEdits';
 import type { EntryView, HostEvent, PlanItemView, ToolCallPatch, ToolCallView, ToolContentView, ToolStatusView } from '../../shared/sessionView';
 import { isToolKind, toolKindOf } from '../../shared/toolKinds';
+import { STOPPED_MEANS } from '../../shared/turnWords';
 
 /** What an agent may say (ACP's statuses); `cancelled`/`ended` of a turn's end come from Vigil's own records. */
 const toolStatuses = new Set<ToolStatusView>(['pending', 'in_progress', 'completed', 'failed', 'cancelled']);
@@ -42,7 +43,7 @@ export class TranscriptTranslator {
       case 'turnEnded':
         return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at)];
       case 'interrupted':
-        return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at), this.noticeEntry('interrupted', record.reason, at)];
+        return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at), this.noticeEntry('interrupted', record.reason, at, STOPPED_MEANS)];
       case 'checkpoint': {
         const entry = checkpointEntry(record, this.nextId('checkpoint', at));
         return entry ? [...this.endStream(), { type: 'entryAppended', entry }] : [];
@@ -88,9 +89,9 @@ export class TranscriptTranslator {
     return { kind: 'user', id: this.nextId('user', at), text, at, source, ...(attachments?.length ? { attachments } : {}) };
   }
 
-  private noticeEntry(kind: 'info' | 'error' | 'interrupted', text: string, at: number): HostEvent {
+  private noticeEntry(kind: 'info' | 'error' | 'interrupted', text: string, at: number, detail?: string): HostEvent {
     const id = this.nextId('notice', at);
-    return { type: 'entryAppended', entry: { kind: 'notice', id, at, notice: { id, kind, text, resumable: false, at } } };
+    return { type: 'entryAppended', entry: { kind: 'notice', id, at, notice: { id, kind, text, ...(detail ? { detail } : {}), resumable: false, at } } };
   }
 
   private endStream(): HostEvent[] {

@@ -1,10 +1,12 @@
 // Follows one session's supervisor events and says what the view's turn status and pinned
-// notices are: running, quiet, stalled, waiting for approval, aborted, interrupted, idle.
+// notices are (the phases of shared/sessionView.ts, in the words of shared/turnWords.ts).
 
 import { describeWaitingOn } from '../core/ports/agentHandle';
 import type { SupervisorEvent, TurnSnapshot } from '../core/supervisor/supervisorEvents';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { HostEvent, NoticeView, TurnStatusView } from '../../shared/sessionView';
+import { isTurnLive } from '../../shared/sessionViewReducer';
+import { noProgressFor, STOPPED_MEANS, summaries } from '../../shared/turnWords';
 
 export class TurnStatusTracker {
   private current: TurnStatusView = { phase: 'idle', silenceSeconds: 0 };
@@ -18,8 +20,13 @@ export class TurnStatusTracker {
     return this.current;
   }
 
-  /** The status when a session is opened: a live turn, or the session's resumable state. */
+  /**
+   * The status when a session is opened: a live turn, or the session's resumable state. A tracker that has
+   * followed this very turn from its start keeps what it knows (quiet, waiting for approval), which the
+   * supervisor's snapshot cannot say.
+   */
   initial(meta: SessionMeta, live: TurnSnapshot | undefined): { turn: TurnStatusView; notice?: NoticeView } {
+    if (live && this.current.turnId === live.turnId && isTurnLive(this.current.phase)) return { turn: this.current };
     if (live) {
       const at = this.now();
       this.current = {
@@ -34,8 +41,7 @@ export class TurnStatusTracker {
     }
     if (meta.state === 'aborted' || meta.state === 'interrupted') {
       this.current = { phase: meta.state, silenceSeconds: 0 };
-      const fallback = meta.state === 'aborted' ? 'The last turn was aborted. Resume to continue.' : 'The last turn was interrupted when its window closed. Resume to continue.';
-      return { turn: this.current, notice: this.notice(meta.state === 'aborted' ? 'abort' : 'interrupted', meta.stateReason ?? fallback, true) };
+      return { turn: this.current, notice: this.notice(meta.state === 'aborted' ? 'abort' : 'interrupted', meta.stateReason ?? summaries.stopped, true, STOPPED_MEANS) };
     }
     this.current = { phase: 'idle', silenceSeconds: 0 };
     return { turn: this.current };
@@ -56,19 +62,22 @@ export class TurnStatusTracker {
       case 'quiet': {
         const seconds = Math.floor(event.silentMs / 1000);
         const waitingOn = describeWaitingOn(event.waitingOn);
-        return this.set({ ...this.current, phase: 'quiet', silenceSeconds: seconds, waitingOn }, this.notice('quiet', `Silent for ${seconds} s (waiting on: ${waitingOn}).`, false));
+        const detail = `${noProgressFor(seconds, waitingOn)} Vigil stops the turn after ${Math.round(event.boundMs / 1000)} s without progress; Stop (Escape) stops it now.`;
+        return this.set({ ...this.current, phase: 'quiet', silenceSeconds: seconds, waitingOn }, this.notice('quiet', summaries.quiet(seconds), false, detail));
       }
       case 'stallObserved':
         return this.set(
           { ...this.current, phase: 'stalled', silenceSeconds: event.seconds, waitingOn: describeWaitingOn(event.waitingOn) },
-          this.notice('stall', event.message, false),
+          this.notice('stall', event.message, false, event.detail),
         );
       case 'abortCommitted':
         this.abortNoticeTurn = event.turnId;
-        return this.set({ ...this.current, phase: 'aborted' }, this.notice('abort', event.message, true));
+        return this.set({ ...this.current, phase: 'aborted' }, this.notice('abort', event.message, true, event.detail));
       case 'escalated':
+        return this.set(this.current, this.notice('error', event.message, false, event.detail));
       case 'leaseLost':
-        return this.set(this.current, this.notice('error', event.message, false));
+        // The stop it causes says so (abortCommitted, cause leaseLost); a notice of its own would say it twice.
+        return undefined;
       case 'approvalWaiting':
         if (this.current.phase === 'aborted') return undefined;
         return this.set({ ...this.current, phase: event.open ? 'awaitingApproval' : 'running', waitingOn: event.open ? 'your approval' : this.current.waitingOn, lastActivityAt: at });
@@ -85,9 +94,9 @@ export class TurnStatusTracker {
         if (reason === 'interrupted') {
           // A watchdog abort ends as interrupted: its abort notice (with Resume) already says why; a second one would repeat it.
           if (this.abortNoticeTurn === event.ended.turnId) return this.set({ phase: 'interrupted', silenceSeconds: 0 });
-          return this.set({ phase: 'interrupted', silenceSeconds: 0 }, this.notice('interrupted', message ?? 'The turn was interrupted. Resume to continue.', true));
+          return this.set({ phase: 'interrupted', silenceSeconds: 0 }, this.notice('interrupted', message ?? summaries.stopped, true, STOPPED_MEANS));
         }
-        return this.set({ phase: 'idle', silenceSeconds: 0 }, reason === 'failed' && message ? this.notice('error', message, false, event.ended.remedies) : undefined);
+        return this.set({ phase: 'idle', silenceSeconds: 0 }, reason === 'failed' && message ? this.notice('error', message, false, undefined, event.ended.remedies) : undefined);
       }
       default: {
         const never: never = event;
@@ -101,9 +110,9 @@ export class TurnStatusTracker {
     return { type: 'turnStatusChanged', turn, ...(notice ? { notice } : {}) };
   }
 
-  private notice(kind: NoticeView['kind'], text: string, resumable: boolean, actions?: NoticeView['actions']): NoticeView {
+  private notice(kind: NoticeView['kind'], text: string, resumable: boolean, detail?: string, actions?: NoticeView['actions']): NoticeView {
     this.seq += 1;
     const at = this.now();
-    return { id: `${kind}-${at}-${this.seq}`, kind, text, resumable, at, ...(actions?.length ? { actions } : {}) };
+    return { id: `${kind}-${at}-${this.seq}`, kind, text, ...(detail ? { detail } : {}), resumable, at, ...(actions?.length ? { actions } : {}) };
   }
 }

@@ -8,10 +8,11 @@ import type { Logger } from '../core/ports/logger';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
-import type { ApprovalDecision, HostEvent, NoticeAction, SessionSnapshot } from '../../shared/sessionView';
+import type { ApprovalDecision, HostEvent, NoticeAction, SessionSnapshot, TurnPhase } from '../../shared/sessionView';
 import type { TurnEnded } from '../core/ports/turns';
 import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
+import { summaries } from '../../shared/turnWords';
 import type { ApprovalBroker } from '../presentation/approvalBroker';
 import type { ElicitationBroker } from '../presentation/elicitationBroker';
 import { answerElicitation, elicitationUrl, type ElicitationRoutes } from '../presentation/elicitationAnswers';
@@ -109,6 +110,11 @@ export class SessionController extends Disposable implements SessionViewControll
 
   get currentSnapshot(): SessionSnapshot | undefined {
     return this.presenter?.snapshot;
+  }
+
+  /** A session's turn state as its view shows it (or would), when this window knows it: the list reads the same. */
+  phaseOf(sessionId: string): TurnPhase | undefined {
+    return this.models.phaseOf(sessionId);
   }
 
   /** Subscribes to the services once they run; everything the view shows flows from here. */
@@ -392,7 +398,7 @@ export class SessionController extends Disposable implements SessionViewControll
     if (!sessionId) return;
     this.waiting.get(sessionId)?.abort();
     const services = await this.d.services();
-    if (await services.supervisor.abort(sessionId, 'Aborted by you')) return;
+    if (await services.supervisor.abort(sessionId, summaries.stoppedByYou)) return;
     await this.abortElsewhere(services, sessionId);
   }
 
@@ -423,14 +429,14 @@ export class SessionController extends Disposable implements SessionViewControll
     if (!(await services.crossWindow.control.remoteHolder(sessionId))) return;
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Vigil: asking the window that runs this turn to stop…') },
-      () => services.crossWindow.control.abort(sessionId, 'Aborted from another window'),
+      () => services.crossWindow.control.abort(sessionId, summaries.stoppedFromAnotherWindow),
     );
     this.d.logger.info(`remote abort of session ${sessionId}: ${JSON.stringify(result)}`);
     if (result.kind === 'takenOver') {
       void vscode.window.showWarningMessage(
         result.killedAgent
-          ? vscode.l10n.t('Vigil: the window running this turn did not answer, so this window took the turn over, stopped its agent and ended it as interrupted. Resume to continue.')
-          : vscode.l10n.t('Vigil: the window running this turn did not answer, so this window took the turn over and ended it as interrupted. Resume to continue.'),
+          ? vscode.l10n.t('Vigil: the window running this turn did not answer, so this window stopped the turn and its agent. Resume to continue.')
+          : vscode.l10n.t('Vigil: the window running this turn did not answer, so this window stopped the turn. Resume to continue.'),
       );
     }
     await services.crossWindow.kick();

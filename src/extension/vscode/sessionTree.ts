@@ -1,5 +1,6 @@
-// The native session list (`vigil.sessions`): status, last activity and running tasks per session,
-// refreshed when VigilApp signals a change (debounced); plus the rename and delete commands that act on its rows.
+// The native session list (`vigil.sessions`): status, last activity and running tasks per session. A row whose
+// state changed is drawn again at once; the whole list is read again when VigilApp signals a change (debounced).
+// Plus the rename and delete commands that act on its rows.
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../core/common/disposable';
@@ -44,8 +45,12 @@ export interface SessionTreeDeps {
 
 /** One row; also what menu commands receive as their first argument. */
 export class SessionNode {
+  /** The live state the row was last drawn with (`redrawChanged` draws it again when it differs). */
+  drawn: string | undefined;
+
   constructor(
-    readonly meta: SessionMeta,
+    /** Read again when the row is redrawn after its turn ended: the stored state speaks then. */
+    public meta: SessionMeta,
     readonly folder: FolderRow = { here: true },
   ) {}
 }
@@ -58,8 +63,11 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   readonly onDidDeleteSession = this._onDidDeleteSession.event;
   private readonly view: vscode.TreeView<SessionNode> | undefined;
   private pending: NodeJS.Timeout | undefined;
+  private redraw: NodeJS.Immediate | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private sessions: SessionMeta[] = [];
+  /** The rows of the last listing, by session id. */
+  private nodes = new Map<string, SessionNode>();
   private readonly now: () => number;
 
   constructor(private readonly deps: SessionTreeDeps) {
@@ -74,6 +82,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
     }
     this._register(toDisposable(() => {
       if (this.pending) clearTimeout(this.pending);
+      if (this.redraw) clearImmediate(this.redraw);
       if (this.ticker) clearInterval(this.ticker);
     }));
   }
@@ -85,6 +94,41 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
       this.pending = undefined;
       this._onDidChangeTreeData.fire(undefined);
     }, this.deps.debounceMs ?? 150);
+  }
+
+  /**
+   * Draws again each row whose live state is not the one it shows, as soon as the events of this tick are in:
+   * the view and the status bar change on the same events, so the list must not wait for a listing of every
+   * stored session (debounced, `refresh`). One pass per tick: a stall and the stop it leads to, milliseconds
+   * apart, are one change to draw, not two that VS Code's own debounce of tree changes would hold back.
+   * A row no live state speaks for any more (its turn ended) reads its session's stored state first.
+   */
+  redrawChanged(): void {
+    if (this.isDisposed || this.redraw) return;
+    this.redraw = setImmediate(() => {
+      this.redraw = undefined;
+      if (this.isDisposed) return;
+      for (const node of this.nodes.values()) {
+        if (node.drawn === this.liveKey(node.meta.id)) continue;
+        if (this.deps.statusOf(node.meta.id) === undefined) void this.reread(node);
+        else this._onDidChangeTreeData.fire(node);
+      }
+    });
+  }
+
+  private liveKey(sessionId: string): string {
+    return `${this.deps.statusOf(sessionId) ?? ''}|${this.deps.elsewhere?.(sessionId) === true}`;
+  }
+
+  private async reread(node: SessionNode): Promise<void> {
+    try {
+      const meta = await (await this.deps.store()).get(node.meta.id);
+      if (!meta || this.isDisposed || this.nodes.get(meta.id) !== node) return;
+      node.meta = meta;
+      this._onDidChangeTreeData.fire(node);
+    } catch (error) {
+      this.deps.logger.warn(`[sessions] reading session ${node.meta.id} failed: ${errorMessage(error)}`);
+    }
   }
 
   /** The sessions of the last render, newest first (for quick picks without another disk read). */
@@ -104,6 +148,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
     if (this.view) this.view.message = undefined;
     this.updateBadge();
     const nodes = await Promise.all(this.sessions.map(async (meta) => new SessionNode(meta, await this.folderOf(meta))));
+    this.nodes = new Map(nodes.map((node) => [node.meta.id, node]));
     return orderByFolder(nodes, (node) => node.folder);
   }
 
@@ -118,6 +163,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   getTreeItem(node: SessionNode): vscode.TreeItem {
+    node.drawn = this.liveKey(node.meta.id);
     const row = presentSession(node.meta, this.deps.statusOf(node.meta.id), this.runningTasks(node.meta.id), this.now(), this.deps.elsewhere?.(node.meta.id));
     const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     item.id = node.meta.id;
@@ -126,7 +172,7 @@ export class SessionTreeProvider extends Disposable implements vscode.TreeDataPr
     item.tooltip = folder.detail ? `${row.tooltip}\n${folder.detail}` : row.tooltip;
     item.iconPath = new vscode.ThemeIcon(row.icon, row.iconColor ? new vscode.ThemeColor(row.iconColor) : undefined);
     item.contextValue = row.contextValue;
-    item.accessibilityInformation = { label: `${row.label}, ${item.description}` };
+    item.accessibilityInformation = { label: `${row.label}, ${folder.label ? `${row.accessibleDescription} · ${folder.label}` : row.accessibleDescription}` };
     item.command = { command: 'vigil.openSession', title: vscode.l10n.t('Open Session'), arguments: [node.meta.id] };
     return item;
   }

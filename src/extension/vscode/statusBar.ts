@@ -1,20 +1,13 @@
-// The one status bar item (`vigil.status`): always truthful, re-rendered from a model getter.
+// The one status bar item (`vigil.status`): always truthful, re-rendered from a model getter on the same
+// events as the session view and the session list, so the three never say different states.
 
 import * as vscode from 'vscode';
 import { Disposable } from '../core/common/disposable';
 import { presentStatus, type StatusModel } from '../presentation/statusPresentation';
 
-/**
- * A watchdog abort follows its stall observation within milliseconds; the status bar keeps the
- * "stalled — recovering" warning at least this long so a glance can catch why the turn ended.
- */
-const stalledMinimumMs = 2_500;
-
 export class StatusBarController extends Disposable {
   private readonly item: vscode.StatusBarItem;
   private ticker: NodeJS.Timeout | undefined;
-  private stalled: { since: number; model: StatusModel } | undefined;
-  private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly model: () => StatusModel) {
     super();
@@ -24,33 +17,11 @@ export class StatusBarController extends Disposable {
     this.render();
     this.item.show();
     this._register({ dispose: () => this.stopTicking() });
-    this._register({ dispose: () => this.holdTimer && clearTimeout(this.holdTimer) });
-  }
-
-  /** Keeps a just-observed stall on screen for `stalledMinimumMs` when the abort settles at once. */
-  private heldModel(model: StatusModel): StatusModel {
-    const now = Date.now();
-    if (model.phase === 'stalled') {
-      this.stalled = { since: this.stalled?.since ?? now, model };
-      return model;
-    }
-    const held = this.stalled;
-    if (held && (model.phase === 'aborted' || model.phase === 'interrupted') && now - held.since < stalledMinimumMs) {
-      if (!this.holdTimer) {
-        this.holdTimer = setTimeout(() => {
-          this.holdTimer = undefined;
-          this.render();
-        }, stalledMinimumMs - (now - held.since));
-      }
-      return held.model;
-    }
-    this.stalled = undefined;
-    return model;
   }
 
   /** Re-renders now; while a turn is live, also once a second (elapsed and silence counters move). */
   render(): void {
-    const model = this.heldModel(this.model());
+    const model = this.model();
     const view = presentStatus(model);
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
@@ -59,7 +30,7 @@ export class StatusBarController extends Disposable {
       view.color === 'warning' ? new vscode.ThemeColor('statusBarItem.warningForeground')
       : view.color === 'prominent' ? new vscode.ThemeColor('statusBarItem.prominentForeground')
       : undefined;
-    this.item.accessibilityInformation = { label: view.text.replace(/\$\([^)]*\)\s*/g, ''), role: 'button' };
+    this.item.accessibilityInformation = { label: view.label, role: 'button' };
     const live = model.phase !== 'idle' && model.phase !== 'aborted' && model.phase !== 'interrupted';
     if (live && !this.ticker) {
       this.ticker = setInterval(() => this.render(), 1000);

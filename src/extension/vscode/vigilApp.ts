@@ -317,8 +317,10 @@ export class VigilApp extends Disposable {
     await this.sessionView.reveal();
   }
 
+  /** The state the session list shows: the view's own (its model, or the turn this window runs), else another window's. */
   phaseOf(sessionId: string): TurnPhase | undefined {
-    if (sessionId === this.sessions.currentSessionId) return this.sessions.currentSnapshot?.turn.phase ?? 'idle';
+    const here = this.sessions.phaseOf(sessionId);
+    if (here !== undefined) return here;
     if (this.started?.supervisor.getSnapshot(sessionId)) return 'running';
     const remote = this.started?.crossWindow.elsewhere(sessionId);
     return remote ? (remote.phase === 'awaitingApproval' ? 'awaitingApproval' : remote.phase === 'stalled' ? 'stalled' : 'running') : undefined;
@@ -334,8 +336,10 @@ export class VigilApp extends Disposable {
     if (!snapshot?.session) return { phase: 'idle', runningTasks, unseenApproval };
     const live = this.started?.supervisor.getSnapshot(snapshot.session.id);
     const now = Date.now();
+    const stop = snapshot.notices.find((n) => n.kind === 'abort' || n.kind === 'interrupted');
     return {
       phase: snapshot.turn.phase,
+      why: stop?.text,
       sessionTitle: snapshot.session.title,
       elapsedMs: snapshot.turn.startedAt !== undefined ? now - snapshot.turn.startedAt : undefined,
       silenceMs: live?.silenceMs ?? (snapshot.turn.lastActivityAt !== undefined ? now - snapshot.turn.lastActivityAt : undefined),
@@ -356,11 +360,13 @@ export class VigilApp extends Disposable {
   }
 
   /**
-   * Status bar now; context keys and the session list a moment later (bursts coalesce). Both of
-   * those list the stored sessions, so mere activity (`statusOnly`) does not trigger them.
+   * Status bar and the list's rows whose state changed now, on the same event as the view; context keys
+   * and a listing of the stored sessions a moment later (bursts coalesce). Mere activity (`statusOnly`)
+   * does not list the sessions again.
    */
   private changed(statusOnly = false): void {
     this.statusBar.render();
+    this.tree.redrawChanged();
     if (statusOnly || this.contextTimer) return;
     this.contextTimer = setTimeout(() => {
       this.contextTimer = undefined;

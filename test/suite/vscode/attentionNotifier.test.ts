@@ -76,9 +76,9 @@ describe('attention notifier (extension host)', () => {
     emit(finished('t2'));
     focused = false;
     const seen = nextShown();
-    emit({ type: 'stallObserved', sessionId: 's1', turnId: 't3', seconds: 300, waitingOn: { kind: 'model' }, message: 'No progress for 300 s (waiting on: model) — attempting recovery.' });
+    emit({ type: 'stallObserved', sessionId: 's1', turnId: 't3', seconds: 300, waitingOn: { kind: 'model' }, message: 'Stalled: no progress for 300 s', detail: 'the mechanism' });
     await seen;
-    assert.deepStrictEqual(shown.map((s) => [s.severity, s.text]), [['warning', 'Vigil (“Fix the build”): No progress for 300 s (waiting on: model) — attempting recovery.']]);
+    assert.deepStrictEqual(shown.map((s) => [s.severity, s.text]), [['warning', 'Vigil (“Fix the build”): Stalled: no progress for 300 s (waiting on: model). Vigil is stopping the turn.']]);
   });
 
   it('vigil.notifications.turnFinished = false turns finished turns off, and nothing else', async () => {

@@ -39,12 +39,44 @@ describe('session tree (extension host)', () => {
     assert.deepStrictEqual(nodes.map((n) => n.meta.id), ['b', 'a']);
     const [second, first] = nodes.map((n) => provider.getTreeItem(n));
     assert.strictEqual(second.contextValue, 'session.aborted.resumable');
-    assert.match(String(second.description), /^aborted · just now · 1 bg$/);
+    assert.match(String(second.description), /^stopped · just now · 1 bg$/);
     assert.match(String(second.tooltip), /no progress for 300 s/);
     assert.strictEqual(first.contextValue, 'session.running');
     assert.strictEqual((first.iconPath as vscode.ThemeIcon).id, 'warning');
     assert.deepStrictEqual(first.command, { command: 'vigil.openSession', title: 'Open Session', arguments: ['a'] });
     assert.strictEqual(first.id, 'a');
+  });
+
+  it('draws a row whose state changed again at once, from the live state and, once its turn ended, the stored one', async () => {
+    const nodes = await provider.getChildren();
+    for (const node of nodes) provider.getTreeItem(node);
+    const fired: Array<SessionNode | undefined> = [];
+    provider.onDidChangeTreeData((node) => fired.push(node ?? undefined));
+    provider.redrawChanged();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.strictEqual(fired.length, 0, 'rows that did not change are left alone');
+
+    // A stall and the stop it leads to come in one tick: one change to draw, at the end of the tick, with no
+    // debounce and no listing of the store (the view and the status bar change on the same events).
+    phases.set('a', 'stalled');
+    provider.redrawChanged();
+    phases.set('a', 'awaitingApproval');
+    provider.redrawChanged();
+    assert.strictEqual(fired.length, 0, 'not before the events of this tick are in');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepStrictEqual(fired.map((n) => n?.meta.id), ['a']);
+    assert.match(String(provider.getTreeItem(fired[0]!).description), /^needs your approval · /);
+
+    // The turn ends as stopped: the row reads the session's stored state again before it is drawn.
+    phases.delete('a');
+    await store.update('a', { state: 'interrupted', stateReason: 'Stopped: no progress for 6 s' });
+    provider.redrawChanged();
+    await new Promise<void>((resolve) => {
+      const sub = provider.onDidChangeTreeData(() => (sub.dispose(), resolve()));
+    });
+    const item = provider.getTreeItem(fired[1]!);
+    assert.match(String(item.description), /^stopped · /);
+    assert.strictEqual(item.accessibilityInformation?.label.startsWith('First, stopped · '), true, String(item.accessibilityInformation?.label));
   });
 
   it('coalesces a burst of refreshes into one change event', async () => {

@@ -15,7 +15,7 @@ const ended = (reason: 'completed' | 'cancelled' | 'aborted' | 'interrupted' | '
   type: 'turnEnded',
   ended: { sessionId: 's1', turnId: 't1', source: 'user', reason, ...extra },
 });
-const stall: SupervisorEvent = { type: 'stallObserved', sessionId: 's1', turnId: 't1', seconds: 312, waitingOn: { kind: 'model' }, message: 'No progress for 312 s (waiting on: model) — attempting recovery.' };
+const stall: SupervisorEvent = { type: 'stallObserved', sessionId: 's1', turnId: 't1', seconds: 312, waitingOn: { kind: 'model' }, message: 'Stalled: no progress for 312 s', detail: 'the mechanism' };
 const approval = (open: boolean): SupervisorEvent => ({ type: 'approvalWaiting', sessionId: 's1', turnId: 't1', open });
 const wakeup: SupervisorEvent = { type: 'turnStarted', sessionId: 's1', turnId: 't2', source: 'wakeup', startedAt: 0 };
 
@@ -27,10 +27,13 @@ describe('attention policy (notifications)', () => {
   it('notifies a finished turn, a stall, an approval wait and a wakeup while the window is not focused', () => {
     const p = new AttentionPolicy();
     assert.equal(text(p, ended('completed')), 'Vigil: the agent finished its turn in “Fix the build”.');
-    assert.equal(text(p, stall), 'Vigil (“Fix the build”): No progress for 312 s (waiting on: model) — attempting recovery.');
-    assert.equal(text(p, approval(true)), 'Vigil: the agent in “Fix the build” is waiting for your approval.');
+    // The terms of the status bar and the view: Stalled, Needs your approval, Stopped; the mechanism stays in the view's details.
+    assert.equal(text(p, stall), 'Vigil (“Fix the build”): Stalled: no progress for 312 s (waiting on: model). Vigil is stopping the turn.');
+    assert.equal(text(p, approval(true)), 'Vigil: the agent in “Fix the build” needs your approval.');
     assert.equal(text(p, wakeup), 'Vigil: a background task woke the agent in “Fix the build”.');
-    assert.equal(text(p, ended('interrupted', { turnId: 't9', message: 'Turn aborted by the liveness watchdog (300 s without progress).' })), 'Vigil: the turn in “Fix the build” was stopped: Turn aborted by the liveness watchdog (300 s without progress).');
+    assert.equal(text(p, ended('interrupted', { turnId: 't9', message: 'Stopped: no progress for 300 s' })), 'Vigil (“Fix the build”): Stopped: no progress for 300 s.');
+    assert.equal(text(p, ended('interrupted', { turnId: 't8', message: 'The window that was running this turn closed. Resume to continue.' })), 'Vigil (“Fix the build”): The window that was running this turn closed. Resume to continue.', 'a reason stored by an older version keeps its full stop');
+    assert.equal(text(p, ended('interrupted', { turnId: 't7' })), 'Vigil (“Fix the build”): Stopped before it finished.');
   });
 
   it('says nothing while the person looks at that session in a focused window', () => {

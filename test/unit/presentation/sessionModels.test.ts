@@ -117,4 +117,29 @@ describe('session models (one per session)', () => {
     fresh.records([prompt('current')]);
     assert.equal(posted.length, 1);
   });
+
+  it('knows the state of a turn that runs here in a session no model holds, and hands it to the model that shows it', () => {
+    const { models, live } = setup();
+    live.add('w');
+    models.show(seed('a'));
+    // A wakeup in session w, which no model holds: the list still reads its state from the same events.
+    models.supervisorEvent({ type: 'turnStarted', sessionId: 'w', turnId: 't1', source: 'wakeup', startedAt: 50 });
+    models.supervisorEvent({ type: 'approvalWaiting', sessionId: 'w', turnId: 't1', open: true });
+    assert.equal(models.get('w'), undefined, 'no model is built for it');
+    assert.equal(models.phaseOf('w'), 'awaitingApproval');
+    assert.equal(models.phaseOf('nobody'), undefined);
+    // Shown now: the view says what the list said (the supervisor's snapshot alone would say running).
+    const w = models.show({ ...seed('w'), live: { sessionId: 'w', turnId: 't1', source: 'wakeup', phase: 'running', waitingOn: { kind: 'agent' }, lastActivity: '', generation: 2, silenceMs: 0, leaseRenewing: true, startedAt: 50 } });
+    assert.equal(w.phase, 'awaitingApproval');
+    assert.equal(models.phaseOf('w'), 'awaitingApproval');
+  });
+
+  it('forgets a turn state of its own when the turn ends: the stored state speaks then', () => {
+    const { models, live } = setup();
+    live.add('w');
+    models.supervisorEvent({ type: 'turnStarted', sessionId: 'w', turnId: 't1', source: 'wakeup', startedAt: 50 });
+    live.delete('w');
+    models.supervisorEvent({ type: 'turnEnded', ended: { sessionId: 'w', turnId: 't1', source: 'wakeup', reason: 'interrupted', message: 'Stopped: no progress for 6 s' } });
+    assert.equal(models.phaseOf('w'), undefined);
+  });
 });

@@ -15,10 +15,11 @@ describe('session list presentation', () => {
     assert.strictEqual(row.contextValue, 'session.idle');
     assert.strictEqual(row.icon, 'comment-discussion');
     assert.strictEqual(row.turnRunning, false);
+    assert.strictEqual(row.accessibleDescription, 'idle · 5 min ago', 'a screen reader hears the state of an idle row too');
   });
 
-  it('a live phase wins over the stored state; supervisor idle defers to it', () => {
-    assert.strictEqual(rowStatus({ state: 'aborted' }, 'idle'), 'aborted');
+  it('the state the view shows wins over the stored one, idle included; without it the stored state speaks', () => {
+    assert.strictEqual(rowStatus({ state: 'aborted' }, 'idle'), 'idle', 'a resumed turn that finished: the record may not be read again yet');
     assert.strictEqual(rowStatus({ state: 'aborted' }, undefined), 'aborted');
     assert.strictEqual(rowStatus({ state: 'interrupted' }, 'running'), 'running');
   });
@@ -32,18 +33,22 @@ describe('session list presentation', () => {
       assert.ok(row.iconColor, `${phase} is coloured`);
     }
     assert.strictEqual(presentSession(meta(), 'stalled', 0, now).icon, 'warning');
-    assert.match(presentSession(meta(), 'awaitingApproval', 0, now).description, /^waiting for approval/);
+    assert.match(presentSession(meta(), 'awaitingApproval', 0, now).description, /^needs your approval · /);
+    assert.match(presentSession(meta(), 'quiet', 0, now).description, /^quiet · /);
+    assert.match(presentSession(meta(), 'stalled', 0, now).description, /^stalled · /);
   });
 
-  it('aborted and interrupted are resumable, red, and say why in the tooltip', () => {
-    const aborted = presentSession(meta({ state: 'aborted', stateReason: 'no progress for 300 s' }), undefined, 0, now);
+  it('aborted and interrupted read as one state, stopped: resumable, red, and why in the tooltip', () => {
+    const aborted = presentSession(meta({ state: 'aborted', stateReason: 'older reason' }), undefined, 0, now);
     assert.strictEqual(aborted.contextValue, 'session.aborted.resumable');
     assert.strictEqual(aborted.iconColor, 'list.errorForeground');
-    assert.match(aborted.tooltip, /Why: no progress for 300 s/);
+    assert.match(aborted.tooltip, /^Status: Stopped\nWhy: older reason$/m);
     assert.match(aborted.tooltip, /Resume/);
+    assert.match(presentSession(meta({ state: 'aborted', stateReason: 'Stopped: no progress for 300 s' }), undefined, 0, now).tooltip, /^Status: Stopped: no progress for 300 s$/m, 'a reason in the state’s words is the status line');
     const interrupted = presentSession(meta({ state: 'interrupted' }), undefined, 1, now);
     assert.strictEqual(interrupted.contextValue, 'session.interrupted.resumable');
-    assert.strictEqual(interrupted.description, 'interrupted · 5 min ago · 1 bg');
+    assert.strictEqual(interrupted.description, 'stopped · 5 min ago · 1 bg');
+    assert.strictEqual(interrupted.icon, aborted.icon, 'one state, one icon');
   });
 
   it('every context value matches the menus’ /^session/', () => {

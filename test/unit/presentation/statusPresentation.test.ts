@@ -16,34 +16,45 @@ describe('status bar presentation', () => {
 
   it('quiet is a warning colour with the silence in seconds', () => {
     const view = presentStatus({ phase: 'quiet', silenceMs: 170_900, runningTasks: 0 });
-    assert.strictEqual(view.text, '$(watch) Vigil silent 170s');
+    assert.strictEqual(view.text, '$(watch) Vigil quiet 170s');
     assert.strictEqual(view.color, 'warning');
   });
 
-  it('stalled has a warning background and says it is recovering, not that it aborted', () => {
+  it('stalled has a warning background and says the turn is being stopped, not that it was', () => {
     const view = presentStatus({ phase: 'stalled', silenceMs: 300_000, runningTasks: 0, waitingOn: 'model' });
-    assert.strictEqual(view.text, '$(warning) Vigil stalled 300s — recovering');
+    assert.strictEqual(view.text, '$(warning) Vigil stalled 300s — stopping');
     assert.strictEqual(view.background, 'warning');
-    assert.doesNotMatch(view.text, /abort/i);
+    assert.doesNotMatch(view.text, /abort|stopped/i);
   });
 
-  it('aborted and interrupted have an error background and offer Resume', () => {
+  it('aborted and interrupted are one state, stopped, with an error background, Resume, and why in the tooltip', () => {
     for (const phase of ['aborted', 'interrupted'] as const) {
-      const view = presentStatus({ phase, runningTasks: 0 });
+      const view = presentStatus({ phase, runningTasks: 0, why: 'Stopped: no progress for 6 s' });
       assert.strictEqual(view.background, 'error');
-      assert.match(view.text, /^\$\(error\) Vigil turn .* — Resume$/);
+      assert.strictEqual(view.text, '$(debug-stop) Vigil turn stopped — Resume');
+      assert.match(view.tooltip, /^Status: Stopped$/m);
+      assert.match(view.tooltip, /^Why: Stopped: no progress for 6 s$/m);
     }
   });
 
   it('approval is prominent', () => {
     const view = presentStatus({ phase: 'awaitingApproval', runningTasks: 0 });
-    assert.strictEqual(view.text, '$(question) Vigil needs approval');
+    assert.strictEqual(view.text, '$(question) Vigil needs your approval');
     assert.strictEqual(view.color, 'prominent');
   });
 
-  it('the tooltip names the session, phase, what it waits on, silence and tasks', () => {
+  it('the tooltip names the session, state, what it waits on, for how long and tasks', () => {
     const { tooltip } = presentStatus({ phase: 'running', sessionTitle: 'Fix tests', waitingOn: 'tool run_command', silenceMs: 4_000, elapsedMs: 9_000, runningTasks: 1 });
-    for (const part of ['Fix tests', 'running', 'tool run_command', '4 s', 'Background tasks running: 1']) assert.ok(tooltip.includes(part), part);
+    for (const part of ['Fix tests', 'Status: Running', 'tool run_command', 'No progress for: 4 s', 'Background tasks running: 1']) assert.ok(tooltip.includes(part), part);
+  });
+
+  it('a screen reader hears the state’s term first, and no icon names', () => {
+    assert.strictEqual(presentStatus({ phase: 'idle', runningTasks: 0 }).label, 'Vigil: Idle');
+    assert.strictEqual(presentStatus({ phase: 'running', elapsedMs: 42_000, runningTasks: 2 }).label, 'Vigil: Running, 0:42, 2 background tasks running');
+    assert.strictEqual(presentStatus({ phase: 'quiet', silenceMs: 170_000, runningTasks: 0 }).label, 'Vigil: Quiet, no progress for 170 s');
+    assert.strictEqual(presentStatus({ phase: 'stalled', silenceMs: 300_000, runningTasks: 0 }).label, 'Vigil: Stalled, no progress for 300 s, stopping the turn');
+    assert.strictEqual(presentStatus({ phase: 'interrupted', runningTasks: 0, why: 'Stopped by you' }).label, 'Vigil: Stopped by you, Resume to continue');
+    assert.strictEqual(presentStatus({ phase: 'aborted', runningTasks: 0, why: 'The window closed. Resume to continue.' }).label, 'Vigil: Stopped, Resume to continue');
   });
 
   it('formats long turns with hours', () => {

@@ -7,12 +7,13 @@ import { presentSession } from '../../../src/extension/presentation/sessionPrese
 describe('status presentation across windows', () => {
   it('a turn of another window reads "in another window", never idle', () => {
     assert.equal(presentStatus({ phase: 'running', elapsedMs: 42_000, runningTasks: 0, elsewhere: true }).text, '$(sync~spin) Vigil 0:42 · in another window');
-    assert.equal(presentStatus({ phase: 'awaitingApproval', runningTasks: 0, elsewhere: true }).text, '$(question) Vigil needs approval · in another window');
+    assert.equal(presentStatus({ phase: 'awaitingApproval', runningTasks: 0, elsewhere: true }).text, '$(question) Vigil needs your approval · in another window');
+    assert.equal(presentStatus({ phase: 'awaitingApproval', runningTasks: 0, elsewhere: true }).label, 'Vigil: Needs your approval, in another window');
   });
 
   it('an approval nobody can see is named in every window, with its session', () => {
     const view = presentStatus({ phase: 'idle', runningTasks: 0, unseenApproval: { sessionTitle: 'Fix the build', question: 'run_command npm test', count: 2 } });
-    assert.equal(view.text, '$(question) Vigil approval waiting in “Fix the build”');
+    assert.equal(view.text, '$(question) Vigil: “Fix the build” needs your approval');
     assert.equal(view.color, 'prominent');
     assert.match(view.tooltip, /run_command npm test \(\+1 more\) — no window shows it/);
     // This window's own running turn keeps its line; the tooltip still tells.

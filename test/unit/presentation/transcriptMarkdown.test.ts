@@ -45,6 +45,12 @@ describe('transcript as Markdown', () => {
     assert.equal(fenceBalance(md).open, undefined);
   });
 
+  it('exports a stop under the view\'s word for it, with the details the view folds', () => {
+    const stop = { id: 'n2', kind: 'interrupted' as const, text: 'Stopped: no progress for 30 s', detail: 'No progress for 30 s (waiting on: model).\nTurn aborted by the liveness watchdog.', resumable: false, at: 7_000 };
+    const md = all([{ kind: 'notice', id: 'n2', at: 7_000, notice: stop }]);
+    assert.match(md, /> \*\*Stopped\*\* · [^\n]+\n>\n> Stopped: no progress for 30 s\n> No progress for 30 s \(waiting on: model\)\.\n> Turn aborted by the liveness watchdog\.\n/);
+  });
+
   it('fences tool output with a fence longer than any backtick run inside it', () => {
     const output = 'before\n```\nnot the end\n````\nstill inside ``````` and more\n';
     const block = fenced(output, 'text');

@@ -30,8 +30,8 @@ describe('the abort\'s wait on an in-flight commit barrier is bounded', () => {
 
     await h.run(200, 50);
     assert.ok(h.agent.calls.includes('kill'), `the agent was killed after the grace (calls: ${h.agent.calls.join(',')})`);
-    assert.match(h.of('abortCommitted')[0]?.message ?? '', /apply edit.*did not finish/);
-    assert.match(h.of('escalated')[0]?.message ?? '', /apply edit/);
+    assert.match(h.of('abortCommitted')[0]?.detail ?? '', /apply edit.*did not finish/, 'the stuck commit is named in the details');
+    assert.match(h.of('escalated')[0]?.detail ?? '', /apply edit/);
     await waitFor(() => box.result !== undefined, 'the killed turn to end');
     assert.equal(box.result?.reason, 'interrupted');
     assert.match(box.result?.message ?? '', /no progress/);
@@ -57,7 +57,7 @@ describe('the abort\'s wait on an in-flight commit barrier is bounded', () => {
     await h.run(BOUND_MS + GRACE_MS + 200, 50);
     assert.equal(h.of('stallObserved').length, 1);
     assert.ok(h.agent.calls.includes('kill'), 'killed after the grace');
-    assert.match(h.of('abortCommitted')[0]?.message ?? '', /transcript batch.*did not finish/);
+    assert.match(h.of('abortCommitted')[0]?.detail ?? '', /transcript batch.*did not finish/);
     await h.run(10_000, 250);
     await waitFor(() => box.result !== undefined, 'the killed turn to end');
     assert.equal(box.result?.reason, 'interrupted', 'the turn ended although its end record could not be stored');

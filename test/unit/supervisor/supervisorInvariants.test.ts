@@ -146,7 +146,8 @@ describe('turn supervisor invariants', () => {
     assert.equal(h.of('leaseLost').length, 1);
     assert.equal(h.of('abortCommitted')[0]?.cause, 'leaseLost');
     assert.equal(result.reason, 'interrupted');
-    assert.match(result.message ?? '', /session turn lease lost/);
+    assert.equal(result.message, 'Stopped: another window took this session over');
+    assert.equal(h.of('leaseLost')[0].message, 'Session turn lease lost');
     assert.equal(await h.leaseHolder(), 'thief', 'the new holder keeps its lease');
   });
 

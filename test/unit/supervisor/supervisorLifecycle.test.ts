@@ -47,7 +47,7 @@ describe('turn supervisor lifecycle', () => {
     const { ended } = await h.start();
     h.agent.emit({ description: 'tool: run tests', waitingOn: { kind: 'tool', name: 'run tests', observable: false } });
     await h.run(SETTINGS.toolTimeoutMs + 250, 1_000);
-    assert.match(h.of('stallObserved')[0]?.message ?? '', /waiting on: tool run tests/);
+    assert.match(h.of('stallObserved')[0]?.detail ?? '', /waiting on: tool run tests/, 'the details say what it waited on');
     assert.equal((await ended).reason, 'interrupted');
   });
 

@@ -123,10 +123,17 @@ describe('turn liveness watchdog (ported from the reference suite)', () => {
     assert.equal(result.reason, 'interrupted');
     const kinds = h.events.map((e) => e.type).filter((t) => t === 'stallObserved' || t === 'abortCommitted');
     assert.deepEqual(kinds, ['stallObserved', 'abortCommitted']);
+    // What a person reads: a one-line summary in the words of the status line, the facts and the mechanism folded under it.
     const [stall] = h.of('stallObserved');
-    assert.match(stall.message, /attempting recovery/);
-    assert.doesNotMatch(stall.message, /abort/i, 'the observational surface never says anything was aborted');
-    assert.match(h.of('abortCommitted')[0].message, /Turn aborted by the liveness watchdog \(10 s without progress\); lease renewal stopped/);
+    assert.equal(stall.message, 'Stalled: no progress for 10 s');
+    assert.match(stall.detail, /^No progress for 10 s \(waiting on: \w+\)\. Vigil is stopping the turn/);
+    assert.match(stall.detail, /attempting recovery/);
+    assert.doesNotMatch(`${stall.message} ${stall.detail}`, /abort|stopped/i, 'the observational surface never says anything was aborted');
+    const [stop] = h.of('abortCommitted');
+    assert.equal(stop.message, 'Stopped: no progress for 10 s');
+    assert.match(stop.detail, /^No progress for 10 s \(waiting on: \w+\)\. What the turn did before it stopped is kept\. Resume continues it/);
+    assert.match(stop.detail, /Turn aborted by the liveness watchdog \(10 s without progress\); lease renewal stopped so the session can be reclaimed\./);
+    assert.match(result.message ?? '', /no progress/, 'the published interrupt message says "no progress"');
     assert.ok(h.logged('error', 'Turn liveness watchdog fired', 'attempting recovery'));
     assert.ok(h.logged('error', 'watchdog aborted turn', 'lease renewal stopped'));
     assert.equal(await h.leaseHolder(), null);
@@ -226,7 +233,7 @@ describe('turn liveness watchdog (ported from the reference suite)', () => {
     await h.run(2_000, 250);
     const result = await ended;
     assert.ok(h.agent.calls.includes('kill'));
-    assert.match(h.of('escalated')[0].message, /interrupt kept failing/);
+    assert.match(h.of('escalated')[0].detail ?? '', /interrupt kept failing/);
     assert.equal(result.reason, 'interrupted');
     assert.equal(await h.leaseHolder(), null);
   });

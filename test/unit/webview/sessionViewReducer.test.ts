@@ -82,9 +82,9 @@ describe('session view reducer', () => {
   });
 
   describe('notices lifecycle', () => {
-    const quiet = notice('q1', 'quiet', 'Silent for 170 s (waiting on: model)');
-    const stall = notice('st1', 'stall', 'No progress for 312 s (waiting on: model) — attempting recovery.');
-    const abort = notice('ab1', 'abort', 'Turn aborted by the liveness watchdog (300 s without progress); lease renewal stopped so the session can be reclaimed. Resume to continue.', true);
+    const quiet = notice('q1', 'quiet', 'Quiet: no progress for 170 s');
+    const stall = notice('st1', 'stall', 'Stalled: no progress for 312 s');
+    const abort = notice('ab1', 'abort', 'Stopped: no progress for 300 s', true);
 
     it('quiet → stall → abort → resume: banners come and go, the abort stays in the transcript', () => {
       let s = fold(snapshotWith([agentEntry('a1', 'partial', true)], { approvals: [{ requestId: 'p1', title: 'write', at: 1 }] }), [

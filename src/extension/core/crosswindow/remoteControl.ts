@@ -12,6 +12,7 @@ import type { LeaseHolder } from '../lease/leaseRecord';
 import type { TurnLeaseStore } from '../lease/turnLease';
 import type { SessionStore } from '../store/sessionStore';
 import { markInterrupted } from '../supervisor/reclaim';
+import { summaries } from '../../../shared/turnWords';
 import type { Mailbox } from './mailbox';
 import type { ElicitationAnswer } from '../acp/elicitationHost';
 
@@ -40,7 +41,7 @@ export interface RemoteControlDeps {
 export const DEFAULT_ACK_BOUND_MS = 3_000;
 
 export function takeoverReason(): string {
-  return 'The window running this turn did not answer an abort request, so this window took the turn over and ended it. Resume to continue.';
+  return summaries.stoppedNoAnswer;
 }
 
 export class RemoteControl {

@@ -3,6 +3,7 @@
 import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import { describeWaitingOn, type WaitingOn } from '../ports/agentHandle';
+import { noProgressFor, STOPPED_MEANS, STOPPING, summaries } from '../../../shared/turnWords';
 import type { LivenessSettings } from '../settings/livenessSettings';
 import type { ActivityClock, ActivitySample } from './activityClock';
 import type { CommitBarriers } from './commitBarriers';
@@ -57,50 +58,60 @@ export class AbortProtocol {
     if (!ctx.isRunning() || this.published) return;
     const seconds = Math.round(silentMs / 1000);
     const park = this.parking(sample.generation);
+    const waiting = describeWaitingOn(ctx.waitingOn());
     if (this.observedGeneration !== sample.generation) {
       this.observedGeneration = sample.generation;
-      const waiting = describeWaitingOn(ctx.waitingOn());
-      const message = `No progress for ${seconds} s (waiting on: ${waiting}) — attempting recovery.`;
-      ctx.logger.error(`Turn liveness watchdog fired for session ${ctx.sessionId} (turn ${ctx.turnId}): ${message}`);
-      ctx.emit({ type: 'stallObserved', sessionId: ctx.sessionId, turnId: ctx.turnId, seconds, waitingOn: ctx.waitingOn(), message });
+      ctx.logger.error(`Turn liveness watchdog fired for session ${ctx.sessionId} (turn ${ctx.turnId}): No progress for ${seconds} s (waiting on: ${waiting}) — attempting recovery.`);
+      ctx.emit({
+        type: 'stallObserved', sessionId: ctx.sessionId, turnId: ctx.turnId, seconds, waitingOn: ctx.waitingOn(),
+        message: summaries.stall(seconds),
+        detail: `${noProgressFor(seconds, waiting)} ${STOPPING}; if the agent makes progress first, the turn goes on.\nThe liveness watchdog fired and is attempting recovery; activity that lands first cancels the attempt.`,
+      });
     }
     try {
       await ctx.hooks.afterObserve?.(park);
       if (!ctx.activity.matches(sample)) return this.decline('activity landed before R1');
       await ctx.hooks.afterR1?.(park);
-      const committed = await this.interrupt('watchdog', `Turn stopped: no progress for ${seconds} s`, sample.generation);
+      const committed = await this.interrupt('watchdog', summaries.stoppedNoProgress(seconds), sample.generation);
       if (!committed) return this.decline('activity landed before the claim was consumed');
     } catch (error) {
       return this.failClosed(error, sample);
     }
     this.failing = undefined;
     const stuck = this.stuckBarriers;
+    const said = `${noProgressFor(seconds, waiting)} ${STOPPED_MEANS}`;
+    const renewal = 'lease renewal stopped so the session can be reclaimed.';
     if (stuck) {
       // The in-flight commit (e.g. a transcript write on a hung disk) outlasted the grace: cancelling cannot
       // help an agent we cannot observe finishing, so escalate at once, as for a refused cancel.
       const grace = Math.round(ctx.settings.graceMs / 100) / 10;
+      const commit = `the commit "${stuck.join('", "')}" did not finish within ${grace} s`;
       this.settle(
         'watchdog',
-        `Turn aborted by the liveness watchdog (${seconds} s without progress; the commit "${stuck.join('", "')}" did not finish within ${grace} s); lease renewal stopped so the session can be reclaimed. Resume to continue.`,
-        `the commit "${stuck.join('", "')}" did not finish within ${grace} s of the abort`,
+        { message: summaries.stoppedNoProgress(seconds), detail: `${said}\nTurn aborted by the liveness watchdog (${seconds} s without progress; ${commit}, so the agent was killed); ${renewal}` },
+        `${commit} of the abort`,
       );
       return;
     }
-    this.settle('watchdog', `Turn aborted by the liveness watchdog (${seconds} s without progress); lease renewal stopped so the session can be reclaimed. Resume to continue.`);
+    this.settle('watchdog', { message: summaries.stoppedNoProgress(seconds), detail: `${said}\nTurn aborted by the liveness watchdog (${seconds} s without progress); ${renewal}` });
   }
 
   /** The person's Abort: same path without a generation requirement; publishes at once. */
   async userAbort(reason: string): Promise<boolean> {
-    if (!(await this.interrupt('user', reason || 'Aborted by you'))) return false;
-    this.settle('user', 'Turn aborted. Resume to continue.');
+    const said = reason || summaries.stoppedByYou;
+    if (!(await this.interrupt('user', said))) return false;
+    this.settle('user', { message: said, detail: STOPPED_MEANS });
     return true;
   }
 
   /** A lease loss during an active turn: a hard interrupt, no generation involved. */
   async leaseLost(): Promise<void> {
-    if (!(await this.interrupt('leaseLost', 'session turn lease lost'))) return;
+    if (!(await this.interrupt('leaseLost', summaries.stoppedTakenOver))) return;
     this.ctx.emit({ type: 'leaseLost', sessionId: this.ctx.sessionId, turnId: this.ctx.turnId, message: 'Session turn lease lost' });
-    this.settle('leaseLost', 'Turn interrupted: the session turn lease was lost (another window took the session). Resume to continue.');
+    this.settle('leaseLost', {
+      message: summaries.stoppedTakenOver,
+      detail: `${STOPPED_MEANS}\nThis window lost the session's turn lease (another window holds it now), so its turn was interrupted.`,
+    });
   }
 
   /**
@@ -166,12 +177,12 @@ export class AbortProtocol {
   }
 
   /** `killNow`: the grace was already spent (waiting on a stuck commit): kill without another round of cancel. */
-  private settle(cause: AbortCause, notice: string, killNow?: string): void {
+  private settle(cause: AbortCause, notice: { message: string; detail: string }, killNow?: string): void {
     const { ctx } = this;
     ctx.deactivate();
     ctx.stopWatchdog();
     if (cause === 'watchdog') ctx.logger.error(`Liveness watchdog aborted turn ${ctx.turnId} of session ${ctx.sessionId}; lease renewal stopped`);
-    ctx.emit({ type: 'abortCommitted', sessionId: ctx.sessionId, turnId: ctx.turnId, cause, message: notice });
+    ctx.emit({ type: 'abortCommitted', sessionId: ctx.sessionId, turnId: ctx.turnId, cause, ...notice });
     if (killNow !== undefined) {
       ctx.cancelAgent();
       ctx.killAgent(killNow);
@@ -204,7 +215,7 @@ export class AbortProtocol {
     if (ctx.clock.now() - this.failing.since >= ctx.settings.graceMs) {
       const message = `The interrupt kept failing for ${Math.round(ctx.settings.graceMs / 1000)} s more of silence; killing the agent's process tree.`;
       ctx.stopWatchdog();
-      ctx.emit({ type: 'escalated', sessionId: ctx.sessionId, turnId: ctx.turnId, message });
+      ctx.emit({ type: 'escalated', sessionId: ctx.sessionId, turnId: ctx.turnId, message: 'The turn could not be stopped normally, so Vigil is ending the agent', detail: message });
       ctx.killAgent(message);
       return;
     }

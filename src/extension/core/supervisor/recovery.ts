@@ -6,13 +6,12 @@ import type { LeaseHolder } from '../lease/leaseRecord';
 import { describeHolder, type LeaseToken, type ReclaimCause, type TurnLeaseStore } from '../lease/turnLease';
 import type { SessionStore } from '../store/sessionStore';
 import { markInterrupted } from './reclaim';
+import { summaries } from '../../../shared/turnWords';
 
 /** What the person reads (the ids of the old holder go to the log, not the notice). */
 function reasonFor(previous: LeaseHolder, cause: ReclaimCause, logger: Logger): string {
   logger.info(`reclaimed the lease of ${describeHolder(previous)} (${cause})`);
-  return cause === 'holder-dead'
-    ? 'The window that was running this turn closed (or its extension host stopped) before the turn finished. Resume to continue.'
-    : 'The window that was running this turn stopped responding and its hold on the session lapsed. Resume to continue.';
+  return cause === 'holder-dead' ? summaries.stoppedWindowClosed : summaries.stoppedWindowLapsed;
 }
 
 /**

@@ -9,14 +9,17 @@ export type SupervisorEvent =
   | { type: 'turnStarted'; sessionId: string; turnId: string; source: TurnSource; startedAt: number }
   /** Throttled: at most one per throttle interval per turn. */
   | { type: 'activity'; sessionId: string; turnId: string; description: string; waitingOn: WaitingOn }
-  /** Silent for half the bound: "silent for N s (waiting on: X)". */
-  | { type: 'quiet'; sessionId: string; turnId: string; silentMs: number; waitingOn: WaitingOn }
-  /** Observational only: never says that anything was aborted. */
-  | { type: 'stallObserved'; sessionId: string; turnId: string; seconds: number; waitingOn: WaitingOn; message: string }
-  /** The definitive notice, emitted only after a committed abort and after lease renewal stopped. */
-  | { type: 'abortCommitted'; sessionId: string; turnId: string; cause: AbortCause; message: string }
+  /** No progress for half the bound (`boundMs`, the bound that applies now). */
+  | { type: 'quiet'; sessionId: string; turnId: string; silentMs: number; waitingOn: WaitingOn; boundMs: number }
+  /**
+   * Observational only: never says that anything was aborted. `message` is the one-line summary a person reads,
+   * `detail` what it means and the mechanism (shown folded); the log line keeps the watchdog's own words.
+   */
+  | { type: 'stallObserved'; sessionId: string; turnId: string; seconds: number; waitingOn: WaitingOn; message: string; detail: string }
+  /** The definitive notice (summary and folded detail), emitted only after a committed abort and after lease renewal stopped. */
+  | { type: 'abortCommitted'; sessionId: string; turnId: string; cause: AbortCause; message: string; detail: string }
   /** The agent's process tree is being killed (grace ran out, or the interrupt kept failing). */
-  | { type: 'escalated'; sessionId: string; turnId: string; message: string }
+  | { type: 'escalated'; sessionId: string; turnId: string; message: string; detail?: string }
   | { type: 'approvalWaiting'; sessionId: string; turnId: string; open: boolean }
   | { type: 'busyWaiting'; sessionId: string; message: string; waitedMs: number }
   | { type: 'leaseLost'; sessionId: string; turnId: string; message: string }

@@ -1,6 +1,7 @@
 // One turn from admission to its `finally`: activity, watchdog, lease refresher, abort, teardown.
 
 import { summarize, type PromptAttachment } from '../../../shared/promptContext';
+import { summaries } from '../../../shared/turnWords';
 import { errorMessage, isVigilError } from '../common/errors';
 import type { CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
 import type { AgentEvent, AgentFailure, AgentHandle, AgentHandleProvider, PromptOutcome, WaitingOn } from '../ports/agentHandle';
@@ -91,7 +92,7 @@ export class TurnRun {
       activity: d.activity,
       boundMs: () => this.boundMs(),
       suspended: () => this.approvalsOpen > 0,
-      onQuiet: (silentMs) => d.emit({ type: 'quiet', sessionId: d.sessionId, turnId: d.turnId, silentMs, waitingOn: this.waitingOn }),
+      onQuiet: (silentMs) => d.emit({ type: 'quiet', sessionId: d.sessionId, turnId: d.turnId, silentMs, waitingOn: this.waitingOn, boundMs: this.boundMs() }),
       onStall: (sample, silentMs) => void this.abort.onStall(sample, silentMs),
     });
     this.abort = new AbortProtocol({
@@ -248,7 +249,11 @@ export class TurnRun {
     this.killRequested = reason;
     const { d } = this;
     d.logger.error(`Killing the agent process tree of session ${d.sessionId}: ${reason}`);
-    d.emit({ type: 'escalated', sessionId: d.sessionId, turnId: d.turnId, message: `Killing the agent's process tree: ${reason}` });
+    d.emit({
+      type: 'escalated', sessionId: d.sessionId, turnId: d.turnId,
+      message: 'The agent did not stop, so Vigil is ending its process',
+      detail: `The next message starts a new agent process.\nKilling the agent's process tree: ${reason}`,
+    });
     const done = () => this.resolveForced({ kind: 'killed', reason });
     // A kill that hangs must not hang the turn: it ends as interrupted after a bounded wait.
     const timer = d.clock.setTimer(KILL_SETTLE_MS, done);
@@ -308,11 +313,11 @@ export class TurnRun {
   private endOf(result: PromptResult): { reason: TurnEndReason; message?: string } {
     const published = this.interruptState;
     if (published) return { reason: published.cause === 'user' ? 'aborted' : 'interrupted', message: published.message };
-    // The prompt failing because we killed the agent is the kill's outcome, not an agent failure.
-    if (this.killRequested !== undefined && result.kind === 'error') return { reason: 'interrupted', message: this.killRequested };
+    // The prompt failing because we killed the agent is the kill's outcome, not an agent failure; why it was killed is in the log.
+    if (this.killRequested !== undefined && result.kind === 'error') return { reason: 'interrupted', message: summaries.stoppedAgentEnded };
     switch (result.kind) {
       case 'killed':
-        return { reason: 'interrupted', message: result.reason };
+        return { reason: 'interrupted', message: summaries.stoppedAgentEnded };
       case 'error': {
         const cause = (result.error as { cause?: unknown })?.cause as AgentFailure | undefined;
         if (cause && typeof cause === 'object' && typeof cause.code === 'string') this.failure = cause;
