@@ -80,12 +80,20 @@ export class CheckpointStore {
     return this.o.folder;
   }
 
-  /** Runs `fn` alone on this store: in this process (queue) and across windows (file lock). */
-  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` alone on this store: in this process (queue) and across windows (file lock). `background`: nobody
+   * waits for it, so its git processes run at a lower priority.
+   */
+  exclusive<T>(fn: () => Promise<T>, background = false): Promise<T> {
     const run = this.queue.then(() =>
       withFileLock(this.dir, path.join(this.dir, 'store.lock'), this.o.logger, async () => {
-        await this.ensureRepository();
-        return fn();
+        this.git.lowPriority = background;
+        try {
+          await this.ensureRepository();
+          return await fn();
+        } finally {
+          this.git.lowPriority = false;
+        }
       }, { what: 'the checkpoint store', busyCode: 'SESSION_BUSY', retries: { retries: 2_000, factor: 1.2, minTimeout: 5, maxTimeout: 100 } }),
     );
     this.queue = run.catch(() => undefined);
@@ -109,15 +117,15 @@ export class CheckpointStore {
    * Brings the index up to date for `paths` (files or folders, relative; 'all': the whole folder) and writes its
    * tree, without keeping it under a name yet (`keep`); `skipped` names them all.
    */
-  update(paths: ReadonlySet<string> | 'all', signal?: AbortSignal): Promise<Recorded> {
-    return this.exclusive(() => this.record(paths, signal));
+  update(paths: ReadonlySet<string> | 'all', signal?: AbortSignal, background = false): Promise<Recorded> {
+    return this.exclusive(() => this.record(paths, signal), background);
   }
 
   /** Keeps `tree` under `refs/vigil/<label>`, so dropping old checkpoints never drops it first. */
   keep(label: string, tree: string): Promise<string> {
     checkLabel(label);
     if (!isObjectId(tree)) return Promise.reject(new VigilError('INVALID_INPUT', 'Not a tree id'));
-    return this.exclusive(() => this.keepTree(label, tree));
+    return this.exclusive(() => this.keepTree(label, tree), true);
   }
 
   /**
@@ -128,7 +136,7 @@ export class CheckpointStore {
     return this.exclusive(async () => {
       const out = await this.git.run(['check-ignore', '-z', '--stdin'], { input: dirs.map((d) => `${d}/\0`).join(''), okCodes: [1] });
       return new Set(splitNul(out.stdout));
-    });
+    }, true);
   }
 
   private async record(paths: ReadonlySet<string> | 'all', signal?: AbortSignal): Promise<Recorded> {
@@ -250,8 +258,10 @@ export class CheckpointStore {
   /** Drops the oldest checkpoints while the store is over its bound, keeping `keep`. */
   private async bound(keep: string): Promise<void> {
     const counts = await this.objectCounts();
-    // Each snapshot that read files wrote one small pack: join them now and then, so lookups stay fast.
-    if (counts.packs > 64 && counts.bytes <= this.maxStoreBytes) await this.git.run(['repack', '-a', '-d', '-q']);
+    // Each snapshot that read files wrote one small pack: join them now and then, so lookups stay fast. Geometric:
+    // the small packs join each other, not the folder's first (large) pack, which `-a` rewrote each time (tens of
+    // seconds at 200,000 files, holding the store from the next turn's checkpoint).
+    if (counts.packs > 64 && counts.bytes <= this.maxStoreBytes) await this.git.run(['repack', '-d', '-q', '--geometric=2']);
     if (counts.bytes <= this.maxStoreBytes) return;
     // First pack what there is: loose objects take far more room than a pack.
     await this.git.run(['gc', '-q', '--prune=now']);

@@ -35,6 +35,8 @@ export interface FolderKeeperOptions {
  * (The modification time, not the change time: a chmod or a rename by the person is not the agent's write.)
  */
 const RACE_SLACK_MS = 20;
+/** Names are written this long after a mark, out of the way of the prompt or wakeup that follows it. */
+const KEEP_DELAY_MS = 2_000;
 
 export class FolderKeeper {
   private tree: string | undefined;
@@ -47,6 +49,10 @@ export class FolderKeeper {
   private lost = false;
   private tail: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  /** Trees named in the store (and those about to be), and the names still to write. */
+  private readonly named = new Set<string>();
+  private readonly toKeep: [string, string][] = [];
+  private keepTimer: TimerHandle | undefined;
   /** Files a refresh read since the last mark: a turn that began while it ran may have changed them. */
   private refreshed: string[] = [];
 
@@ -102,6 +108,7 @@ export class FolderKeeper {
   dispose(): void {
     this.disposed = true;
     this.refreshTimer?.cancel();
+    this.keepNow();
     this.o.changes.dispose();
   }
 
@@ -109,9 +116,9 @@ export class FolderKeeper {
     // Watched before it is read: what changes while it is read is named, and read again by the next mark.
     await this.o.changes.start();
     this.o.changes.take();
-    const got = await this.o.store.update('all');
+    const got = await this.o.store.update('all', undefined, true);
     this.noteSkipped('all', got.skipped);
-    await this.o.store.keep(`base/t${this.o.clock.wallNow()}`, got.tree);
+    this.keepLater(`base/t${this.o.clock.wallNow()}`, got.tree);
     this.tree = got.tree;
     this.failure = undefined;
     this.scheduleRefresh();
@@ -131,12 +138,31 @@ export class FolderKeeper {
     const read = this.refreshed.length > 0 ? [...new Set([...listed, ...this.refreshed])] : listed;
     this.refreshed = [];
     const raced = since === undefined ? [] : await this.changedSince(read, gone, since);
-    // Kept in the background: the tree is already in the store; only dropping old checkpoints could lose it.
-    this.o.store.keep(label, tree).catch((error: unknown) => this.o.logger.warn(`[checkpoints] could not keep ${label}: ${errorMessage(error)}`));
+    this.keepLater(label, tree);
     return { tree, skipped: [...this.skipped.values()].sort((a, b) => (a.path < b.path ? -1 : 1)), raced };
   }
 
   /** Read files modified since `since`, or removed after they were listed: the agent may have been first. */
+  /**
+   * Names `tree` under `label` a moment later, in the background: the tree is already in the store, and only
+   * dropping old checkpoints (past the store's bound) could lose an unnamed one. A tree already named (a turn
+   * that changed nothing) is not named again: a wakeup costs no git at all.
+   */
+  private keepLater(label: string, tree: string): void {
+    if (this.named.has(tree)) return;
+    this.named.add(tree);
+    this.toKeep.push([label, tree]);
+    this.keepTimer ??= this.o.clock.setTimer(KEEP_DELAY_MS, () => this.keepNow());
+  }
+
+  private keepNow(): void {
+    this.keepTimer?.cancel();
+    this.keepTimer = undefined;
+    for (const [label, tree] of this.toKeep.splice(0)) {
+      this.o.store.keep(label, tree).catch((error: unknown) => this.o.logger.warn(`[checkpoints] could not keep ${label}: ${errorMessage(error)}`));
+    }
+  }
+
   private async changedSince(listed: string[], gone: ReadonlySet<string>, since: number): Promise<string[]> {
     const times = await Promise.all(listed.map((rel) => fs.lstat(path.join(this.folder, rel)).then((s) => s.mtimeMs, () => (gone.has(rel) ? 0 : Infinity))));
     return listed.filter((rel, i) => !rel.endsWith('/') && times[i]! >= since - RACE_SLACK_MS);
@@ -162,7 +188,7 @@ export class FolderKeeper {
       }
       this.o.changes.take();
       const run = this.tail.then(async () => {
-        const got = await this.o.store.update('all');
+        const got = await this.o.store.update('all', undefined, true);
         this.noteSkipped('all', got.skipped);
         this.tree = got.tree;
         this.refreshed = got.listed;
