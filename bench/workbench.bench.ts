@@ -2,7 +2,8 @@
 // packaged VSIX, a third-party agent through Vigil's MCP task server that logs when each prompt arrives, on a
 // 3-file and a 20,000-file workspace, checkpoints on and off side by side in one run (alternated). Per figure one
 // line: the median on and off, their difference, and the load. Needs `npm run package` first.
-// VIGIL_BENCH_ROUNDS (default 5) samples per figure and start; VIGIL_BENCH_SIZES=3,20000 the workspaces.
+// VIGIL_BENCH_ROUNDS (default 5) samples per figure and start; VIGIL_BENCH_SIZES=3,20000 the workspaces;
+// VIGIL_BENCH_ORDER=on,off starts the checkpoints-on workbench first.
 
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
@@ -43,8 +44,9 @@ async function main(): Promise<void> {
     const workspace = workspaceOf(files);
     const label = files > 10 ? `${files.toLocaleString('en')}-file workspace` : `${files}-file workspace`;
     const got: Record<'on' | 'off', RoundFigures> = {} as never;
-    // Off first: the on-run then cannot profit from a page cache the off-run warmed up less.
-    for (const mode of ['off', 'on'] as const) {
+    // Off first by default (the on-run cannot profit from a cache the off-run warmed less); VIGIL_BENCH_ORDER=on,off flips it.
+    const order = process.env.VIGIL_BENCH_ORDER === 'on,off' ? (['on', 'off'] as const) : (['off', 'on'] as const);
+    for (const mode of order) {
       got[mode] = await workbenchRound({ workspace, checkpoints: mode === 'on', rounds, paint: files <= 10 });
     }
     const { on, off } = got;
