@@ -44,6 +44,8 @@ async function withServices<T>(root: string, launch: () => LaunchSpec, withTaskS
     launchFor: async () => launch(),
     policy: { isTrusted: () => true, mode: () => 'allowAll' },
     prompter: new ApprovalBroker(),
+    // The default: checkpoints on (VIGIL_BENCH_CHECKPOINTS=off measures without them).
+    ...(process.env.VIGIL_BENCH_CHECKPOINTS === 'off' ? {} : { checkpoints: { enabled: () => true } }),
     ...(withTaskServer ? { taskServer: { identity: { name: 'bench', secrets: SessionSecrets.generate() }, program: { command: process.execPath, args: [taskServer] }, offer: () => true } } : {}),
   });
   try {
@@ -143,14 +145,33 @@ async function throughMcp(root: string): Promise<void> {
   await withServices(root, launch, true, async (services) => {
     const { id: sessionId } = await services.supervisor.sessions.create('bench');
     const idle: number[] = [];
+    // Where the time goes, per round: the command's exit → the host's completion event (wrapper, exit notice) →
+    // the wakeup turn's start (outbox, lease, prompt stored) → the prompt at the agent (checkpoint mark, ACP write).
+    const steps = { notice: [] as number[], admit: [] as number[], deliver: [] as number[] };
+    const wall = () => performance.timeOrigin + performance.now();
     for (let i = 0; i < ROUNDS; i += 1) {
+      let noticed = NaN;
+      let started = NaN;
+      const offTasks = services.registry.subscribe((e) => {
+        if (e.type === 'completion' && Number.isNaN(noticed)) noticed = wall();
+      });
+      const offTurns = services.supervisor.subscribe((e) => {
+        if (e.type === 'turnStarted' && e.source === 'wakeup' && Number.isNaN(started)) started = wall();
+      });
       await turnAndWakeup(services, sessionId, `bg sleep 0.2; echo round-${i}; date +%s%N`);
+      offTasks();
+      offTurns();
       const wakeup = logged().find((l) => l.text?.startsWith('[IMPORTANT') && exitLine(`round-${i}`).test(l.text));
       const ns = exitLine(`round-${i}`).exec(wakeup?.text ?? '')?.[1];
       if (!wakeup?.at || !ns) throw new Error(`round ${i}: no wakeup with the exit time at the agent`);
       idle.push(wakeup.at - nsToMs(ns));
+      steps.notice.push(noticed - nsToMs(ns));
+      steps.admit.push(started - noticed);
+      steps.deliver.push(wakeup.at - started);
     }
     print('MCP task server: task exit to wakeup prompt at the agent p50', percentile(idle, 50), 'ms');
+    const split = (name: string, values: number[]) => `${name} ${percentile(values, 50).toFixed(1)} / ${percentile(values, 99).toFixed(1)}`;
+    console.log(`MCP task server, where the wakeup's time goes, p50 / p99 ms: ${split('exit → completion in the host (wrapper, exit notice)', steps.notice)}; ${split('→ wakeup turn started (outbox, lease, prompt stored)', steps.admit)}; ${split('→ session/prompt read by the agent (checkpoint mark, ACP write)', steps.deliver)} (checkpoints ${process.env.VIGIL_BENCH_CHECKPOINTS === 'off' ? 'off' : 'on'}; load ${os.loadavg()[0]!.toFixed(1)})`);
     print('MCP task server: task exit to wakeup prompt at the agent p99', percentile(idle, 99), 'ms');
 
     const deferred: number[] = [];

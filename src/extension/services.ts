@@ -248,6 +248,7 @@ export class VigilServices extends Disposable {
     services._register(registry);
     services.taskServer = taskServer;
     services.checkpoints = checkpoints;
+    if (checkpoints) services._register(toDisposable(() => checkpoints.dispose()));
     if (taskServer) services._register(toDisposable(() => void taskServer.close().catch((error: unknown) => o.logger.warn(`closing the task server: ${errorMessage(error)}`))));
     services._register(agents);
     services._register(supervisor);
@@ -263,6 +264,8 @@ export class VigilServices extends Disposable {
     });
     if (recovered.length > 0) o.logger.info(`sessions interrupted with their window, offered for Resume: ${recovered.join(', ')}`);
     void coordinator.sweep();
+    // Each folder's first snapshot in the background now, so the first turn finds its index ready.
+    if (checkpoints) for (const folder of o.windowFolders()) void checkpoints.prepare(folder);
     return services;
   }
 }

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { VigilError } from '../common/errors';
+import { folderlessRoot } from '../folders/folderlessFolder';
 import { withFileLock } from '../lease/fileLock';
 import type { Logger } from '../ports/logger';
 import { GitRunner } from './gitRunner';
@@ -30,6 +31,9 @@ export interface Snapshot {
   skipped: SkippedFile[];
   skippedCount: number;
 }
+
+/** A tree written without a name yet, with the files read for it (`listed`) and those already gone then. */
+export type Recorded = Omit<Snapshot, 'commit'> & { listed: string[]; gone: string[] };
 
 export interface CheckpointStoreOptions {
   /** Vigil's storage root (shared by every window). */
@@ -76,12 +80,20 @@ export class CheckpointStore {
     return this.o.folder;
   }
 
-  /** Runs `fn` alone on this store: in this process (queue) and across windows (file lock). */
-  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` alone on this store: in this process (queue) and across windows (file lock). `background`: nobody
+   * waits for it, so its git processes run at a lower priority.
+   */
+  exclusive<T>(fn: () => Promise<T>, background = false): Promise<T> {
     const run = this.queue.then(() =>
       withFileLock(this.dir, path.join(this.dir, 'store.lock'), this.o.logger, async () => {
-        await this.ensureRepository();
-        return fn();
+        this.git.lowPriority = background;
+        try {
+          await this.ensureRepository();
+          return await fn();
+        } finally {
+          this.git.lowPriority = false;
+        }
       }, { what: 'the checkpoint store', busyCode: 'SESSION_BUSY', retries: { retries: 2_000, factor: 1.2, minTimeout: 5, maxTimeout: 100 } }),
     );
     this.queue = run.catch(() => undefined);
@@ -93,27 +105,76 @@ export class CheckpointStore {
    * tree and keeps it under `refs/vigil/<label>`. Cheap when little changed: the index remembers file stats.
    */
   snapshot(label: string, signal?: AbortSignal): Promise<Snapshot> {
-    if (!LABEL.test(label)) throw new VigilError('INVALID_INPUT', `Checkpoint label "${label.slice(0, 80)}" has characters outside [A-Za-z0-9._-/]`);
+    checkLabel(label);
     return this.exclusive(async () => {
-      const { skipped, newBytes } = await this.survey(signal);
-      if (newBytes > this.maxStoreBytes) {
-        throw new VigilError('INVALID_INPUT', `The folder has ${mb(newBytes)} of new or changed files, more than the ${mb(this.maxStoreBytes)} checkpoints may keep, so no checkpoint was taken. Add large generated folders to .gitignore.`);
-      }
-      if (skipped.length === 0) {
-        await this.git.run(['add', '-A'], { signal });
-      } else {
-        const literal = (p: string) => `:(literal)${p}`;
-        const spec = ['.', ...skipped.map((s) => `:(exclude,literal)${s.path}`)].join('\0');
-        await this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { signal, input: spec });
-        // A file that was small in an earlier checkpoint must not stay recorded with its old content.
-        await this.git.run(['rm', '-q', '-r', '-f', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { signal, input: skipped.map((s) => literal(s.path)).join('\0') });
-      }
-      const tree = (await this.git.run(['write-tree'], { signal })).stdout.toString().trim();
-      const commit = (await this.git.run(['commit-tree', tree, '-m', label], { signal })).stdout.toString().trim();
-      await this.git.run(['update-ref', `refs/vigil/${label}`, commit], { signal });
-      await this.bound(commit);
-      return { tree, commit, skipped: skipped.slice(0, checkpointLimits.namedSkips), skippedCount: skipped.length };
+      const got = await this.record('all', signal);
+      const commit = await this.keepTree(label, got.tree, signal);
+      return { tree: got.tree, commit, skipped: got.skipped.slice(0, checkpointLimits.namedSkips), skippedCount: got.skippedCount };
     });
+  }
+
+  /**
+   * Brings the index up to date for `paths` (files or folders, relative; 'all': the whole folder) and writes its
+   * tree, without keeping it under a name yet (`keep`); `skipped` names them all.
+   */
+  update(paths: ReadonlySet<string> | 'all', signal?: AbortSignal, background = false): Promise<Recorded> {
+    return this.exclusive(() => this.record(paths, signal), background);
+  }
+
+  /** Keeps `tree` under `refs/vigil/<label>`, so dropping old checkpoints never drops it first. */
+  keep(label: string, tree: string): Promise<string> {
+    checkLabel(label);
+    if (!isObjectId(tree)) return Promise.reject(new VigilError('INVALID_INPUT', 'Not a tree id'));
+    return this.exclusive(() => this.keepTree(label, tree), true);
+  }
+
+  /**
+   * Of `dirs` (relative folders), those a pattern excludes, themselves or through a parent, each as "dir/" (one
+   * look). Not `ls-files --directory`: it also names a folder whose files are all ignored today.
+   */
+  ignoredDirs(dirs: string[]): Promise<Set<string>> {
+    return this.exclusive(async () => {
+      const out = await this.git.run(['check-ignore', '-z', '--stdin'], { input: dirs.map((d) => `${d}/\0`).join(''), okCodes: [1] });
+      return new Set(splitNul(out.stdout));
+    }, true);
+  }
+
+  private async record(paths: ReadonlySet<string> | 'all', signal?: AbortSignal): Promise<Recorded> {
+    const literal = (p: string) => `:(literal)${p}`;
+    const scope = paths === 'all' ? undefined : [...paths].map(literal);
+    if (scope?.length === 0) return { tree: await this.writeTree(signal), skipped: [], skippedCount: 0, listed: [], gone: [] };
+    const { skipped, newBytes, listed, gone } = await this.survey(scope, signal);
+    if (newBytes > this.maxStoreBytes) {
+      throw new VigilError('INVALID_INPUT', `The folder has ${mb(newBytes)} of new or changed files, more than the ${mb(this.maxStoreBytes)} checkpoints may keep, so no checkpoint was taken. Add large generated folders to .gitignore.`);
+    }
+    const skip = new Set(skipped.map((s) => s.path));
+    if (paths === 'all' && skipped.length === 0) {
+      await this.git.run(['add', '-A'], { signal });
+    } else if (paths === 'all') {
+      const spec = ['.', ...skipped.map((s) => `:(exclude,literal)${s.path}`)].join('\0');
+      await this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { signal, input: spec });
+    } else {
+      // Exactly the files git listed: each one exists, or is in the index and gone.
+      const files = listed.filter((p) => !p.endsWith('/') && !skip.has(p));
+      if (files.length > 0) await this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { signal, input: files.map(literal).join('\0') });
+    }
+    // A file that was small in an earlier checkpoint must not stay recorded with its old content.
+    if (skipped.length > 0) {
+      await this.git.run(['rm', '-q', '-r', '-f', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { signal, input: skipped.map((s) => literal(s.path)).join('\0') });
+    }
+    const tree = await this.writeTree(signal);
+    return { tree, skipped, skippedCount: skipped.length, listed, gone };
+  }
+
+  private async writeTree(signal?: AbortSignal): Promise<string> {
+    return (await this.git.run(['write-tree'], { signal })).stdout.toString().trim();
+  }
+
+  private async keepTree(label: string, tree: string, signal?: AbortSignal): Promise<string> {
+    const commit = (await this.git.run(['commit-tree', tree, '-m', label], { signal })).stdout.toString().trim();
+    await this.git.run(['update-ref', `refs/vigil/${label}`, commit], { signal });
+    await this.bound(commit);
+    return commit;
   }
 
   /** True if the store still holds every one of `trees` (old checkpoints are dropped to bound the store). */
@@ -145,10 +206,10 @@ export class CheckpointStore {
    * Looks at what `git add -A` would read (files new or changed since the index last saw them: an unchanged
    * folder lists nothing) and leaves out files too large or not files at all.
    */
-  private async survey(signal?: AbortSignal): Promise<{ skipped: SkippedFile[]; newBytes: number }> {
-    const listed = (await this.git.run(['ls-files', '-z', '--modified', '--others', '--exclude-standard'], { signal })).stdout;
-    const paths = splitNul(listed);
+  private async survey(scope: string[] | undefined, signal?: AbortSignal): Promise<{ skipped: SkippedFile[]; newBytes: number; listed: string[]; gone: string[] }> {
+    const paths = await this.lsFiles(['--modified', '--others', '--exclude-standard'], scope, signal);
     const skipped: SkippedFile[] = [];
+    const gone: string[] = [];
     let newBytes = 0;
     const seen = new Set<string>();
     const work = (rel: string) => {
@@ -163,6 +224,7 @@ export class CheckpointStore {
       try {
         stat = lstatSync(path.join(this.o.folder, rel));
       } catch {
+        gone.push(rel);
         return; // deleted since: `git add -A` records the deletion
       }
       if (stat.isSymbolicLink()) return;
@@ -180,14 +242,26 @@ export class CheckpointStore {
       for (const rel of paths.slice(i, i + 500)) work(rel);
     }
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { skipped, newBytes };
+    return { skipped, newBytes, listed: paths, gone };
+  }
+
+  /** `git ls-files -z` of `specs` (all when undefined), a few hundred at a time: it takes no pathspec file. */
+  private async lsFiles(args: string[], specs: string[] | undefined, signal?: AbortSignal): Promise<string[]> {
+    if (specs === undefined) return splitNul((await this.git.run(['ls-files', '-z', ...args], { signal })).stdout);
+    const out: string[] = [];
+    for (let i = 0; i < specs.length; i += 500) {
+      out.push(...splitNul((await this.git.run(['ls-files', '-z', ...args, '--', ...specs.slice(i, i + 500)], { signal })).stdout));
+    }
+    return out;
   }
 
   /** Drops the oldest checkpoints while the store is over its bound, keeping `keep`. */
   private async bound(keep: string): Promise<void> {
     const counts = await this.objectCounts();
-    // Each snapshot that read files wrote one small pack: join them now and then, so lookups stay fast.
-    if (counts.packs > 64 && counts.bytes <= this.maxStoreBytes) await this.git.run(['repack', '-a', '-d', '-q']);
+    // Each snapshot that read files wrote one small pack: join them now and then, so lookups stay fast. Geometric:
+    // the small packs join each other, not the folder's first (large) pack, which `-a` rewrote each time (tens of
+    // seconds at 200,000 files, holding the store from the next turn's checkpoint).
+    if (counts.packs > 64 && counts.bytes <= this.maxStoreBytes) await this.git.run(['repack', '-d', '-q', '--geometric=2']);
     if (counts.bytes <= this.maxStoreBytes) return;
     // First pack what there is: loose objects take far more room than a pack.
     await this.git.run(['gc', '-q', '--prune=now']);
@@ -224,11 +298,22 @@ export class CheckpointStore {
   }
 }
 
+function checkLabel(label: string): void {
+  if (!LABEL.test(label)) throw new VigilError('INVALID_INPUT', `Checkpoint label "${label.slice(0, 80)}" has characters outside [A-Za-z0-9._-/]`);
+}
+
+/** Vigil's storage and the private folders of folderless sessions beside it: never recorded, never watched. */
+export function vigilOwnFolders(storageRoot: string): string[] {
+  return [storageRoot, folderlessRoot(storageRoot)];
+}
+
 function excludeFile(folder: string, storageRoot: string): string {
   const lines = ['# Written by Vigil: never recorded in checkpoints.', '.git'];
-  const rel = path.relative(folder, storageRoot);
-  if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && !/[\n\r]/.test(rel)) {
-    lines.push(`/${rel.split(path.sep).map(escapePattern).join('/')}/`);
+  for (const own of vigilOwnFolders(storageRoot)) {
+    const rel = path.relative(folder, own);
+    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && !/[\n\r]/.test(rel)) {
+      lines.push(`/${rel.split(path.sep).map(escapePattern).join('/')}/`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,6 +2,7 @@
 // storage, the workspace folder as work tree, and no user or system configuration, hooks, fsmonitor or signing.
 
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { VigilError } from '../common/errors';
 
 export interface GitResult {
@@ -40,6 +41,9 @@ const FORCED_CONFIG = [
 ];
 
 export class GitRunner {
+  /** While set, each git runs at a lower CPU priority: work nobody waits for yields to the turn's own. */
+  lowPriority = false;
+
   constructor(
     private readonly gitDir: string,
     private readonly workTree: string,
@@ -73,6 +77,13 @@ export class GitRunner {
     const full = [...FORCED_CONFIG, ...(options.config ?? [])].flatMap((c) => ['-c', c]).concat(args);
     return new Promise((resolve, reject) => {
       const child = spawn(this.binary, full, { cwd: this.workTree, env: this.env(), stdio: ['pipe', 'pipe', 'pipe'], signal: options.signal });
+      if (this.lowPriority && child.pid !== undefined) {
+        try {
+          setPriority(child.pid, 10);
+        } catch {
+          // Not allowed here: it runs at the usual priority.
+        }
+      }
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       let errBytes = 0;

@@ -4,11 +4,13 @@
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { errorMessage, VigilError } from '../common/errors';
-import type { Clock } from '../ports/clock';
+import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
+import type { CheckpointFields, CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
 import type { TranscriptRecord } from '../store/transcriptRecords';
-import { CheckpointStore, type Snapshot } from './checkpointStore';
+import { CheckpointStore, checkpointLimits, vigilOwnFolders } from './checkpointStore';
+import { FolderKeeper, type Mark } from './folderKeeper';
+import { FolderWatcher, type FolderChanges } from './folderWatcher';
 import { applyRestore, planRestore, type RestorePlan, type RestoreResult } from './restore';
 
 export interface TurnCheckpointsOptions {
@@ -21,7 +23,7 @@ export interface TurnCheckpointsOptions {
   records(sessionId: string): Promise<TranscriptRecord[]>;
   /** `vigil.checkpoints.enabled` (default on). */
   enabled?(): boolean;
-  /** A snapshot before a turn that takes longer is stopped and the turn runs without it (default 30 s). */
+  /** A before-turn snapshot that takes longer is given up, and the turn says it has none (default 30 s). */
   snapshotBoundMs?: number;
   /**
    * The snapshot after a turn runs in its teardown, where the turn lease is no longer renewed: bounded well
@@ -29,43 +31,83 @@ export interface TurnCheckpointsOptions {
    */
   finishBoundMs?: number;
   gitBinary?: string;
+  /** What names a folder's changes between checkpoints (default: a watcher of the folder). */
+  changesFor?(folder: string, store: CheckpointStore): FolderChanges;
+  /** How often a folder is read whole, as the watcher's safety net (default 5 min). */
+  refreshMs?: number;
   maxFileBytes?: number;
   maxStoreBytes?: number;
 }
 
 export type CheckpointRecord = Extract<TranscriptRecord, { type: 'checkpoint' }>;
 
+/** Said at the end of a turn that began before its folder's first snapshot was ready (never a silent gap). */
+export const FIRST_SNAPSHOT_PENDING = "This turn has no checkpoint: the folder's first snapshot was still being taken when it began.";
+
+type Begun =
+  | { unavailable: string; folder?: undefined }
+  | { folder: string; keeper: FolderKeeper; before: Promise<Mark | { error: string }> };
+
 export class TurnCheckpoints implements CheckpointPort {
   private readonly stores = new Map<string, CheckpointStore>();
+  private readonly keepers = new Map<string, FolderKeeper>();
 
   constructor(private readonly o: TurnCheckpointsOptions) {}
 
-  async begin(sessionId: string, turnId: string): Promise<TurnCheckpoint> {
-    const none = (unavailable: string): TurnCheckpoint => ({ finish: () => Promise.resolve({ unavailable }) });
+  /** Takes the folder's first snapshot in the background and keeps it current from then on. */
+  prepare(folder: string): Promise<void> {
+    if (this.o.enabled && !this.o.enabled()) return Promise.resolve();
+    return this.keeperFor(folder).prepare();
+  }
+
+  begin(sessionId: string, turnId: string): TurnCheckpoint {
     if (this.o.enabled && !this.o.enabled()) return { finish: () => Promise.resolve({}) };
+    const begun = this.beforeOf(sessionId, turnId, this.o.clock.wallNow());
+    return { finish: () => this.finish(begun, turnId) };
+  }
+
+  dispose(): void {
+    for (const keeper of this.keepers.values()) keeper.dispose();
+    this.keepers.clear();
+  }
+
+  private async beforeOf(sessionId: string, turnId: string, since: number): Promise<Begun> {
     let folder: string | undefined;
     try {
       folder = await this.o.folderOf(sessionId);
     } catch (error) {
-      return none(`No checkpoint: ${errorMessage(error)}`);
+      return { unavailable: `No checkpoint: ${errorMessage(error)}` };
     }
-    if (folder === undefined) return none('No checkpoint: this window has no workspace folder on the local disk.');
-    const store = this.storeFor(folder);
-    const before = await this.bounded(store, `${turnId}/before`, this.o.snapshotBoundMs ?? 30_000);
-    if ('error' in before) return none(`No checkpoint: ${before.error}`);
-    return {
-      finish: async () => {
-        const after = await this.bounded(store, `${turnId}/after`, this.o.finishBoundMs ?? 10_000);
-        if ('error' in after) return { folder, before: before.tree, unavailable: `No checkpoint after the turn: ${after.error}` };
-        const skipped = after.skippedCount > 0 ? after : before;
-        return {
-          folder,
-          before: before.tree,
-          after: after.tree,
-          ...(skipped.skippedCount > 0 ? { skipped: skipped.skipped.map((s) => ({ path: s.path, ...(s.bytes !== undefined ? { bytes: s.bytes } : {}) })), skippedCount: skipped.skippedCount } : {}),
-        };
-      },
-    };
+    if (folder === undefined) return { unavailable: 'No checkpoint: this window has no workspace folder on the local disk.' };
+    const keeper = this.keeperFor(folder);
+    void keeper.prepare();
+    if (!keeper.ready) return { unavailable: keeper.why ? `No checkpoint: ${keeper.why}` : FIRST_SNAPSHOT_PENDING };
+    keeper.turnOpened();
+    return { folder, keeper, before: this.bounded(keeper, `${turnId}/before`, since, this.o.snapshotBoundMs ?? 30_000) };
+  }
+
+  private async finish(begun: Promise<Begun>, turnId: string): Promise<CheckpointFields> {
+    const b = await begun;
+    if (b.folder === undefined) return { unavailable: b.unavailable };
+    const { folder, keeper } = b;
+    try {
+      // One bound for both: the lease is no longer renewed while the turn ends.
+      const deadline = this.o.clock.now() + (this.o.finishBoundMs ?? 10_000);
+      const before = await this.within(b.before, deadline - this.o.clock.now());
+      if ('error' in before) return { unavailable: `No checkpoint: ${before.error}` };
+      const after = await this.bounded(keeper, `${turnId}/after`, undefined, Math.max(1_000, deadline - this.o.clock.now()));
+      if ('error' in after) return { folder, before: before.tree, unavailable: `No checkpoint after the turn: ${after.error}` };
+      const skipped = after.skipped.length > 0 ? after.skipped : before.skipped;
+      return {
+        folder,
+        before: before.tree,
+        after: after.tree,
+        ...(skipped.length > 0 ? { skipped: skipped.slice(0, checkpointLimits.namedSkips).map((s) => ({ path: s.path, ...(s.bytes !== undefined ? { bytes: s.bytes } : {}) })), skippedCount: skipped.length } : {}),
+        ...(before.raced.length > 0 ? { unavailable: racedNote(before.raced) } : {}),
+      };
+    } finally {
+      keeper.turnClosed();
+    }
   }
 
   /** The checkpoint record of a turn of a session, if the transcript has one. */
@@ -108,6 +150,22 @@ export class TurnCheckpoints implements CheckpointPort {
     return applyRestore(this.storeFor(plan.folder), plan, overwrite);
   }
 
+  private keeperFor(folder: string): FolderKeeper {
+    let keeper = this.keepers.get(folder);
+    if (!keeper) {
+      const store = this.storeFor(folder);
+      const changes = this.o.changesFor?.(folder, store) ?? new FolderWatcher({
+        folder,
+        logger: this.o.logger,
+        never: vigilOwnFolders(this.o.storageRoot),
+        ignoredDirs: (dirs) => store.ignoredDirs(dirs),
+      });
+      keeper = new FolderKeeper({ store, changes, clock: this.o.clock, logger: this.o.logger, refreshMs: this.o.refreshMs });
+      this.keepers.set(folder, keeper);
+    }
+    return keeper;
+  }
+
   private storeFor(folder: string): CheckpointStore {
     let store = this.stores.get(folder);
     if (!store) {
@@ -124,20 +182,32 @@ export class TurnCheckpoints implements CheckpointPort {
     return store;
   }
 
-  /** A snapshot stopped at the bound; an error becomes the reason shown in the transcript. */
-  private async bounded(store: CheckpointStore, label: string, bound: number): Promise<Snapshot | { error: string }> {
-    const stop = new AbortController();
-    const timer = this.o.clock.setTimer(bound, () => stop.abort());
+  /** `work`, or at `ms` an error saying it took too long (the work goes on in the background). */
+  private async within<T>(work: Promise<T>, ms: number): Promise<T | { error: string }> {
+    let timer: TimerHandle | undefined;
+    const late = new Promise<{ error: string }>((resolve) => {
+      timer = this.o.clock.setTimer(ms, () => resolve({ error: `taking it took longer than ${Math.round(ms / 1000)} s, so the turn went on without it.` }));
+    });
     try {
-      const stat = await fs.stat(store.folder).catch(() => undefined);
-      if (!stat?.isDirectory()) return { error: `the folder ${store.folder} is not there.` };
-      return await store.snapshot(label, stop.signal);
-    } catch (error) {
-      const why = stop.signal.aborted ? `taking it took longer than ${Math.round(bound / 1000)} s, so the turn went on without it.` : errorMessage(error);
-      this.o.logger.warn(`[checkpoints] ${path.basename(store.folder)}: ${why}`);
-      return { error: why };
+      return await Promise.race([work, late]);
     } finally {
-      timer.cancel();
+      timer?.cancel();
     }
   }
+
+  /** A mark given up at the bound (it still completes in the background); an error becomes the reason shown. */
+  private async bounded(keeper: FolderKeeper, label: string, since: number | undefined, bound: number): Promise<Mark | { error: string }> {
+    const stat = await fs.stat(keeper.folder).catch(() => undefined);
+    if (!stat?.isDirectory()) return { error: `the folder ${keeper.folder} is not there.` };
+    const marked = keeper.mark(label, since).catch((error: unknown) => ({ error: errorMessage(error) }));
+    const got = await this.within(marked, bound);
+    if ('error' in got) this.o.logger.warn(`[checkpoints] ${path.basename(keeper.folder)}: ${got.error}`);
+    return got;
+  }
+}
+
+function racedNote(raced: string[]): string {
+  const named = raced.slice(0, 3).join(', ');
+  const more = raced.length > 3 ? ` and ${raced.length - 3} more` : '';
+  return `Restore may not bring back ${named}${more} as it was before the turn: it changed just as the turn began.`;
 }

@@ -1,4 +1,4 @@
-// What the turn supervisor asks of checkpoints: a snapshot before the turn and one after it. Never rejects:
+// What the turn supervisor asks of checkpoints: a snapshot before the turn and one after it. Never throws:
 // a checkpoint that cannot be taken says why, and the turn runs all the same.
 
 /** The `checkpoint` transcript record of a turn, less its type, turn id and time. */
@@ -20,5 +20,6 @@ export interface TurnCheckpoint {
 }
 
 export interface CheckpointPort {
-  begin(sessionId: string, turnId: string): Promise<TurnCheckpoint>;
+  /** At once, before the prompt is sent: the snapshot is kept, not taken, so the turn never waits for it. */
+  begin(sessionId: string, turnId: string): TurnCheckpoint;
 }

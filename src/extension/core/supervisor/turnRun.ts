@@ -3,7 +3,7 @@
 import { summarize, type PromptAttachment } from '../../../shared/promptContext';
 import { summaries } from '../../../shared/turnWords';
 import { errorMessage, isVigilError } from '../common/errors';
-import type { CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
+import type { CheckpointFields, CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
 import type { AgentEvent, AgentFailure, AgentHandle, AgentHandleProvider, PromptOutcome, WaitingOn } from '../ports/agentHandle';
 import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
@@ -60,6 +60,7 @@ type PromptResult =
 const KILL_SETTLE_MS = 2_000;
 /** How long a turn's end waits for its end record and metadata before it releases the lease anyway. */
 const END_RECORD_BOUND_MS = 5_000;
+const CHECKPOINT_BOUND_MS = 15_000;
 
 export class TurnRun {
   readonly barriers = new CommitBarriers();
@@ -146,17 +147,12 @@ export class TurnRun {
   async run(prompt: string): Promise<TurnEnded> {
     const { d } = this;
     this.scheduleRefresh();
-    // With checkpoints the watchdog starts once the snapshot is taken: the agent has not been asked yet.
-    if (d.settings.enabled && !d.checkpoints) this.watchdog.arm();
+    if (d.settings.enabled) this.watchdog.arm();
     d.emit({ type: 'turnStarted', sessionId: d.sessionId, turnId: d.turnId, source: d.source, startedAt: this.startedAt });
     let result: PromptResult;
     try {
-      // Before the agent can change a file; an abort does not wait for a slow snapshot.
-      if (d.checkpoints) {
-        this.checkpoint = await Promise.race([d.checkpoints.begin(d.sessionId, d.turnId), this.forced.then(() => undefined)]);
-        d.activity.touch('checkpoint taken');
-        if (d.settings.enabled && this.phase === 'running') this.watchdog.arm();
-      }
+      // Marked before the agent is asked, and never waited for: the folder's index is kept current between turns.
+      this.checkpoint = d.checkpoints?.begin(d.sessionId, d.turnId);
       result = await this.prompt(prompt);
     } catch (error) {
       result = { kind: 'error', error };
@@ -351,7 +347,7 @@ export class TurnRun {
     for (const toolCallId of this.tools.openIds()) {
       records.push({ type: 'syntheticToolResult', turnId: d.turnId, toolCallId, ...ENDED_WITHOUT_RESULT });
     }
-    if (this.checkpoint) records.push({ type: 'checkpoint', turnId: d.turnId, ...(await this.checkpoint.finish()) });
+    if (this.checkpoint) records.push({ type: 'checkpoint', turnId: d.turnId, ...(await this.checkpointFields(this.checkpoint)) });
     records.push({ type: 'turnEnded', turnId: d.turnId, reason, message });
     // Bounded: on a hung disk the turn still ends and releases its lease; the record follows if the disk recovers
     // (fenced, so it never lands in a later holder's turn).
@@ -386,6 +382,13 @@ export class TurnRun {
   }
 
   /** True if `work` settled within `ms` of the injected clock. */
+  /** Bounded: a checkpoint that never answers does not hold the turn's end (its own bound is shorter). */
+  private async checkpointFields(checkpoint: TurnCheckpoint): Promise<CheckpointFields> {
+    let fields: CheckpointFields = { unavailable: 'No checkpoint: taking it did not finish in time.' };
+    await this.within(checkpoint.finish().then((got) => void (fields = got)), CHECKPOINT_BOUND_MS);
+    return fields;
+  }
+
   private within(work: Promise<void>, ms: number): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
       const timer = this.d.clock.setTimer(ms, () => resolve(false));
