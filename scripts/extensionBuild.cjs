@@ -79,6 +79,8 @@ function extensionBuildOptions(outfile) {
     format: 'cjs',
     target: 'node20',
     plugins: [sharedExternal('vscode'), fromSchemasBundle()],
+    // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow; its ES modules bundle.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     // Stamped before any module of the bundle runs and after the last, so activation can report the
     // bundle's evaluation and load + activate.
     banner: { js: 'globalThis.__vigilBundleStart = performance.now();' },

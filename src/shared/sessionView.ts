@@ -167,6 +167,8 @@ export type HostEvent =
   | { type: 'toolCallUpdated'; toolCallId: string; patch: ToolCallPatch }
   | { type: 'planUpdated'; entryId: string; items: PlanItemView[]; at: number }
   | { type: 'turnStatusChanged'; turn: TurnStatusView; notice?: NoticeView }
+  /** A pinned notice that no longer holds (e.g. "Waiting for settings…" once the message went or was given back). */
+  | { type: 'noticeWithdrawn'; noticeId: string }
   | { type: 'taskChanged'; task: TaskView }
   | { type: 'approvalRequested'; approval: ApprovalView }
   | { type: 'approvalResolved'; requestId: string }

@@ -74,6 +74,8 @@ export function applyHostEvent(state: SessionSnapshot, event: HostEvent): Sessio
       return { ...state, entries: upsertEntry(state.entries, { kind: 'plan', id: event.entryId, at: event.at, items: event.items }) };
     case 'turnStatusChanged':
       return applyTurnStatus(state, event);
+    case 'noticeWithdrawn':
+      return { ...state, notices: state.notices.filter((n) => n.id !== event.noticeId) };
     case 'taskChanged': {
       const i = state.tasks.findIndex((t) => t.id === event.task.id);
       return { ...state, tasks: i < 0 ? [...state.tasks, event.task] : replaceAt(state.tasks, i, event.task) };

@@ -189,6 +189,7 @@ export const hostEventSchema: z.ZodType<HostEvent> = z.discriminatedUnion('type'
   z.strictObject({ type: z.literal('toolCallUpdated'), toolCallId: id, patch: toolCallPatchSchema }),
   z.strictObject({ type: z.literal('planUpdated'), entryId: id, items: z.array(planItem).max(1_000), at: epochMs }),
   z.strictObject({ type: z.literal('turnStatusChanged'), turn: turnStatus, notice: noticeSchema.optional() }),
+  z.strictObject({ type: z.literal('noticeWithdrawn'), noticeId: id }),
   z.strictObject({ type: z.literal('taskChanged'), task }),
   z.strictObject({ type: z.literal('approvalRequested'), approval }),
   z.strictObject({ type: z.literal('approvalResolved'), requestId: id }),

@@ -74,6 +74,12 @@ export const summaries = {
   stopped: `${phaseTerms.aborted} before it finished`,
 } as const;
 
+/** While Vigil cannot know which agent the person chose (the editor has not passed their settings on yet). */
+export const waitingForSettings = {
+  text: 'Waiting for settings…',
+  detail: 'VS Code has not yet passed your agent settings to Vigil in this window. Your message is sent as soon as it does, and to no agent before that.',
+} as const;
+
 /** "No progress for 30 s (waiting on: model)." — the opening of the stall and stop details. */
 export function noProgressFor(seconds: number, waitingOn: string): string {
   return `No progress for ${seconds} s (waiting on: ${waitingOn}).`;

@@ -132,6 +132,11 @@ export class SessionPresenter {
     this.emit({ type: 'turnStatusChanged', turn: this.state.turn, notice });
   }
 
+  /** Takes a pinned notice of `note` away. */
+  withdraw(noticeId: string): void {
+    if (this.state.notices.some((n) => n.id === noticeId)) this.emit({ type: 'noticeWithdrawn', noticeId });
+  }
+
   private emit(event: HostEvent): void {
     this.state = applyHostEvent(this.state, event);
     this.post(event);

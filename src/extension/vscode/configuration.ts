@@ -12,7 +12,9 @@ import { LivenessSettingsResolver, type LivenessSettings } from '../core/setting
 import { layersFromSection } from '../core/settings/sectionLayers';
 import { lowerTaskCaps, resolveSettingTrust, TASK_CAP_SETTINGS, tightenApprovals, type ConfirmedSetting, type IgnoredWorkspaceValue, type WorkspaceValueQuestion } from '../core/settings/settingsTrust';
 import { IssueLedger, SETTING_KEYS, validateSettings, type SettingIssue, type ValidatedSettings } from '../core/settings/settingsValidation';
-import type { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
+import { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
+import { userSettingsFileReader } from './userSettingsFile';
+import { AgentChoiceGate, type SettledHooks, type SettingsFileText } from '../core/settings/agentChoiceGate';
 
 export interface VigilSettings extends ValidatedSettings {
   liveness: LivenessSettings;
@@ -33,6 +35,10 @@ export interface ConfigurationOptions {
   trust?: Pick<WorkspaceSettingsTrust, 'answer' | 'confirm'>;
   /** Default `vscode.workspace.isTrusted`; tests inject one. */
   isTrusted?: () => boolean;
+  /** The user settings file, compared with what VS Code reports before an agent is chosen; none: nothing is compared. */
+  settingsFile?: () => Promise<SettingsFileText | undefined>;
+  /** Bounds of the hold while the two differ (agentChoiceGate.ts); tests shorten them. */
+  agentChoiceWait?: { boundMs?: number; recheckMs?: number };
 }
 
 /** Providers of the built-in agent that send requests (and the stored key) to `vigil.model.baseUrl`. */
@@ -54,6 +60,7 @@ export class VigilConfiguration extends Disposable {
   /** The agent the last read resolved to, logged when it changes: which agent a window starts is never a guess. */
   private agentNoted: string | undefined;
   private current: VigilSettings;
+  private readonly agentChoice: AgentChoiceGate;
 
   constructor(
     private readonly logger: Logger,
@@ -73,6 +80,16 @@ export class VigilConfiguration extends Disposable {
       },
     });
     this.current = this.read();
+    this.agentChoice = new AgentChoiceGate({
+      readSettingsFile: options.settingsFile ?? (async () => undefined),
+      userValueOf: (key) => this.userValueOf(key),
+      onSettingsChanged: (listener) => {
+        const subscription = vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('vigil') && listener());
+        return () => subscription.dispose();
+      },
+      log: logger,
+      ...options.agentChoiceWait,
+    });
     this._register(vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration('vigil')) return;
       this.current = this.read();
@@ -84,6 +101,14 @@ export class VigilConfiguration extends Disposable {
       this.current = this.read();
       this._onDidChange.fire({ settings: this.current, affects: () => true });
     }));
+  }
+
+  /** A window's settings: its workspace's confirmations in its workspace state, the user settings file beside its storage. */
+  static forWindow(context: vscode.ExtensionContext, logger: Logger): VigilConfiguration {
+    return new VigilConfiguration(logger, {
+      trust: new WorkspaceSettingsTrust({ storage: context.workspaceState, logger }),
+      settingsFile: userSettingsFileReader(context.globalStorageUri, logger),
+    });
   }
 
   get settings(): VigilSettings {
@@ -107,6 +132,7 @@ export class VigilConfiguration extends Disposable {
    * a declined or unanswered value is replaced by the user's own setting.
    */
   async launchSettings(): Promise<{ agent?: CustomAgentSettings; model: ModelSettings }> {
+    await this.agentChoiceSettled();
     // Asked before the agent starts: its sessions are opened with these servers right after.
     await this.confirmPending('mcpServers');
     await this.confirmPending('agent');
@@ -114,6 +140,24 @@ export class VigilConfiguration extends Disposable {
     if (agent) return { agent, model: this.modelSettings() };
     if (USES_BASE_URL.includes(this.current.model.provider)) await this.confirmPending('model.baseUrl');
     return { model: this.modelSettings() };
+  }
+
+  /**
+   * Resolves once the agent the settings name is known: at once, unless VS Code reports other agent settings
+   * than the user settings file holds (a window that did not get them); then it holds, up to a bound, and
+   * throws with what to do past it. Whatever chooses or prompts an agent waits for it.
+   */
+  async agentChoiceSettled(hooks: SettledHooks = {}): Promise<void> {
+    if (await this.agentChoice.settled(hooks)) this.current = this.read();
+  }
+
+  /** The value of a full key (`vigil.agent`) in the user's own settings, as VS Code reports it. */
+  private userValueOf(key: string): unknown {
+    const source = this.options.source?.();
+    const layers = source ? source.inspect(key.replace(/^vigil\./, '')) : vscode.workspace.getConfiguration().inspect(key);
+    if (!layers) return undefined;
+    // Where the editor tells the user's file apart from the remote machine's settings, the file's own layer.
+    return 'globalLocalValue' in layers ? (layers as { globalLocalValue?: unknown }).globalLocalValue : layers.globalValue;
   }
 
   /** Why a workspace value of `key` is not used in this window, if it is not. */

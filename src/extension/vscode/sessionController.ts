@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
+import type { SettledHooks } from '../core/settings/agentChoiceGate';
 import type { Logger } from '../core/ports/logger';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
@@ -12,7 +13,7 @@ import type { ApprovalDecision, HostEvent, NoticeAction, SessionSnapshot, TurnPh
 import type { TurnEnded } from '../core/ports/turns';
 import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
-import { summaries } from '../../shared/turnWords';
+import { summaries, waitingForSettings } from '../../shared/turnWords';
 import type { ApprovalBroker } from '../presentation/approvalBroker';
 import type { ElicitationBroker } from '../presentation/elicitationBroker';
 import { answerElicitation, elicitationUrl, type ElicitationRoutes } from '../presentation/elicitationAnswers';
@@ -65,10 +66,13 @@ export interface SessionControllerDeps {
   onTurnFailed?(ended: TurnEnded, text: string | undefined): void;
   /** A remedy button of a notice in the view. */
   onNoticeAction?(action: NoticeAction, sessionId: string | undefined): Promise<void>;
+  /** Resolves once Vigil knows which agent the settings name (configuration.ts); a turn is started only after. */
+  agentChoiceSettled?(hooks: SettledHooks): Promise<void>;
 }
 
 const lastSessionKey = 'vigil.lastSessionId';
 const folderNoticeId = 'folder';
+const settingsNoticeId = 'settings-wait';
 const untitled = 'New session';
 const tailRecords = 10_000;
 
@@ -493,6 +497,7 @@ export class SessionController extends Disposable implements SessionViewControll
     const abort = new AbortController();
     this.waiting.set(sessionId, abort);
     try {
+      await this.agentChoice(sessionId, abort.signal);
       const result = await services.supervisor.startTurn(sessionId, text, { source, signal: abort.signal, ...(attachments?.length ? { attachments } : {}) });
       if (result.kind === 'started') void result.ended.then((ended) => this.failed(ended, source === 'user' ? text : undefined));
       if (result.kind === 'failed') throw new Error(result.reason);
@@ -501,6 +506,18 @@ export class SessionController extends Disposable implements SessionViewControll
     } finally {
       if (this.waiting.get(sessionId) === abort) this.waiting.delete(sessionId);
       this.d.changed();
+    }
+  }
+
+  /** Holds the message while Vigil cannot know which agent the person chose, and says so in the view. */
+  private async agentChoice(sessionId: string, signal: AbortSignal): Promise<void> {
+    const presenter = () => (this.presenter?.sessionId === sessionId ? this.presenter : undefined);
+    const waiting = () => presenter()?.note({ id: settingsNoticeId, kind: 'info', text: waitingForSettings.text, detail: waitingForSettings.detail, resumable: false, at: Date.now() });
+    try {
+      await this.d.agentChoiceSettled?.({ signal, waiting });
+    } finally {
+      // Sent, stopped or given back with the reason beside the draft: the notice no longer holds.
+      presenter()?.withdraw(settingsNoticeId);
     }
   }
 

@@ -37,7 +37,6 @@ import { StatusBarController } from './statusBar';
 import type { StatusModel } from '../presentation/statusPresentation';
 import type { TurnPhase } from '../../shared/sessionView';
 import { TaskTerminals } from './taskTerminal';
-import { WorkspaceSettingsTrust } from './workspaceSettingsTrust';
 import { SessionViewProvider } from './webview/sessionViewProvider';
 import { openWorkspaceFile } from './workspaceLinks';
 import { EditJournal } from '../core/acp/editJournal';
@@ -81,7 +80,7 @@ export class VigilApp extends Disposable {
   ) {
     super();
     this.editDiffs = this._register(new EditDiffs(this.edits, logger));
-    this.config = this._register(new VigilConfiguration(logger, { trust: new WorkspaceSettingsTrust({ storage: context.workspaceState, logger }) }));
+    this.config = this._register(VigilConfiguration.forWindow(context, logger));
     this.learnAgentEnv();
     this.learnMcpSecrets();
     this.sessions = this._register(
@@ -106,6 +105,7 @@ export class VigilApp extends Disposable {
         windowKey: () => windowFolders()[0] ?? '',
         onTurnFailed: (ended, text) => this.signIn.turnFailed(ended, text),
         onNoticeAction: (action, sessionId) => this.signIn.remedy(action, sessionId),
+        agentChoiceSettled: (hooks) => this.config.agentChoiceSettled(hooks),
       }),
     );
     this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions, redactor }));

@@ -142,6 +142,17 @@ describe('session view reducer', () => {
     });
   });
 
+  it('withdraws one pinned notice by id, and only that one', () => {
+    const s = fold(snapshotWith([]), [
+      { type: 'turnStatusChanged', turn: status('idle'), notice: notice('settings-wait', 'info', 'Waiting for settings…') },
+      { type: 'turnStatusChanged', turn: status('idle'), notice: notice('folder', 'error', 'another folder') },
+    ]);
+    assert.deepEqual(s.notices.map((n) => n.id), ['settings-wait', 'folder']);
+    const withdrawn = applyHostEvent(s, { type: 'noticeWithdrawn', noticeId: 'settings-wait' });
+    assert.deepEqual(withdrawn.notices.map((n) => n.id), ['folder']);
+    assert.deepEqual(applyHostEvent(withdrawn, { type: 'noticeWithdrawn', noticeId: 'gone' }).notices, withdrawn.notices);
+  });
+
   it('upserts tasks and approvals by id', () => {
     const s = fold(snapshotWith(), [
       { type: 'taskChanged', task: task('t1') },
