@@ -4,27 +4,10 @@
 
 import { randomUUID } from 'node:crypto';
 import type { PermissionAnswer, PermissionPrompter, PermissionQuestion } from '../acp/hostPorts';
-import type { Clock } from '../ports/clock';
-import type { Logger } from '../ports/logger';
-import type { ApprovalAnswer, Mailbox } from './mailbox';
-import { askEveryWindow } from './sharedQuestion';
+import type { ApprovalAnswer } from './mailbox';
+import { askEveryWindow, type EveryWindowDeps } from './sharedQuestion';
 
-export interface RemoteApprovalsDeps {
-  mailbox: Mailbox;
-  windowId: string;
-  clock: Clock;
-  logger: Logger;
-  /** This window's own prompt (the session view, a notification). */
-  local: PermissionPrompter;
-  /** The turn this window runs for the session; approvals outside a turn are only asked locally. */
-  turnOf(sessionId: string): string | undefined;
-  /** `vigil.approvals.timeoutSeconds`, in ms, read when the question opens. */
-  timeoutMs(): number;
-  /** Tells the person and the transcript why a question was answered without them. */
-  onTimedOut(sessionId: string, message: string): void;
-  /** Registers a check to run whenever the mailbox changes; returns its removal. */
-  onMailboxChange(check: () => Promise<void>): () => void;
-}
+export type RemoteApprovalsDeps = EveryWindowDeps<PermissionPrompter>;
 
 export function timeoutMessage(title: string, seconds: number): string {
   return `Nobody answered the approval “${title}” within ${seconds} s, so it was rejected (vigil.approvals.timeoutSeconds). Ask again when the person is back, or choose another way.`;

@@ -5,27 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ElicitationAnswer, ElicitationPrompter, ElicitationQuestion } from '../acp/elicitationHost';
 import { clip } from '../../../shared/elicitationForm';
-import type { Clock } from '../ports/clock';
-import type { Logger } from '../ports/logger';
 import { elicitationFileBytes, type ElicitationRequest, type ElicitationStoredAnswer } from './elicitationMail';
-import type { Mailbox } from './mailbox';
-import { askEveryWindow } from './sharedQuestion';
+import { askEveryWindow, type EveryWindowDeps } from './sharedQuestion';
 
-export interface RemoteElicitationsDeps {
-  mailbox: Mailbox;
-  windowId: string;
-  clock: Clock;
-  logger: Logger;
-  /** This window's own form (the session view). */
-  local: ElicitationPrompter;
-  /** The turn this window runs for the session; elicitations outside a turn are only asked locally. */
-  turnOf(sessionId: string): string | undefined;
-  /** `vigil.approvals.timeoutSeconds`, in ms, read when the question opens. */
-  timeoutMs(): number;
-  /** Tells the person and the transcript why the agent's question was answered without them. */
-  onTimedOut(sessionId: string, message: string): void;
-  onMailboxChange(check: () => Promise<void>): () => void;
-}
+export type RemoteElicitationsDeps = EveryWindowDeps<ElicitationPrompter>;
 
 /** What the person reads in the transcript when nobody answered. */
 export function elicitationTimeoutMessage(question: ElicitationQuestion, seconds: number): string {

@@ -5,6 +5,25 @@
 import { errorMessage } from '../common/errors';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
+import type { Mailbox } from './mailbox';
+
+/** What the holder of a question asked in every window needs (remoteApprovals.ts, remoteElicitations.ts); `Local` is this window's own prompt. */
+export interface EveryWindowDeps<Local> {
+  mailbox: Mailbox;
+  windowId: string;
+  clock: Clock;
+  logger: Logger;
+  /** This window's own prompt (the session view, a notification). */
+  local: Local;
+  /** The turn this window runs for the session; a question outside a turn is only asked locally. */
+  turnOf(sessionId: string): string | undefined;
+  /** `vigil.approvals.timeoutSeconds`, in ms, read when the question opens. */
+  timeoutMs(): number;
+  /** Tells the person and the transcript why a question was answered without them. */
+  onTimedOut(sessionId: string, message: string): void;
+  /** Registers a check to run whenever the mailbox changes; returns its removal. */
+  onMailboxChange(check: () => Promise<void>): () => void;
+}
 
 /** The store's side of one question (the mailbox files of its kind). */
 export interface SharedQuestion<A> {
