@@ -27,8 +27,11 @@ export interface TurnChangesView {
 export const turnChangesLimits = {
   /** Files a turn's record names. */
   namedFiles: 200,
-  /** Characters of all named paths together, so one record stays far below the transcript's record bound. */
-  namedPathChars: 256 * 1024,
+  /**
+   * Characters of all named paths together: with the named skipped files, one record stays below the transcript's
+   * 1 MB record bound even at 3 bytes a character (a record over it would be stored cut, its names with it).
+   */
+  namedPathChars: 128 * 1024,
   pathChars: 4_096,
 } as const;
 
