@@ -5,6 +5,7 @@ import type { AgentStateView } from './agentState';
 import type { AttachmentSummary } from './promptContext';
 import type { ApprovalDetails, FileEditView } from './fileEdits';
 import type { ToolKind } from './toolKinds';
+import type { TurnChangesView } from './turnChanges';
 
 export type TurnPhase = 'idle' | 'running' | 'quiet' | 'stalled' | 'aborted' | 'interrupted' | 'awaitingApproval';
 
@@ -85,8 +86,11 @@ export type EntryView =
   | { kind: 'plan'; id: string; at: number; items: PlanItemView[] }
   | { kind: 'notice'; id: string; at: number; notice: NoticeView }
   | { kind: 'wakeup'; id: string; at: number; text: string; taskIds: string[] }
-  /** The end of a turn that has a checkpoint (offers "Restore to before this turn"), or says why it has none. */
-  | { kind: 'checkpoint'; id: string; at: number; turnId: string; restorable: boolean; note?: string }
+  /**
+   * The end of a turn that has a checkpoint (offers "Restore to before this turn" and the files it changed, from the
+   * checkpoint's trees, for every agent), or says why it has none.
+   */
+  | { kind: 'checkpoint'; id: string; at: number; turnId: string; restorable: boolean; note?: string; changes?: TurnChangesView }
   /** At a turn's end: the files it changed through Vigil, with +/− counts. */
   | { kind: 'edits'; id: string; at: number; files: FileEditView[] };
 

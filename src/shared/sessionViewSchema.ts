@@ -9,6 +9,7 @@ import type {
 } from './sessionView';
 import { noticeActions } from './sessionView';
 import { TOOL_KINDS } from './toolKinds';
+import { turnChangesSchema } from './turnChangesSchema';
 import { approvalPreviewChars, editIdPattern, type ApprovalDetails, type FileEditView } from './fileEdits';
 
 /** Bounds that keep one bad value from freezing the view; generous for real transcripts. */
@@ -126,7 +127,7 @@ export const entrySchema: z.ZodType<EntryView> = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('plan'), id, at: epochMs, items: z.array(planItem).max(1_000) }),
   z.strictObject({ kind: z.literal('notice'), id, at: epochMs, notice: noticeSchema }),
   z.strictObject({ kind: z.literal('wakeup'), id, at: epochMs, text, taskIds: z.array(id).max(1_000) }),
-  z.strictObject({ kind: z.literal('checkpoint'), id, at: epochMs, turnId: id, restorable: z.boolean(), note: text.optional() }),
+  z.strictObject({ kind: z.literal('checkpoint'), id, at: epochMs, turnId: id, restorable: z.boolean(), note: text.optional(), changes: turnChangesSchema.optional() }),
   z.strictObject({ kind: z.literal('edits'), id, at: epochMs, files: fileEdits }),
 ]);
 

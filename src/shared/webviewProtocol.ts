@@ -13,6 +13,7 @@ import { noticeActions } from './sessionView';
 import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
 import { checkEntries, checkSnapshot } from './sessionViewGuard';
 import { editIdPattern } from './fileEdits';
+import { turnChangesLimits } from './turnChanges';
 
 /** Request ids are chosen by the webview and echoed by the host (pong, error). */
 export type RequestId = string;
@@ -41,8 +42,13 @@ export type WebviewMessage =
   | { type: 'noticeAction'; id: RequestId; sessionId?: string; action: NoticeAction }
   /** A header control of the agent's options: pick a value of `configId`, or (without it) see all options. */
   | { type: 'agentOption'; id: RequestId; sessionId?: string; configId?: string }
-  /** "Restore to before this turn": the host previews the turn's file changes and asks before writing. */
-  | { type: 'restoreCheckpoint'; id: RequestId; sessionId?: string; turnId: string }
+  /** "Restore to before this turn" (`path`: only that file of the turn): the host previews the changes and asks before writing. */
+  | { type: 'restoreCheckpoint'; id: RequestId; sessionId?: string; turnId: string; path?: string }
+  /**
+   * A turn's changes from its checkpoint in VS Code's diff editor: one file (`path`, checked by the host against the
+   * turn's trees), or all of them in one multi-file review.
+   */
+  | { type: 'openTurnChanges'; id: RequestId; sessionId?: string; turnId: string; path?: string }
   | { type: 'ping'; id: RequestId }
   /** Copy on a user or agent message: the host puts that entry's Markdown on the clipboard (never text the view sends). */
   | { type: 'copyEntry'; id: RequestId; sessionId?: string; entryId: string }
@@ -111,6 +117,8 @@ const elicitationValue = z.union([
 const requestId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'request id has characters outside [A-Za-z0-9_.:-]');
 const refId = z.string().min(1).max(256);
 const sessionId = refId.optional();
+/** A file of a turn's checkpoint, as the turn's entry named it: the host looks it up in the turn's trees, never on disk. */
+const turnFilePath = z.string().min(1).max(turnChangesLimits.pathChars);
 
 export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready'), id: requestId }),
@@ -137,7 +145,8 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('openDiff'), id: requestId, editId: z.string().regex(editIdPattern, 'edit id has characters outside [A-Za-z0-9-] or is longer than 64') }),
   z.strictObject({ type: z.literal('noticeAction'), id: requestId, sessionId, action: z.enum(noticeActions as [NoticeAction, ...NoticeAction[]]) }),
   z.strictObject({ type: z.literal('agentOption'), id: requestId, sessionId, configId: z.string().min(1).max(256).optional() }),
-  z.strictObject({ type: z.literal('restoreCheckpoint'), id: requestId, sessionId, turnId: refId }),
+  z.strictObject({ type: z.literal('restoreCheckpoint'), id: requestId, sessionId, turnId: refId, path: turnFilePath.optional() }),
+  z.strictObject({ type: z.literal('openTurnChanges'), id: requestId, sessionId, turnId: refId, path: turnFilePath.optional() }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
   z.strictObject({ type: z.literal('copyEntry'), id: requestId, sessionId, entryId: refId }),
   z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),

@@ -1,6 +1,6 @@
 // Edits in the real workbench, under `vigil.edits.review: ask`: a write waits as an approval that shows its diff and
 // opens in VS Code's diff editor; rejected, the file stays untouched; accepted, it is written, its tool card and the
-// turn's change list show it with +/− counts, and Open diff shows before and after. A command approval reads as the
+// turn's change list (from its checkpoint) show it with +/− counts, and Open diff shows before and after. A command approval reads as the
 // command, its folder and whether it runs in the background, with the raw input one click away.
 
 import * as assert from 'node:assert';
@@ -94,9 +94,12 @@ describe('edit review and readable approvals (real workbench)', function () {
     const card = view.locator('.entry.tool-call[data-tool-call-id="call-accept"]');
     await card.locator('.edit-row[data-path="README.md"]').waitFor({ timeout: uiTimeout });
     assert.deepStrictEqual(await card.locator('.edit-row .edit-counts').allInnerTexts().then((t) => t.map((s) => s.trim())), ['+1 −0']);
-    const summary = view.locator('.entry.edits');
+    // The turn's list comes from its checkpoint, as every agent's does (one list, not a second one from the writes).
+    const summary = view.locator('.entry.checkpoint .turn-changes');
     await summary.waitFor({ timeout: uiTimeout });
-    assert.match((await summary.innerText()).replace(/\s+/g, ' '), /Changed 1 file \+1 −0 README\.md \+1 −0 Open diff/i);
+    assert.match((await summary.innerText()).replace(/\s+/g, ' '), /Changed 1 file \+1 −0 .*M README\.md \+1/);
+    assert.strictEqual(await summary.locator('.turn-file[data-path="README.md"] .open-diff').count(), 1);
+    assert.strictEqual(await view.count('.entry.edits'), 0);
     await session.workbench.screenshot('e2e-edits-2-card-and-turn-list');
 
     await card.locator('.edit-row button.open-diff').click();

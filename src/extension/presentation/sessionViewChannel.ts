@@ -163,7 +163,9 @@ export class SessionViewChannel {
       case 'agentOption':
         return c.onAgentOption?.({ sessionId: message.sessionId, configId: message.configId });
       case 'restoreCheckpoint':
-        return c.onRestoreCheckpoint?.({ sessionId: message.sessionId, turnId: message.turnId });
+        return c.onRestoreCheckpoint?.({ sessionId: message.sessionId, turnId: message.turnId, path: message.path });
+      case 'openTurnChanges':
+        return c.onOpenTurnChanges?.({ sessionId: message.sessionId, turnId: message.turnId, path: message.path });
       case 'copyEntry':
         return this.copyEntry(message.sessionId, message.entryId);
       default:

@@ -35,5 +35,7 @@ export interface SessionViewController {
   /** A header control of the agent's options (agentOptionPicks.ts): one option's values, or all options. */
   onAgentOption?(intent: { sessionId?: string; configId?: string }): void | Promise<void>;
   /** "Restore to before this turn" on a turn's checkpoint (checkpointCommands.ts). */
-  onRestoreCheckpoint?(intent: { sessionId?: string; turnId: string }): void | Promise<void>;
+  onRestoreCheckpoint?(intent: { sessionId?: string; turnId: string; path?: string }): void | Promise<void>;
+  /** A turn's changes in the diff editor: one file of it, or the whole turn. */
+  onOpenTurnChanges?(intent: { sessionId?: string; turnId: string; path?: string }): void | Promise<void>;
 }

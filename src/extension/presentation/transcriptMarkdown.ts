@@ -9,6 +9,7 @@ import { TOOL_ENDED_TEXT } from '../../shared/sessionView';
 import { describeCounts } from '../../shared/fileEdits';
 import { diffLines } from '../../shared/lineDiff';
 import { phaseTerms } from '../../shared/turnWords';
+import { changedFilesLabel, type TurnChangesView } from '../../shared/turnChanges';
 
 export interface ExportHeader {
   title: string;
@@ -69,8 +70,14 @@ export function entryMarkdown(entry: EntryView, limits: ExportLimits = exportLim
     case 'edits':
       return `### Files changed · ${at}\n\n${entry.files.map((f) => `- \`${inlineCode(f.path)}\` ${describeCounts(f)}`).join('\n')}\n`;
     case 'checkpoint':
-      return `### Checkpoint · ${at}\n\n${entry.restorable ? 'The files this turn changed can be restored to how they were before it (Vigil: Restore Checkpoint…).' : 'No restorable checkpoint for this turn.'}${entry.note ? ` ${inline(entry.note)}` : ''}\n`;
+      return `### Checkpoint · ${at}\n\n${entry.restorable ? 'The files this turn changed can be restored to how they were before it (Vigil: Restore Checkpoint…).' : 'No restorable checkpoint for this turn.'}${entry.note ? ` ${inline(entry.note)}` : ''}\n${entry.changes ? turnChangesMarkdown(entry.changes) : ''}`;
   }
+}
+
+function turnChangesMarkdown(changes: TurnChangesView): string {
+  const rows = changes.files.map((f) => `- \`${inlineCode(f.path)}\` ${f.change}${f.noDiff ? ` (${f.noDiff === 'binary' ? 'binary' : 'too large to compare'})` : ` +${f.added ?? 0} −${f.removed ?? 0}`}`);
+  const more = changes.count - changes.files.length;
+  return `\n${changedFilesLabel(changes.count)} +${changes.added} −${changes.removed}:\n\n${rows.join('\n')}${more > 0 ? `\n- … and ${more} more` : ''}\n`;
 }
 
 const statusText: Record<ToolCallView['status'], string> = {

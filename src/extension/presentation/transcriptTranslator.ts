@@ -45,7 +45,8 @@ export class TranscriptTranslator {
       case 'interrupted':
         return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at), this.noticeEntry('interrupted', record.reason, at, STOPPED_MEANS)];
       case 'checkpoint': {
-        const entry = checkpointEntry(record, this.nextId('checkpoint', at));
+        const entry = checkpointEntry(record, this.nextId('checkpoint', at), this.edits.hasFiles);
+        if (entry?.kind === 'checkpoint' && entry.changes) this.edits.forgetFiles();
         return entry ? [...this.endStream(), { type: 'entryAppended', entry }] : [];
       }
       case 'syntheticToolResult':

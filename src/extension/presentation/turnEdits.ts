@@ -30,6 +30,16 @@ export class TurnEdits {
     return [{ type: 'toolCallUpdated', toolCallId, patch: { edits: [...list] } }];
   }
 
+  /** True while the current turn has writes Vigil made for the agent. */
+  get hasFiles(): boolean {
+    return this.files.size > 0;
+  }
+
+  /** The turn's checkpoint lists its changed files (every agent's, the same way): no second list at its end. */
+  forgetFiles(): void {
+    this.files.clear();
+  }
+
   /** The turn ended: its list of changed files, if it changed any. */
   end(newId: () => string, at: number): HostEvent[] {
     const files = [...this.files.values()];

@@ -8,6 +8,7 @@ import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
 import type { PlannedFile, RestorePlan } from '../core/checkpoints/restore';
 import type { VigilServices } from '../services';
+import { storedTextShown } from '../presentation/storedTextShown';
 
 export interface CheckpointCommandsDeps {
   services(): Promise<VigilServices>;
@@ -28,17 +29,18 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
     this._register(vscode.workspace.registerTextDocumentContentProvider(checkpointScheme, this));
   }
 
-  /** The content of a stored file (the side "before the turn" of the changes view). */
+  /** The text of a stored file (a side of a diff): bounded, and a binary file says so instead (storedText.ts). */
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const { folder, id } = JSON.parse(uri.query) as { folder?: unknown; id?: unknown };
     if (typeof folder !== 'string' || typeof id !== 'string') throw new Error('Not a checkpoint document');
     if (id === NO_FILE) return '';
     const checkpoints = (await this.d.services()).checkpoints;
     if (!checkpoints) throw new Error('Checkpoints are off');
-    return (await checkpoints.readBlob(folder, id)).toString('utf8');
+    return storedTextShown(await checkpoints.readText(folder, id));
   }
 
-  async restore(sessionId?: string, turnId?: string): Promise<void> {
+  /** `path`: restore only that file of the turn. */
+  async restore(sessionId?: string, turnId?: string, path?: string): Promise<void> {
     const services = await this.d.services();
     const checkpoints = services.checkpoints;
     if (!checkpoints) {
@@ -58,7 +60,7 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
     if (!turn) return;
     let plan: RestorePlan;
     try {
-      plan = await checkpoints.preview(session, turn);
+      plan = await checkpoints.preview(session, turn, path === undefined ? undefined : [path]);
     } catch (error) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: cannot restore this turn: {0}', errorMessage(error)));
       return;
@@ -151,10 +153,19 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
   }
 }
 
+/**
+ * A file of a checkpoint as a read-only document (the all-zero id: no file on that side). Its path is the file's own,
+ * so a diff editor names both sides alike (not as a rename); its content comes only from the id.
+ */
+export function storedUri(folder: string, rel: string, id: string): vscode.Uri {
+  const own = vscode.Uri.file(path.join(folder, ...rel.split('/'))).path;
+  return vscode.Uri.from({ scheme: checkpointScheme, path: own, query: JSON.stringify({ folder, id: /^0+$/.test(id) ? NO_FILE : id }) });
+}
+
 /** Each file as it is now beside what restoring makes of it, in one multi-file diff editor. */
 async function showChangesOf(plan: RestorePlan): Promise<void> {
-  const stored = (f: PlannedFile) => vscode.Uri.from({ scheme: checkpointScheme, path: `/${f.path}`, query: JSON.stringify({ folder: plan.folder, id: f.beforeId }) });
-  const empty = (f: PlannedFile) => vscode.Uri.from({ scheme: checkpointScheme, path: `/${f.path}`, query: JSON.stringify({ folder: plan.folder, id: NO_FILE }) });
+  const stored = (f: PlannedFile) => storedUri(plan.folder, f.path, f.beforeId);
+  const empty = (f: PlannedFile) => storedUri(plan.folder, f.path, NO_FILE);
   const resources = plan.files.map((f) => {
     const onDisk = vscode.Uri.file(path.join(plan.folder, f.path));
     return [onDisk, f.change === 'deleted' ? empty(f) : onDisk, f.change === 'added' ? empty(f) : stored(f)];

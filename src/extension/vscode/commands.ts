@@ -61,7 +61,8 @@ export function registerCommands(app: VigilApp): void {
     'vigil.setApiKey': (arg) => app.models.setApiKey(typeof arg === 'string' ? (arg as never) : undefined),
     'vigil.renameSession': (arg) => app.tree.rename(arg as never),
     'vigil.deleteSession': (arg) => app.tree.delete(arg as never),
-    'vigil.restoreCheckpoint': (arg) => app.checkpoints.restore(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg)),
+    'vigil.restoreCheckpoint': (arg) => app.checkpoints.restore(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg), filePathOf(arg)),
+    'vigil.reviewTurnChanges': (arg) => app.turnChanges.open(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg), filePathOf(arg)),
     'vigil.exportSession': (arg) => exportSessionAsMarkdown(app, arg),
   };
   for (const [id, handler] of Object.entries(commands)) {
@@ -90,6 +91,12 @@ function optionTarget(arg: unknown): { sessionId?: string; configId?: string } |
 function turnIdOf(arg: unknown): string | undefined {
   const turnId = (arg as { turnId?: unknown } | null | undefined)?.turnId;
   return typeof turnId === 'string' ? turnId : undefined;
+}
+
+/** `{ path }`: one file of a turn, as the turn's entry in the session view names it. */
+function filePathOf(arg: unknown): string | undefined {
+  const file = (arg as { path?: unknown } | null | undefined)?.path;
+  return typeof file === 'string' && file.length > 0 ? file : undefined;
 }
 
 /** A session id from a command argument: the id itself, or a row of the session list. */

@@ -556,8 +556,13 @@ export class SessionController extends Disposable implements SessionViewControll
   }
 
   /** A turn's "Restore to before this turn": the preview and questions live with the command (checkpointCommands.ts). */
-  async onRestoreCheckpoint(intent: { sessionId?: string; turnId: string }): Promise<void> {
-    await vscode.commands.executeCommand('vigil.restoreCheckpoint', { sessionId: intent.sessionId ?? this.presenter?.sessionId, turnId: intent.turnId });
+  async onRestoreCheckpoint(intent: { sessionId?: string; turnId: string; path?: string }): Promise<void> {
+    await vscode.commands.executeCommand('vigil.restoreCheckpoint', { ...intent, sessionId: intent.sessionId ?? this.presenter?.sessionId });
+  }
+
+  /** A turn's changes in the diff editor: the work lives with the command (turnChangesReview.ts). */
+  async onOpenTurnChanges(intent: { sessionId?: string; turnId: string; path?: string }): Promise<void> {
+    await vscode.commands.executeCommand('vigil.reviewTurnChanges', { ...intent, sessionId: intent.sessionId ?? this.presenter?.sessionId });
   }
 
   private onSupervisorEvent(event: SupervisorEvent): void {

@@ -25,6 +25,7 @@ import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
 import { AgentSignIn } from './agentSignIn';
 import { CheckpointCommands } from './checkpointCommands';
+import { TurnChangesReview } from './turnChangesReview';
 import { AgentOptionPicks } from './agentOptionPicks';
 import { SecretStorageSource } from './secrets';
 import { registerCommands } from './commands';
@@ -62,6 +63,7 @@ export class VigilApp extends Disposable {
   readonly signIn: AgentSignIn;
   readonly agentOptions: AgentOptionPicks;
   readonly checkpoints: CheckpointCommands;
+  readonly turnChanges: TurnChangesReview;
   private servicesPromise: Promise<VigilServices> | undefined;
   private started: VigilServices | undefined;
   private contextTimer: NodeJS.Timeout | undefined;
@@ -146,6 +148,7 @@ export class VigilApp extends Disposable {
       redact: (text) => redactor.redact(text),
     });
     this.checkpoints = this._register(new CheckpointCommands({ services: () => this.services(), currentSessionId: () => this.sessions.currentSessionId, logger }));
+    this.turnChanges = new TurnChangesReview({ services: () => this.services(), currentSessionId: () => this.sessions.currentSessionId, logger });
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger, agentModel: () => this.agentOptions.selectAgentModel() });
     this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.forget(id)));
     // Which sessions are this window's depends on its folders: re-sort the list when they change.

@@ -105,6 +105,50 @@ describe('turn checkpoints', () => {
     assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1' }).ok, false);
     assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: '' }).ok, false);
     assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: 'x'.repeat(300) }).ok, false);
-    assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: 't', path: '/etc/passwd' }).ok, false);
+    // One file of the turn: a name the host looks up in the turn's trees (below), bounded here.
+    assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: 't', path: 'src/a.ts' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: 't', path: '' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: 't', path: 'p'.repeat(5_000) }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'restoreCheckpoint', id: 'r1', turnId: 't', uri: 'file:///etc/passwd' }).ok, false);
+  });
+
+  it('the webview may ask for a turn\'s changes in the diff editor by turn and, for one file, by its name', () => {
+    assert.equal(parseWebviewMessage({ type: 'openTurnChanges', id: 'r1', turnId: 'turn-1' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'openTurnChanges', id: 'r1', sessionId: 's', turnId: 'turn-1', path: 'line\nbreak.txt' }).ok, true);
+    assert.equal(parseWebviewMessage({ type: 'openTurnChanges', id: 'r1' }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'openTurnChanges', id: 'r1', turnId: 't', path: 'p'.repeat(5_000) }).ok, false);
+    assert.equal(parseWebviewMessage({ type: 'openTurnChanges', id: 'r1', turnId: 't', editId: 'e1' }).ok, false);
+  });
+
+  it('records the files a turn changed with its own tools in its checkpoint, for its list and each file\'s diff and Restore', async () => {
+    const folder = await fs.realpath(await tempRoot('vigil-cp-folder-'));
+    await fs.writeFile(path.join(folder, 'app.ts'), 'one\ntwo\n');
+    await fs.writeFile(path.join(folder, 'keep.ts'), 'keep\n');
+    const { h, checkpoints, takes } = await withCheckpoints(folder);
+    await checkpoints.prepare(folder);
+    const taken = takes();
+    const { turnId, ended } = await h.start();
+    await waitFor(() => takes() === taken + 1, 'the before-turn mark');
+    // As Codex or Gemini would, with their own shell: nothing of it passes through Vigil's file methods.
+    await fs.writeFile(path.join(folder, 'app.ts'), 'one\nTWO\nthree\n');
+    await fs.writeFile(path.join(folder, 'made.ts'), 'new\n');
+    h.agent.finish();
+    assert.equal((await ended).reason, 'completed');
+    const record = await checkpoints.recordOf(h.sessionId, turnId);
+    assert.deepEqual(record?.changes, {
+      files: [{ path: 'app.ts', change: 'modified', added: 2, removed: 1 }, { path: 'made.ts', change: 'added', added: 1, removed: 0 }],
+      count: 2, added: 3, removed: 1,
+    });
+    const entry = new TranscriptTranslator().translate(record!).find((e) => e.type === 'entryAppended');
+    assert.ok(entry?.type === 'entryAppended' && entry.entry.kind === 'checkpoint');
+    assert.deepEqual(entry.entry.changes, record?.changes);
+
+    // One file of it, as its Open diff and Restore plan it; a name outside the folder is refused before git sees it.
+    const one = await checkpoints.preview(h.sessionId, turnId, ['made.ts']);
+    assert.deepEqual(one.files.map((f) => [f.path, f.change]), [['made.ts', 'added']]);
+    assert.deepEqual((await checkpoints.preview(h.sessionId, turnId, ['keep.ts'])).files, [], 'a file the turn did not change is not planned');
+    for (const bad of ['/etc/passwd', '../outside.ts', 'a/../../b', '']) {
+      await assert.rejects(checkpoints.preview(h.sessionId, turnId, [bad]), /is not a file of this turn's folder/, bad);
+    }
   });
 });

@@ -46,9 +46,11 @@ export interface RestoreResult {
 export interface RestoreOptions {
   /** How a file on disk is read to compare it (tests check what is asked of it). */
   read?: ChunkRead;
+  /** Plan only these files (relative paths, matched literally), not the whole turn. */
+  only?: readonly string[];
 }
 
-const GITLINK = '160000';
+export const GITLINK = '160000';
 const REGULAR = new Set(['100644', '100755']);
 
 export async function planRestore(store: CheckpointStore, before: string, after: string, options: RestoreOptions = {}): Promise<RestorePlan> {
@@ -59,7 +61,8 @@ export async function planRestore(store: CheckpointStore, before: string, after:
     }
     // The store streams every file into packs (bigFileThreshold=1), which would make diff call every file
     // binary: line counts use the usual threshold.
-    const diff = await store.git.run(['diff-tree', '-r', '-z', '--no-renames', '--raw', '--numstat', before, after], { config: ['core.bigFileThreshold=8m'] });
+    const only = options.only ? ['--', ...options.only.map((p) => `:(literal)${p}`)] : [];
+    const diff = await store.git.run(['diff-tree', '-r', '-z', '--no-renames', '--raw', '--numstat', before, after, ...only], { config: ['core.bigFileThreshold=8m'] });
     const { entries, counts } = parseDiff(diff.stdout);
     const files: PlannedFile[] = [];
     for (const entry of entries) {
@@ -132,7 +135,7 @@ async function addSizes(store: CheckpointStore, files: PlannedFile[]): Promise<v
   }
 }
 
-interface RawEntry {
+export interface RawEntry {
   path: string;
   beforeMode: string;
   afterMode: string;
@@ -141,7 +144,7 @@ interface RawEntry {
 }
 
 /** `diff-tree -z --raw --numstat`: each raw entry is a meta field and a path, then each numstat entry one field. */
-function parseDiff(buffer: Buffer): { entries: RawEntry[]; counts: Map<string, { added?: number; removed?: number }> } {
+export function parseDiff(buffer: Buffer): { entries: RawEntry[]; counts: Map<string, { added?: number; removed?: number }> } {
   const parts = buffer.toString('utf8').split('\0');
   const entries: RawEntry[] = [];
   const counts = new Map<string, { added?: number; removed?: number }>();

@@ -12,6 +12,9 @@ import { CheckpointStore, checkpointLimits, vigilOwnFolders } from './checkpoint
 import { FolderKeeper, type Mark } from './folderKeeper';
 import { FolderWatcher, type FolderChanges } from './folderWatcher';
 import { applyRestore, planRestore, type RestorePlan, type RestoreResult } from './restore';
+import { readStoredText, type StoredText } from './storedText';
+import { compareBytes, turnChanges } from './turnChanges';
+import type { TurnChangesView } from '../../../shared/turnChanges';
 
 export interface TurnCheckpointsOptions {
   storageRoot: string;
@@ -98,10 +101,12 @@ export class TurnCheckpoints implements CheckpointPort {
       const after = await this.bounded(keeper, `${turnId}/after`, undefined, Math.max(1_000, deadline - this.o.clock.now()));
       if ('error' in after) return { folder, before: before.tree, unavailable: `No checkpoint after the turn: ${after.error}` };
       const skipped = after.skipped.length > 0 ? after.skipped : before.skipped;
+      const changes = before.tree === after.tree ? undefined : await this.changesOf(keeper, before.tree, after, deadline);
       return {
         folder,
         before: before.tree,
         after: after.tree,
+        ...(changes ? { changes } : {}),
         ...(skipped.length > 0 ? { skipped: skipped.slice(0, checkpointLimits.namedSkips).map((s) => ({ path: s.path, ...(s.bytes !== undefined ? { bytes: s.bytes } : {}) })), skippedCount: skipped.length } : {}),
         ...(before.raced.length > 0 ? { unavailable: racedNote(before.raced) } : {}),
       };
@@ -127,8 +132,31 @@ export class TurnCheckpoints implements CheckpointPort {
       .reverse();
   }
 
-  /** What restoring to before the turn would change, and which of those files changed again since. */
-  async preview(sessionId: string, turnId: string): Promise<RestorePlan> {
+  /**
+   * The files the turn changed, for its end-of-turn list: bounded by what is left of the turn's end (at least 1 s);
+   * a list that cannot be made is left out (the turn's Restore and its review still work) and logged.
+   */
+  private async changesOf(keeper: FolderKeeper, before: string, after: Mark, deadline: number): Promise<TurnChangesView | undefined> {
+    const stop = new AbortController();
+    const timer = this.o.clock.setTimer(Math.max(1_000, deadline - this.o.clock.now()), () => stop.abort());
+    try {
+      return await turnChanges(this.storeFor(keeper.folder), before, after.tree, { skipped: new Set(after.skipped.map((s) => s.path)), signal: stop.signal });
+    } catch (error) {
+      this.o.logger.warn(`[checkpoints] ${path.basename(keeper.folder)}: the list of changed files was not made: ${errorMessage(error)}`);
+      return undefined;
+    } finally {
+      timer.cancel();
+    }
+  }
+
+  /**
+   * What restoring to before the turn would change, and which of those files changed again since; `only`: just these
+   * files of the turn (one file's diff or Restore).
+   */
+  async preview(sessionId: string, turnId: string, only?: readonly string[]): Promise<RestorePlan> {
+    // A name the view sent back: only ever a relative path inside the folder, matched literally in the turn's trees.
+    const outside = only?.find((p) => p === '' || p.startsWith('/') || p.includes('\0') || p.split('/').some((s) => s === '..' || s === '.' || s === ''));
+    if (outside !== undefined) throw new VigilError('INVALID_INPUT', `"${outside.slice(0, 200)}" is not a file of this turn's folder.`);
     const record = await this.recordOf(sessionId, turnId);
     if (!record) throw new VigilError('NOT_FOUND', 'This turn has no checkpoint.');
     if (record.before === undefined || record.after === undefined || record.folder === undefined) {
@@ -136,14 +164,14 @@ export class TurnCheckpoints implements CheckpointPort {
     }
     const open = await this.o.folderOf(sessionId).catch(() => undefined);
     if (open !== record.folder) throw new VigilError('OUTSIDE_WORKSPACE', `This checkpoint is of ${record.folder}; open that folder to restore it.`);
-    return planRestore(this.storeFor(record.folder), record.before, record.after);
+    return planRestore(this.storeFor(record.folder), record.before, record.after, { only });
   }
 
-  /** A file as a checkpoint of `folder` holds it (only folders this window keeps checkpoints of). */
-  readBlob(folder: string, id: string): Promise<Buffer> {
+  /** A stored file's text for the diff editor; a file over the compare bound is never read (only folders this window keeps). */
+  readText(folder: string, id: string): Promise<StoredText> {
     const store = this.stores.get(folder);
     if (!store) return Promise.reject(new VigilError('NOT_FOUND', 'No checkpoint of this folder is open in this window.'));
-    return store.readBlob(id);
+    return readStoredText(store, id, compareBytes);
   }
 
   restore(plan: RestorePlan, overwrite: ReadonlySet<string>): Promise<RestoreResult> {

@@ -1,6 +1,7 @@
 // The typed records of a session transcript (one JSON object per line) and their validation.
 
 import * as z from 'zod';
+import { turnChangesSchema } from '../../../shared/turnChangesSchema';
 
 /** Set on a record stored cut because it exceeded the size bound: how big it was and where the whole is. */
 const truncatedSchema = z.object({ bytes: z.number(), kept: z.number(), fullRecord: z.string() });
@@ -40,6 +41,8 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
     before: z.string().regex(/^[0-9a-f]{40,64}$/).optional(), after: z.string().regex(/^[0-9a-f]{40,64}$/).optional(),
     skipped: z.array(z.object({ path: z.string().max(8_192), bytes: z.number().optional() })).max(100).optional(),
     skippedCount: z.number().int().nonnegative().optional(), unavailable: z.string().max(4_000).optional(),
+    /** The files the turn changed (absent in records from before it was kept): one damaged list is dropped alone. */
+    changes: turnChangesSchema.optional().catch(undefined),
   }),
   /** Stands in for the result of a tool call that never produced one. */
   z.object({
