@@ -2,7 +2,8 @@
 // with every file it writes kept inside a per-run folder (nothing under $HOME).
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { promises as fs, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { promises as fs, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -93,10 +94,7 @@ export class CodeServer {
       ...options.env,
     };
     const common = ['--user-data-dir', path.join(runDir, 'user-data'), '--extensions-dir', path.join(runDir, 'extensions')];
-    if (options.vsix) {
-      const install = spawnSync(process.execPath, [entry, ...common, '--install-extension', options.vsix], { env, encoding: 'utf8' });
-      if (install.status !== 0) throw new Error(`installing ${options.vsix} failed:\n${install.stdout}\n${install.stderr}`);
-    }
+    if (options.vsix) copyInstalled(installedOnce(entry, options.vsix, env), path.join(runDir, 'extensions'));
     const args = [
       entry,
       // Port 0: the system picks a free port when code-server binds, so a port probed free and taken by
@@ -175,6 +173,58 @@ export class CodeServer {
     signalGroup('SIGKILL');
     await killMarkedProcesses(`VIGIL_TEST_RUN_ID=${path.basename(this.runDir)}`);
   }
+}
+
+/**
+ * The extensions folder of `vsix` installed by code-server's own `--install-extension`, once per VSIX content
+ * for all runs and test processes: the install starts a VS Code CLI (seconds on a busy machine) and was done
+ * for every workbench. Two processes installing the same VSIX at once both install; the first rename wins.
+ */
+function installedOnce(entry: string, vsix: string, env: NodeJS.ProcessEnv): string {
+  const digest = createHash('sha256').update(readFileSync(vsix)).digest('hex').slice(0, 16);
+  const templatesDir = path.join(repoRoot, '.vscode-test', 'installed-vsix');
+  const template = path.join(templatesDir, digest);
+  if (existsSync(path.join(template, 'extensions.json'))) return template;
+  mkdirSync(templatesDir, { recursive: true });
+  const staging = mkdtempSync(path.join(templatesDir, `${digest}-staging-`));
+  try {
+    const dirs = ['--user-data-dir', path.join(staging, 'user-data'), '--extensions-dir', path.join(staging, 'extensions')];
+    const install = spawnSync(process.execPath, [entry, ...dirs, '--install-extension', vsix], { env, encoding: 'utf8' });
+    if (install.status !== 0) throw new Error(`installing ${vsix} failed:\n${install.stdout}\n${install.stderr}`);
+    // Named by the folder it will be found in, so that every copy can name its own (copyInstalled).
+    const index = path.join(staging, 'extensions', 'extensions.json');
+    writeFileSync(index, readFileSync(index, 'utf8').split(path.join(staging, 'extensions')).join(template));
+    try {
+      renameSync(path.join(staging, 'extensions'), template);
+    } catch (error) {
+      // Another test process renamed its identical install into place first.
+      if (!existsSync(path.join(template, 'extensions.json'))) throw error;
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  pruneStale(templatesDir);
+  return template;
+}
+
+/** Installs of earlier VSIXes (and stagings of killed runs) left a day ago; today's may still be in use. */
+function pruneStale(templatesDir: string): void {
+  const dayAgo = Date.now() - 24 * 3600_000;
+  for (const name of readdirSync(templatesDir)) {
+    const dir = path.join(templatesDir, name);
+    try {
+      if (statSync(dir).mtimeMs < dayAgo) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Removed meanwhile by another test process.
+    }
+  }
+}
+
+/** A copy of an installed extensions folder; its extensions.json names the folder it was installed in. */
+function copyInstalled(template: string, target: string): void {
+  cpSync(template, target, { recursive: true });
+  const index = path.join(target, 'extensions.json');
+  writeFileSync(index, readFileSync(index, 'utf8').split(template).join(target));
 }
 
 /** The port code-server bound (it logs `HTTP server listening on http://127.0.0.1:<port>/`). */
