@@ -5,6 +5,7 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { Locator } from 'playwright-core';
 import { codexWithoutCredentials } from '../fakes/codexWithoutCredentials';
 import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
 import { text, toolCall } from '../fakes/modelEndpoints/script';
@@ -49,7 +50,7 @@ describe('agent start failure and sign-in with the real Codex agent (real workbe
     await view.send('Hello');
     const notice = view.locator('.notice-banner.error-notice', { hasText: 'The agent exited (code 1) while starting' });
     await notice.waitFor({ timeout: agentTimeout });
-    const shown = await notice.innerText();
+    const shown = await unfolded(notice);
     assert.match(shown, /Error: error loading config: CODEX_HOME points to "[^"]*", but that path does not exist/, shown);
     assert.ok(!/ACP connection closed|Stack backtrace/.test(shown), shown);
     const page = session.workbench.page;
@@ -67,7 +68,7 @@ describe('agent start failure and sign-in with the real Codex agent (real workbe
     await view.send('What do the notes say?');
     const notice = view.locator('.notice-banner.error-notice', { hasText: 'needs you to sign in' });
     await notice.waitFor({ timeout: agentTimeout });
-    assert.match(await notice.innerText(), /It offers: Login with ChatGPT; Use CODEX_API_KEY; Use OPENAI_API_KEY/);
+    assert.match(await unfolded(notice), /It offers: Login with ChatGPT; Use CODEX_API_KEY; Use OPENAI_API_KEY/);
     await session.workbench.screenshot('e2e-signin-2-sign-in-needed');
     await notice.locator('.notice-action[data-action="signIn"]').click();
     await session.workbench.pickQuickItem('Use CODEX_API_KEY');
@@ -86,3 +87,10 @@ describe('agent start failure and sign-in with the real Codex agent (real workbe
     assert.ok(!vigilLog(session.server).includes(testApiKey), 'the key never reaches the log');
   });
 });
+
+/** A notice's whole text as a person reads it: its one-line summary clicked open to show the folded details. */
+async function unfolded(notice: Locator): Promise<string> {
+  const details = notice.locator('details.notice-details');
+  if ((await details.count()) > 0 && !(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await notice.locator('summary.notice-summary').click();
+  return notice.innerText();
+}

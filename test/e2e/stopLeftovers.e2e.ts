@@ -54,12 +54,15 @@ describe('Stop means stop (real workbench)', function () {
     assert.ok(helper && task, 'the helper and the background task run');
 
     await view.locator('#stop').click();
-    await view.locator('.entry.notice', { hasText: /Stopped 3 processes the agent left running: sleep 600, .*sleep 601/ }).waitFor({ timeout: uiTimeout });
+    // Four: the three strays and the `sleep 605` that carries the task server's VIGIL_TASK_SESSION without being it
+    // (an agent can forge an environment entry; what is spared rests on the registry's own record of its server).
+    await view.locator('.entry.notice', { hasText: /Stopped 4 processes the agent left running: (?=.*sleep 600)(?=.*sleep 601)(?=.*sleep 605)/ }).waitFor({ timeout: uiTimeout });
     await view.locator('.entry.tool-call[data-status="ended"]', { hasText: 'ended without a result' }).waitFor({ timeout: uiTimeout });
     await view.waitPhase('aborted');
     // SIGTERM ends two at once; the third only after the grace, by SIGKILL.
     await waitUntil(async () => (await runProcesses(session.server, strays)).length === 0, 'no stray to be left', (graceSeconds + 30) * 1000);
     assert.deepStrictEqual(await runProcesses(session.server, /^sleep 600\s*$/), [], 'no sleep 600 is left');
+    assert.deepStrictEqual(await runProcesses(session.server, /^sleep 605\s*$/), [], 'the sleep that forged the task server\'s entry is not spared');
     assert.deepStrictEqual(await runProcesses(session.server, /^sleep 900\s*$/), [helper], 'the helper from before the turn still runs');
     assert.deepStrictEqual(await runProcesses(session.server, /^sleep 603\s*$/), [task], 'the background task still runs');
     await waitUntil(() => /1 process ignored SIGTERM for \d+ s and was killed/.test(vigilLog(session.server)), 'the log to name the one killed after the grace');
