@@ -63,6 +63,8 @@ export function registerCommands(app: VigilApp): void {
     'vigil.deleteSession': (arg) => app.tree.delete(arg as never),
     'vigil.restoreCheckpoint': (arg) => app.checkpoints.restore(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg)),
     'vigil.exportSession': (arg) => exportSessionAsMarkdown(app, arg),
+    'vigil.changeAgentConsent': (arg) => app.restricted.change(typeof arg === 'string' ? arg : undefined),
+    'vigil.forgetAgentConsent': () => app.restricted.forget(),
   };
   for (const [id, handler] of Object.entries(commands)) {
     app.context.subscriptions.push(
