@@ -18,6 +18,8 @@ export interface SessionMetaView {
   createdAt?: number;
   /** Set when the agent's background commands cannot wake it (no Vigil task server for it), saying why. */
   wakeups?: string;
+  /** Set while Restricted Mode decides which agent serves (core/settings/restrictedAgent.ts): one line, and what it means. */
+  restricted?: { text: string; detail: string };
 }
 
 /** ACP `ToolKind` (toolKinds.ts). */
@@ -60,9 +62,12 @@ export interface PlanItemView {
 
 export type NoticeKind = 'quiet' | 'stall' | 'abort' | 'interrupted' | 'error' | 'info';
 
-/** A button on a notice: Open Log (the Vigil output), Open Settings (`vigil.agent`), Sign in… (the agent's auth methods). */
-export type NoticeAction = 'openLog' | 'openSettings' | 'signIn';
-export const noticeActions: readonly NoticeAction[] = ['openLog', 'openSettings', 'signIn'];
+/**
+ * A button on a notice: Open Log (the Vigil output), Open Settings (`vigil.agent`), Sign in… (the agent's auth methods),
+ * Change… (whether the person's agent may work in this Restricted Mode folder).
+ */
+export type NoticeAction = 'openLog' | 'openSettings' | 'signIn' | 'agentConsent';
+export const noticeActions: readonly NoticeAction[] = ['openLog', 'openSettings', 'signIn', 'agentConsent'];
 
 export interface NoticeView {
   id: string;

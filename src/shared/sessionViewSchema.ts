@@ -169,6 +169,7 @@ const sessionMeta: z.ZodType<SessionMetaView> = z.strictObject({
   cwd: title.optional(),
   createdAt: epochMs.optional(),
   wakeups: z.string().max(viewLimits.wakeupsNote).optional(),
+  restricted: z.strictObject({ text: z.string().max(viewLimits.wakeupsNote), detail: z.string().max(viewLimits.wakeupsNote) }).optional(),
 });
 
 export const snapshotSchema: z.ZodType<SessionSnapshot> = z.strictObject({

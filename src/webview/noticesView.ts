@@ -11,10 +11,11 @@ const noticeClass: Record<NoticeView['kind'], string> = {
   quiet: 'quiet-banner', stall: 'stall-banner', abort: 'abort-notice', interrupted: 'interrupted-notice', error: 'error-notice', info: 'info-notice',
 };
 
-const actionButton: Record<NoticeAction, { label: string; icon: string }> = {
+export const actionButton: Record<NoticeAction, { label: string; icon: string }> = {
   openLog: { label: 'Open Log', icon: 'output' },
   openSettings: { label: 'Open Settings', icon: 'settings-gear' },
   signIn: { label: 'Sign in…', icon: 'account' },
+  agentConsent: { label: 'Change…', icon: 'shield' },
 };
 
 /** A stopped turn has one icon, as it has one word, whichever way it stopped (shared/turnWords.ts). */

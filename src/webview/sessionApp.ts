@@ -21,6 +21,7 @@ import type { HostBridge, Intent, ViewState } from './hostBridge';
 import { noticesView } from './noticesView';
 import { statusLine } from './statusLine';
 import { taskStrip } from './taskStrip';
+import { restrictedLine } from './restrictedLine';
 import { TranscriptWindow } from './transcriptWindow';
 import type { ViewActions } from './viewActions';
 
@@ -275,6 +276,7 @@ export class SessionApp {
           @click=${() => this.post({ type: 'openSession' })}><span class="codicon codicon-folder-opened" aria-hidden="true"></span>Open…</button>
         ${headerOptions(s.agent, (configId) => this.post({ type: 'agentOption', sessionId: s.session?.id, configId }))}
       </header>
+      ${restrictedLine(s.session?.restricted, this.actions)}
       <div id="transcript" role="log" aria-label="Transcript" @scroll=${() => this.onScroll()}>
         ${s.session === null && s.entries.length === 0
           ? html`<div id="empty-state">No session is open. Send a message to start one, or open an earlier session.</div>`

@@ -119,6 +119,8 @@ export const sessionStyles = css`
     background: var(--vscode-inputValidation-errorBackground); border: 1px solid var(--vscode-inputValidation-errorBorder);
   }
   .info-notice { background: var(--vscode-editorWidget-background); border: 1px solid var(--vscode-widget-border, transparent); }
+  /* Restricted Mode's line says which agent answers: never cut, whatever the width. */
+  .restricted-line .notice-details .notice-text { white-space: normal; overflow-wrap: anywhere; }
   .approval {
     margin: 4px 8px; padding: 6px 8px; border-radius: 4px;
     border: 1px solid var(--vscode-focusBorder); background: var(--vscode-editorWidget-background);

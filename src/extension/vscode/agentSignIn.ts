@@ -37,7 +37,7 @@ const kindWords: Record<AgentAuthMethod['kind'], string> = {
 };
 
 function remedyLabel(action: NoticeAction): string {
-  return { openLog: vscode.l10n.t('Open Log'), openSettings: vscode.l10n.t('Open Settings'), signIn: vscode.l10n.t('Sign in…') }[action];
+  return { openLog: vscode.l10n.t('Open Log'), openSettings: vscode.l10n.t('Open Settings'), signIn: vscode.l10n.t('Sign in…'), agentConsent: vscode.l10n.t('Change…') }[action];
 }
 
 export class AgentSignIn {
@@ -88,6 +88,10 @@ export class AgentSignIn {
         return;
       case 'signIn':
         await this.signIn(sessionId);
+        return;
+      case 'agentConsent':
+        // Restricted Mode's question about the person's own agent (restrictedAgentConsent.ts).
+        await vscode.commands.executeCommand('vigil.changeAgentConsent', sessionId);
         return;
       default: {
         const never: never = action;

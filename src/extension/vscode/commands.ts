@@ -64,6 +64,8 @@ export function registerCommands(app: VigilApp): void {
     'vigil.restoreCheckpoint': (arg) => app.checkpoints.restore(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg), filePathOf(arg)),
     'vigil.reviewTurnChanges': (arg) => app.turnChanges.open(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg), filePathOf(arg)),
     'vigil.exportSession': (arg) => exportSessionAsMarkdown(app, arg),
+    'vigil.changeAgentConsent': (arg) => app.restricted.change(typeof arg === 'string' ? arg : undefined),
+    'vigil.forgetAgentConsent': () => app.restricted.forget(),
   };
   for (const [id, handler] of Object.entries(commands)) {
     app.context.subscriptions.push(

@@ -57,7 +57,7 @@ export interface SessionControllerDeps {
   openFile(path: string, line?: number): Promise<void>;
   killTask(taskId: string): Promise<void>;
   /** Extra facts about the session for its header (agent, model). */
-  metaExtra(sessionId: string): { agent?: string; model?: string; cwd?: string; wakeups?: string };
+  metaExtra(sessionId: string): { agent?: string; model?: string; cwd?: string; wakeups?: string; restricted?: { text: string; detail: string } };
   /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
   folderForNewSession(): string | undefined;
   /** This window's key for the durable "last open session" record (its first folder, '' without one). */

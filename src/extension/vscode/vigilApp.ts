@@ -20,7 +20,8 @@ import { MentionSource } from './mentionSource';
 import type { VigilServices } from '../services';
 import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
 import { VigilConfiguration } from './configuration';
-import { canonicalFolder, folderForNewSession } from '../core/folders/sessionFolder';
+import { folderForNewSession } from '../core/folders/sessionFolder';
+import { activeFile, windowFolders } from './windowFolders';
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
 import { AgentSignIn } from './agentSignIn';
@@ -38,6 +39,7 @@ import { StatusBarController } from './statusBar';
 import type { StatusModel } from '../presentation/statusPresentation';
 import type { TurnPhase } from '../../shared/sessionView';
 import { TaskTerminals } from './taskTerminal';
+import { RestrictedAgentConsent } from './restrictedAgentConsent';
 import { SessionViewProvider } from './webview/sessionViewProvider';
 import { openWorkspaceFile } from './workspaceLinks';
 import { EditJournal } from '../core/acp/editJournal';
@@ -64,6 +66,8 @@ export class VigilApp extends Disposable {
   readonly agentOptions: AgentOptionPicks;
   readonly checkpoints: CheckpointCommands;
   readonly turnChanges: TurnChangesReview;
+  /** Restricted Mode: whether the person's own agent may work in a session's folder. */
+  readonly restricted: RestrictedAgentConsent;
   private servicesPromise: Promise<VigilServices> | undefined;
   private started: VigilServices | undefined;
   private contextTimer: NodeJS.Timeout | undefined;
@@ -83,6 +87,7 @@ export class VigilApp extends Disposable {
     super();
     this.editDiffs = this._register(new EditDiffs(this.edits, logger));
     this.config = this._register(VigilConfiguration.forWindow(context, logger));
+    this.restricted = RestrictedAgentConsent.forApp(this, () => this.restartIdleAgents());
     this.learnAgentEnv();
     this.learnMcpSecrets();
     this.sessions = this._register(
@@ -102,7 +107,7 @@ export class VigilApp extends Disposable {
         killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
         openFile: (file, line) => openWorkspaceFile(file, line, logger),
         openDiff: (editId) => this.editDiffs.open(editId),
-        metaExtra: (sessionId) => this.agentLabel(sessionId),
+        metaExtra: (sessionId) => this.restricted.labelled(sessionId, this.agentLabel(sessionId)),
         folderForNewSession: () => folderForNewSession(windowFolders(), activeFile()),
         windowKey: () => windowFolders()[0] ?? '',
         onTurnFailed: (ended, text) => this.signIn.turnFailed(ended, text),
@@ -198,7 +203,7 @@ export class VigilApp extends Disposable {
       maxWakeupsPerTurn: () => this.config.settings.wakeups.maxPerTurn,
       outputByteLimit: () => this.config.settings.tasks.outputByteLimit,
       taskCaps: () => ({ perSession: this.config.settings.tasks.maxRunningPerSession, perWindow: this.config.settings.tasks.maxRunningPerWindow }),
-      launchFor: () => this.launch(),
+      launchFor: (sessionId) => this.launch(sessionId),
       policy: new SettingsApprovalPolicy(this.config),
       edits: this.edits,
       prompter: new ApprovalPrompter({
@@ -277,10 +282,12 @@ export class VigilApp extends Disposable {
   }
 
   /** How the next agent process of a session is started: settings (a workspace's agent or endpoint only once confirmed) and keys as they are now. */
-  private async launch(): Promise<LaunchSpec> {
+  private async launch(sessionId: string): Promise<LaunchSpec> {
     const { builtinLaunch, customLaunch } = loadServices();
-    const { agent: custom, model } = await this.config.launchSettings();
-    if (custom) return this.signIn.withStoredCredentials(customLaunch(custom));
+    const { agent, model } = await this.config.launchSettings();
+    // In Restricted Mode the person's own agent starts only with their consent for the folder; else the built-in serves.
+    const { agent: custom, readOnlyMode } = await this.restricted.admit(sessionId, agent);
+    if (custom) return this.signIn.withStoredCredentials({ ...customLaunch(custom), readOnlyMode });
     const apiKey = await this.secrets.apiKeyFor(model);
     return builtinLaunch({ agentScript: path.join(this.context.extensionPath, 'dist', 'agent.js'), execPath: process.execPath, model, apiKey });
   }
@@ -386,17 +393,4 @@ export class VigilApp extends Disposable {
     await vscode.commands.executeCommand('setContext', 'vigil.hasResumable', resumable);
     await vscode.commands.executeCommand('setContext', 'vigil.hasRunningTasks', (services?.registry.list().some((t) => t.status === 'running')) ?? false);
   }
-}
-
-/**
- * This window's folders a session can belong to: those on the local file system (a virtual folder
- * cannot be an agent's cwd), canonical, in the window's order.
- */
-function windowFolders(): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => canonicalFolder(f.uri.fsPath));
-}
-
-function activeFile(): string | undefined {
-  const uri = vscode.window.activeTextEditor?.document.uri;
-  return uri?.scheme === 'file' ? uri.fsPath : undefined;
 }

@@ -26,6 +26,7 @@ import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './
 import type { ClientOp } from './clientGrants';
 import { PermissionGate, type ClientOpVerdict } from './permissionGate';
 import { refusalFor } from './promptContent';
+import { enterReadOnlyMode } from './readOnlyMode';
 import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 import { TerminalBridge } from './terminalBridge';
 import { WorkspaceFs } from './workspaceFs';
@@ -351,6 +352,7 @@ export class AcpAgentHandle implements AgentHandle {
       const live: Live = { process: proc, connection, acpSessionId: opened.acpSessionId, terminals, opener: opened.opener, label: spec.label, marker };
       // A resumed or loaded agent session keeps its own options; a fresh one gets the person's choices back.
       if (opened.how === 'new') await this.reapplyChoices(live);
+      if (spec.readOnlyMode) await enterReadOnlyMode({ state: this.agentState, connection, acpSessionId: opened.acpSessionId, log: this.deps.log, label: spec.label });
       this.live = live;
       void proc.exited.then((exit) => this.onProcessExit(live, exit));
       return live;

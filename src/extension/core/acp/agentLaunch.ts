@@ -21,6 +21,8 @@ export interface LaunchSpec {
   redactor?: Redactor;
   /** An `env_var` auth method the person signed in with: `authenticate`d before every `session/new` (agentAuth.ts). */
   authMethodId?: string;
+  /** Restricted Mode with the person's consent: the agent's session is put in its read-only or plan mode (readOnlyMode.ts). */
+  readOnlyMode?: boolean;
 }
 
 /**
