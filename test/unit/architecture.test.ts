@@ -1,10 +1,12 @@
 // The layering of docs/architecture.md (dependency rules), enforced: only src/extension/vscode may import 'vscode',
-// and everything under src/extension/vscode does; the extension host and the built-in agent meet only in src/shared.
+// and everything under src/extension/vscode does; the extension host and the built-in agent meet only in src/shared;
+// src/extension/core imports only itself and src/shared.
 
 import * as assert from 'node:assert';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { importGraph } from './importGraph';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const importsVscode = /(?:from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)|import\(\s*['"]vscode['"]\s*\))/;
@@ -48,6 +50,29 @@ function vscodeFreeFiles(root: string, dir: string): string[] {
     .filter((file) => !importsVscode.test(readFileSync(path.join(root, file), 'utf8')));
 }
 
+/** Imports from src/extension/core (under `root`) of anything but core itself and src/shared, as `file: target`. */
+function coreStrayImports(root: string): string[] {
+  const core = path.join(root, 'src', 'extension', 'core');
+  const allowed = [core, path.join(root, 'src', 'shared')].map((dir) => dir + path.sep);
+  return [...importGraph(core)].flatMap(([file, targets]) =>
+    targets.filter((target) => !allowed.some((dir) => target.startsWith(dir))).map((target) => `${path.relative(root, file)}: ${path.relative(root, target)}`),
+  );
+}
+
+/** Writes `files` (relative path → text) under a fresh temporary folder, runs `check` on it and removes it. */
+function planted<T>(files: Record<string, string>, check: (root: string) => T): T {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'vigil-arch-'));
+  try {
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    }
+    return check(root);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 describe('architecture', () => {
   it('src/extension never imports src/agent: the contract between them is in src/shared', () => {
     assert.deepStrictEqual(crossings('extension', ['agent']), []);
@@ -59,6 +84,30 @@ describe('architecture', () => {
 
   it('src/shared imports neither side', () => {
     assert.deepStrictEqual(crossings('shared', ['agent', 'extension', 'webview']), []);
+  });
+
+  it('src/extension/core imports only itself and src/shared (never presentation/, vscode/, webview/ or agent/)', () => {
+    assert.deepStrictEqual(coreStrayImports(repoRoot), []);
+  });
+
+  it('the core check finds a planted import of presentation/, of any form, and nothing else', () => {
+    const stray = planted(
+      {
+        'src/extension/core/a/one.ts': "import type { P } from '../../presentation/p';\nimport { s } from '../../../shared/s';\nimport { two } from './two';\nimport * as fs from 'node:fs';\n",
+        'src/extension/core/a/two.ts': "export { v } from '../../vscode/v';\nexport const two = () => import('../b/three');\n",
+        'src/extension/core/b/three.ts': "export const w = require('../../../webview/w');\n",
+        'src/extension/presentation/p.ts': 'export type P = 1;\n',
+        'src/extension/vscode/v.ts': 'export const v = 1;\n',
+        'src/webview/w.ts': 'export const w = 1;\n',
+        'src/shared/s.ts': 'export const s = 1;\n',
+      },
+      coreStrayImports,
+    );
+    assert.deepStrictEqual(stray.sort(), [
+      `${path.join('src/extension/core/a/one.ts')}: ${path.join('src/extension/presentation/p.ts')}`,
+      `${path.join('src/extension/core/a/two.ts')}: ${path.join('src/extension/vscode/v.ts')}`,
+      `${path.join('src/extension/core/b/three.ts')}: ${path.join('src/webview/w.ts')}`,
+    ]);
   });
 
   it('the crossing check sees relative imports of every form, and only those', () => {
@@ -81,15 +130,11 @@ describe('architecture', () => {
   });
 
   it('the vscode-folder check finds a planted vscode-free file, and only that one', () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'vigil-arch-'));
-    try {
-      mkdirSync(path.join(root, 'src', 'extension', 'vscode', 'webview'), { recursive: true });
-      writeFileSync(path.join(root, 'src/extension/vscode/glue.ts'), "import * as vscode from 'vscode';\nexport const x = vscode.version;\n");
-      writeFileSync(path.join(root, 'src/extension/vscode/webview/pure.ts'), 'export const y = 1;\n');
-      assert.deepStrictEqual(vscodeFreeFiles(root, 'src/extension/vscode'), ['src/extension/vscode/webview/pure.ts']);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    const files = {
+      'src/extension/vscode/glue.ts': "import * as vscode from 'vscode';\nexport const x = vscode.version;\n",
+      'src/extension/vscode/webview/pure.ts': 'export const y = 1;\n',
+    };
+    assert.deepStrictEqual(planted(files, (root) => vscodeFreeFiles(root, 'src/extension/vscode')), ['src/extension/vscode/webview/pure.ts']);
   });
 
   it('the check itself recognises every form of import', () => {
