@@ -1,12 +1,12 @@
 // The layering of docs/architecture.md (dependency rules), enforced: only src/extension/vscode may import 'vscode',
 // and everything under src/extension/vscode does; the extension host and the built-in agent meet only in src/shared;
-// src/extension/core imports only itself and src/shared.
+// src/extension/core imports only itself and src/shared; no file of src/ is in an import circle.
 
 import * as assert from 'node:assert';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { importGraph } from './importGraph';
+import { importCircles, importGraph } from './importGraph';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const importsVscode = /(?:from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)|import\(\s*['"]vscode['"]\s*\))/;
@@ -108,6 +108,24 @@ describe('architecture', () => {
       `${path.join('src/extension/core/a/two.ts')}: ${path.join('src/extension/vscode/v.ts')}`,
       `${path.join('src/extension/core/b/three.ts')}: ${path.join('src/webview/w.ts')}`,
     ]);
+  });
+
+  it('no file of src/ is in an import circle', () => {
+    const circles = importCircles(importGraph(path.join(repoRoot, 'src')));
+    assert.deepStrictEqual(circles.map((files) => files.map((f) => path.relative(repoRoot, f))), []);
+  });
+
+  it('the circle check finds a planted circle through three files (type-only imports count), and only that one', () => {
+    const circles = planted(
+      {
+        'src/a.ts': "import { b } from './b';\nimport { d } from './d';\nexport const a = b + d;\n",
+        'src/b.ts': "import { c } from './sub/c';\nexport const b = c;\n",
+        'src/sub/c.ts': "import type { A } from '../a';\nexport const c = 1;\n",
+        'src/d.ts': "export const d = 1;\n",
+      },
+      (root) => importCircles(importGraph(path.join(root, 'src'))).map((files) => files.map((f) => path.relative(root, f))),
+    );
+    assert.deepStrictEqual(circles, [[path.join('src/a.ts'), path.join('src/b.ts'), path.join('src/sub/c.ts')]]);
   });
 
   it('the crossing check sees relative imports of every form, and only those', () => {
