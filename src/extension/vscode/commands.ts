@@ -13,6 +13,7 @@ import type { ModelCommands } from './modelCommands';
 import type { AgentSignIn } from './agentSignIn';
 import type { AgentOptionPicks } from './agentOptionPicks';
 import type { CheckpointCommands } from './checkpointCommands';
+import type { TurnChangesReview } from './turnChangesReview';
 
 /** What the commands reach of the running extension: vigilApp.ts provides it and registers them (so this module never imports it). */
 export interface CommandHost extends ExportHost {
@@ -26,6 +27,7 @@ export interface CommandHost extends ExportHost {
   readonly signIn: AgentSignIn;
   readonly agentOptions: AgentOptionPicks;
   readonly checkpoints: CheckpointCommands;
+  readonly turnChanges: TurnChangesReview;
   focusSession(): Promise<void>;
 }
 
