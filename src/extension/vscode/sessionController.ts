@@ -1,6 +1,6 @@
 // Connects the session view to the services: starts user and resume turns, aborts, answers approvals
 // and forms, and streams every change of the open session to the view. Which session the view shows
-// and how it is opened: sessionOpener.ts; `@` mentions: promptMentions.ts.
+// and how it is opened: sessionOpener.ts; `@` mentions: presentation/promptMentions.ts.
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../core/common/disposable';
@@ -17,7 +17,8 @@ import { answerElicitation, elicitationUrl, type ElicitationRoutes } from '../pr
 import type { ElicitationValue } from '../../shared/elicitationForm';
 import type { MentionItem, PromptAttachment, PromptMention } from '../../shared/promptContext';
 import type { ElicitationAction } from '../../shared/sessionView';
-import { mentionChoices, promptAttachments, type MentionDeps } from './promptMentions';
+import type { MentionSource } from './mentionSource';
+import { mentionChoices, promptAttachments } from '../presentation/promptMentions';
 import { stopTurnElsewhere } from './remoteTurnStop';
 import type { SessionPresenter } from '../presentation/sessionPresenter';
 import { SessionModels } from '../presentation/sessionModels';
@@ -26,7 +27,11 @@ import { adoptAgentTitle } from '../presentation/agentTitle';
 import type { SessionViewController } from '../presentation/sessionViewController';
 import { SessionOpener, type SessionOpenerDeps } from './sessionOpener';
 
-export interface SessionControllerDeps extends SessionOpenerDeps, MentionDeps {
+export interface SessionControllerDeps extends SessionOpenerDeps {
+  /** What `@` offers in the composer. */
+  mentions: MentionSource;
+  /** The folder a session's agent works in (its workspace folder), for mentions of files. */
+  workFolder(sessionId: string): Promise<string | undefined>;
   post(event: HostEvent): void;
   reveal(): Promise<void>;
   showTaskOutput(taskId: string): Promise<void>;
@@ -41,6 +46,8 @@ export interface SessionControllerDeps extends SessionOpenerDeps, MentionDeps {
   onNoticeAction?(action: NoticeAction, sessionId: string | undefined): Promise<void>;
   /** Resolves once Vigil knows which agent the settings name (configuration.ts); a turn is started only after. */
   agentChoiceSettled?(hooks: SettledHooks): Promise<void>;
+  /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
+  folderForNewSession(): string | undefined;
 }
 
 const settingsNoticeId = 'settings-wait';

@@ -5,13 +5,15 @@ import type { MentionItem, PromptAttachment, PromptMention } from '../../shared/
 import type { AcpAgentHandle } from '../core/acp/acpAgentHandle';
 import { resolveMentions } from '../core/acp/mentionResolver';
 import { refusalFor } from '../core/acp/promptContent';
-import type { MentionSource } from './mentionSource';
-import type { VigilServices } from '../services';
+import type { AgentHandleProvider } from '../core/ports/agentHandle';
+
+/** The sessions' agents, asked what a prompt may hold. */
+type MentionAgents = Pick<AgentHandleProvider, 'get'>;
 
 export interface MentionDeps {
-  services(): Promise<VigilServices>;
-  /** What `@` offers in the composer. */
-  mentions: MentionSource;
+  services(): Promise<{ agents: MentionAgents }>;
+  /** What `@` offers in the composer (vscode/mentionSource.ts). */
+  mentions: { query(root: string | undefined, query: string): Promise<{ items: MentionItem[]; note?: string }> };
   /** The folder a session's agent works in (its workspace folder), for mentions of files. */
   workFolder(sessionId: string): Promise<string | undefined>;
   /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
@@ -21,7 +23,7 @@ export interface MentionDeps {
 }
 
 /** The mentions as checked attachments, refused (with why) when the session's agent cannot take them. */
-export async function promptAttachments(d: MentionDeps, services: VigilServices, sessionId: string, mentions: PromptMention[]): Promise<PromptAttachment[]> {
+export async function promptAttachments(d: MentionDeps, services: { agents: MentionAgents }, sessionId: string, mentions: PromptMention[]): Promise<PromptAttachment[]> {
   const root = await d.workFolder(sessionId);
   if (root === undefined && mentions.some((m) => m.kind === 'file')) throw new Error('Open the session\'s folder to mention its files.');
   const attachments = await resolveMentions(root ?? '/', mentions);
