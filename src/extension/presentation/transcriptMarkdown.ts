@@ -10,6 +10,7 @@ import { describeCounts } from '../../shared/fileEdits';
 import { diffLines } from '../../shared/lineDiff';
 import { phaseTerms } from '../../shared/turnWords';
 import { changedFilesLabel, type TurnChangesView } from '../../shared/turnChanges';
+import { cutText } from '../../shared/textCut';
 
 export interface ExportHeader {
   title: string;
@@ -193,8 +194,7 @@ function blockSafe(line: string): string {
 }
 
 function cut(text: string, limits: ExportLimits): string {
-  if (text.length <= limits.sectionChars) return text;
-  return `${text.slice(0, limits.sectionChars)}\n… (${text.length - limits.sectionChars} more characters not exported)`;
+  return cutText(text, limits.sectionChars, 'not exported');
 }
 
 function json(value: unknown): string {
