@@ -11,6 +11,7 @@ import { diffLines } from '../../shared/lineDiff';
 import { phaseTerms } from '../../shared/turnWords';
 import { changedFilesLabel, type TurnChangesView } from '../../shared/turnChanges';
 import { cutText } from '../../shared/textCut';
+import { fenceFor } from '../../shared/codeFence';
 
 export interface ExportHeader {
   title: string;
@@ -128,8 +129,7 @@ export function cleanText(text: string): string {
 /** A fenced block that nothing inside can close: its fence is longer than any backtick run in `text`. */
 export function fenced(text: string, info = ''): string {
   const body = cleanText(text);
-  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const fence = fenceFor(body);
   return `${fence}${info.replace(/[^\w+-]/g, '')}\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}${fence}\n`;
 }
 
