@@ -20,7 +20,7 @@ import { MentionSource } from './mentionSource';
 import type { VigilServices } from '../services';
 import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
 import { VigilConfiguration } from './configuration';
-import { canonicalFolder, folderForNewSession } from '../core/folders/sessionFolder';
+import { folderForNewSession } from '../core/folders/sessionFolder';
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
 import { AgentSignIn } from './agentSignIn';
@@ -42,6 +42,7 @@ import { SessionViewProvider } from './webview/sessionViewProvider';
 import { openWorkspaceFile } from './workspaceLinks';
 import { EditJournal } from '../core/acp/editJournal';
 import { EditDiffs } from './editDiffs';
+import { activeFile, windowFolders } from './windowFolders';
 
 /** The view's heartbeat comes every 4 s while a person can see it; a little slack for a busy host. */
 const viewSeenForMs = 12_000;
@@ -386,17 +387,4 @@ export class VigilApp extends Disposable {
     await vscode.commands.executeCommand('setContext', 'vigil.hasResumable', resumable);
     await vscode.commands.executeCommand('setContext', 'vigil.hasRunningTasks', (services?.registry.list().some((t) => t.status === 'running')) ?? false);
   }
-}
-
-/**
- * This window's folders a session can belong to: those on the local file system (a virtual folder
- * cannot be an agent's cwd), canonical, in the window's order.
- */
-function windowFolders(): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => canonicalFolder(f.uri.fsPath));
-}
-
-function activeFile(): string | undefined {
-  const uri = vscode.window.activeTextEditor?.document.uri;
-  return uri?.scheme === 'file' ? uri.fsPath : undefined;
 }
