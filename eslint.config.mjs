@@ -5,6 +5,16 @@ import globals from 'globals';
 const noVscode = { name: 'vscode', message: 'src/extension/core, src/agent and src/shared must not import vscode; put VS Code glue in src/extension/vscode.' };
 const noAgent = { regex: '^(\\.\\./)+agent/', message: 'The host and the built-in agent share only src/shared (the agent protocol): import the contract from there.' };
 const noExtension = { regex: '^(\\.\\./)+extension/', message: 'The built-in agent and the shared contract never import the extension host: move what both need into src/shared.' };
+/**
+ * src/extension/core imports only itself and src/shared: from a file `depth` folders below core, a specifier that
+ * climbs out of core (depth + 1 times `../`) must go on to `../shared`. One config block per depth, as a pattern
+ * cannot know where the importing file is (deeper files keep the rules above; the architecture test covers them all).
+ */
+const coreOnlyShared = (depth) => ({
+  regex: `^(\\.\\./){${depth + 1}}(?!\\.\\./shared(/|$))`,
+  message: 'src/extension/core imports only core and src/shared: move the fact both sides need into src/shared or into core (docs/architecture.md).',
+});
+const coreDepths = [0, 1, 2, 3];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'sample/**'] },
@@ -27,6 +37,10 @@ export default tseslint.config(
     files: ['src/extension/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns: [noAgent] }] },
   },
+  ...coreDepths.map((depth) => ({
+    files: [['src/extension/core', ...Array(depth).fill('*'), '*.ts'].join('/')],
+    rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns: [noAgent, coreOnlyShared(depth)] }] },
+  })),
   {
     files: ['src/agent/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode], patterns: [noExtension] }] },

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { isAbsolute, relative } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { base64Bytes, contextLimits, imageMimeTypes } from '../shared/promptContext';
+import { fencedBlock } from '../shared/codeFence';
 import type { ChatMessage, ImageInput } from './providers/types';
 
 /** Providers whose SDK carries images in a user message. */
@@ -26,7 +27,7 @@ export function userMessageOf(blocks: readonly ContentBlock[], cwd: string, imag
         parts.push(`[Attached file: ${shownPath(b.uri, cwd)}${b.size != null ? ` (${b.size} bytes)` : ''}. Read it with read_file when you need its content.]`);
         break;
       case 'resource':
-        if ('text' in b.resource) parts.push(`[Attached ${shownPath(b.resource.uri, cwd)}]\n${fence(b.resource.text)}`);
+        if ('text' in b.resource) parts.push(`[Attached ${shownPath(b.resource.uri, cwd)}]\n${fencedBlock(b.resource.text)}`);
         else parts.push(`[Attached binary resource ${shownPath(b.resource.uri, cwd)} (not shown to the model)]`);
         break;
       case 'image':
@@ -55,11 +56,4 @@ function shownPath(uri: string, cwd: string): string {
   } catch {
     return uri;
   }
-}
-
-function fence(text: string): string {
-  let longest = 2;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  const f = '`'.repeat(longest + 1);
-  return `${f}\n${text}\n${f}`;
 }

@@ -31,3 +31,29 @@ export function taskEndPhrase(t: TaskEnd): string {
     }
   }
 }
+
+/** Whether a task ended badly: it exited with a code other than 0 (or none known), or a signal ended it. */
+export function taskFailed(t: TaskEnd): boolean {
+  return t.status === 'exited' && (t.exitCode !== 0 || t.signal !== null);
+}
+
+/**
+ * The codicon of a task's status, the same in the view's task strip and the quick pick: running spins, as a
+ * running turn does (turnWords.ts); a task that exited 0 passed, any other exit failed; killed; lost.
+ */
+export function taskIcon(t: TaskEnd): { name: string; spin: boolean } {
+  switch (t.status) {
+    case 'running':
+      return { name: 'sync', spin: true };
+    case 'exited':
+      return { name: taskFailed(t) ? 'error' : 'pass', spin: false };
+    case 'killed':
+      return { name: 'circle-slash', spin: false };
+    case 'lost':
+      return { name: 'question', spin: false };
+    default: {
+      const never: never = t.status;
+      return { name: String(never), spin: false };
+    }
+  }
+}

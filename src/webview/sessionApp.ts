@@ -1,6 +1,7 @@
 // The session view: holds the last snapshot the host sent (folded with its events), renders it with
 // lit, and keeps only a window of the transcript in the DOM. Nothing here outlives a reload except
-// the draft and the scroll position, which VS Code keeps for us.
+// the draft and the scroll position, which VS Code keeps for us. Where the transcript is scrolled:
+// transcriptScroll.ts; the header: sessionHeader.ts.
 
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
@@ -11,7 +12,6 @@ import type { HostMessage } from '../shared/webviewProtocol';
 import type { PromptMention } from '../shared/promptContext';
 import { approvalsView } from './approvalsView';
 import { CommandCompletions } from './commandCompletions';
-import { headerOptions } from './headerOptions';
 import { Attachments, chipsTemplate, readImage } from './attachments';
 import { composer, type ComposerContext } from './composer';
 import { ElicitationForms, elicitationsView } from './elicitationView';
@@ -19,18 +19,16 @@ import { MentionPicker, pickerListId, pickerTemplate } from './mentionPicker';
 import { renderEntry } from './entryTemplates';
 import type { HostBridge, Intent, ViewState } from './hostBridge';
 import { noticesView } from './noticesView';
+import { sessionHeader } from './sessionHeader';
 import { statusLine } from './statusLine';
 import { taskStrip } from './taskStrip';
 import { restrictedLine } from './restrictedLine';
+import { TranscriptScroll } from './transcriptScroll';
 import { TranscriptWindow } from './transcriptWindow';
 import type { ViewActions } from './viewActions';
 
-/** Distance in px from an edge of the rendered slice at which the next slice is rendered. */
-const edgePx = 800;
 /** Events held while history is on its way; beyond this a fresh snapshot is cheaper. */
 const maxQueuedEvents = 5_000;
-/** The first paint's entries are enough once they reach this far above the top of the view. */
-const fullViewMarginPx = 200;
 
 export class SessionApp {
   private state: SessionSnapshot = emptySnapshot();
@@ -40,13 +38,10 @@ export class SessionApp {
   private draft: string;
   private hostError: string | undefined;
   private renderQueued = false;
-  private edgeCheckQueued = false;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private paintMarkPending = false;
   /** Scroll position to restore after a webview reload; used by the first snapshot only. */
   private restore: ViewState | undefined;
-  /** Keeps an entry at the same place on screen across a change of the rendered slice. */
-  private anchor: { id: string; offset: number } | undefined;
   private readonly pendingPrompts = new Map<string, string>();
   private readonly completions = new CommandCompletions();
   /** What was attached to the prompts in flight: put back as chips if the host refuses one. */
@@ -59,14 +54,12 @@ export class SessionApp {
   /** Where the cursor goes after a pick replaced the `@query`. */
   private cursorAfterRender: number | undefined;
   private readonly actions: ViewActions;
-  private lastScrollTop = 0;
   /** The older entries a tail snapshot omitted: asked for after its first paint; events wait meanwhile. */
   private history: { snapshotSeq: number; omitted: number; requestId?: string; queued: HostEvent[] } | undefined;
   private afterPaint: (() => void) | undefined;
   /** The snapshot whose first slice is rendered only as far as it fills the view, until it is painted. */
   private filling: number | undefined;
-  private readonly resizeObserver = new ResizeObserver(() => this.pinToTail());
-  private observed: Element | undefined;
+  private readonly scroll: TranscriptScroll;
 
   constructor(
     private readonly root: HTMLElement,
@@ -75,6 +68,13 @@ export class SessionApp {
     const saved = bridge.viewState;
     this.draft = saved.draft ?? '';
     this.restore = saved;
+    this.scroll = new TranscriptScroll({
+      root,
+      window: this.window,
+      entryCount: () => this.state.entries.length,
+      rerender: () => this.scheduleRender(),
+      scrolled: () => this.saveSoon(),
+    });
     this.actions = { post: (intent) => this.post(intent), sessionId: () => this.state.session?.id, workspaceRoot: () => this.state.session?.cwd };
   }
 
@@ -119,7 +119,7 @@ export class SessionApp {
         this.state = { ...this.state, entries: message.entries.concat(this.state.entries) };
         this.window.shift(h.omitted);
         for (const event of h.queued) this.applyEvent(event);
-        this.queueEdgeCheck();
+        this.scroll.queueEdgeCheck();
         this.scheduleRender();
         return;
       }
@@ -166,19 +166,19 @@ export class SessionApp {
     const anchorIndex = restore?.followTail === false && restore.anchorEntryId ? findEntry(snapshot.entries, restore.anchorEntryId) : -1;
     if (anchorIndex >= 0) {
       this.window.reset(snapshot.entries.length, anchorIndex);
-      this.anchor = { id: restore!.anchorEntryId!, offset: restore!.anchorOffset ?? 0 };
+      this.scroll.anchor = { id: restore!.anchorEntryId!, offset: restore!.anchorOffset ?? 0 };
     } else if (!sameSession || this.window.followTail) {
       this.window.openAtTail(snapshot.entries.length);
       this.filling = seq;
     } else {
       // A resync of the session on screen: keep the reader where they are.
-      this.captureAnchor();
+      this.scroll.captureAnchor();
       this.window.grow(this.window.end, snapshot.entries.length);
     }
     this.paintMarkPending = true;
     this.renderNow();
     // Only what fills the view is rendered before the first paint; the rest of the slice follows it.
-    while (this.filling === seq && !this.viewFull() && this.window.fill()) this.renderNow();
+    while (this.filling === seq && !this.scroll.viewFull() && this.window.fill()) this.renderNow();
   }
 
   /**
@@ -189,18 +189,12 @@ export class SessionApp {
     if (this.filling === seq) {
       this.filling = undefined;
       if (this.window.fill(Number.POSITIVE_INFINITY)) {
-        this.captureAnchor();
+        this.scroll.captureAnchor();
         this.renderNow();
       }
-      this.queueEdgeCheck();
+      this.scroll.queueEdgeCheck();
     }
     if (this.history?.snapshotSeq === seq) this.history.requestId = this.post({ type: 'history', snapshotSeq: seq });
-  }
-
-  /** The rendered entries cover the view, the older edge scrolled out of it (the view is pinned to the tail). */
-  private viewFull(): boolean {
-    const t = this.transcript();
-    return !t || !this.window.followTail || t.scrollTop >= fullViewMarginPx;
   }
 
   private post(intent: Intent): string {
@@ -267,17 +261,9 @@ export class SessionApp {
     this.root.dataset.phase = s.turn.phase;
     this.root.dataset.sessionId = s.session?.id ?? '';
     return html`
-      <header id="session-header" data-agent=${s.session?.agent ?? ''}>
-        <span class="codicon codicon-hubot"></span>
-        <span id="session-title">${s.session ? s.session.title : 'No session'}</span>
-        ${s.session?.model && !s.agent?.options.some((o) => o.category === 'model') ? html`<span class="session-model">${s.session.model}</span>` : nothing}
-        ${s.session?.wakeups ? html`<span id="wakeups-unavailable" class="session-wakeups" title=${s.session.wakeups} aria-label=${s.session.wakeups}><span class="codicon codicon-bell-slash"></span> No background wakeups</span>` : nothing}
-        <button type="button" class="button secondary" id="open-session" title="Open session…"
-          @click=${() => this.post({ type: 'openSession' })}><span class="codicon codicon-folder-opened" aria-hidden="true"></span>Open…</button>
-        ${headerOptions(s.agent, (configId) => this.post({ type: 'agentOption', sessionId: s.session?.id, configId }))}
-      </header>
+      ${sessionHeader(s, (intent) => this.post(intent))}
       ${restrictedLine(s.session?.restricted, this.actions)}
-      <div id="transcript" role="log" aria-label="Transcript" @scroll=${() => this.onScroll()}>
+      <div id="transcript" role="log" aria-label="Transcript" @scroll=${() => this.scroll.onScroll()}>
         ${s.session === null && s.entries.length === 0
           ? html`<div id="empty-state">No session is open. Send a message to start one, or open an earlier session.</div>`
           : nothing}
@@ -290,7 +276,7 @@ export class SessionApp {
         </div>
       </div>
       ${!this.window.followTail
-        ? html`<button type="button" class="button secondary" id="jump-to-latest" @click=${() => this.jumpToLatest()}><span class="codicon codicon-arrow-down" aria-hidden="true"></span>Latest</button>`
+        ? html`<button type="button" class="button secondary" id="jump-to-latest" @click=${() => this.scroll.jumpToLatest()}><span class="codicon codicon-arrow-down" aria-hidden="true"></span>Latest</button>`
         : nothing}
       ${statusLine(s.turn)}
       ${noticesView(s.notices, s.turn, this.actions)}
@@ -372,10 +358,6 @@ export class SessionApp {
     this.scheduleRender();
   }
 
-  private transcript(): HTMLElement | null {
-    return this.root.querySelector<HTMLElement>('#transcript');
-  }
-
   private afterRender(): void {
     if (this.completions.open) this.root.querySelector('.command-option.active')?.scrollIntoView({ block: 'nearest' });
     if (this.cursorAfterRender !== undefined) {
@@ -384,89 +366,14 @@ export class SessionApp {
       input?.setSelectionRange(this.cursorAfterRender, this.cursorAfterRender);
       this.cursorAfterRender = undefined;
     }
-    const t = this.transcript();
-    if (!t) return;
-    const entries = t.querySelector('#entries');
-    if (entries && entries !== this.observed) {
-      // Content also grows without a render of ours (custom elements upgrading, a card opened).
-      if (this.observed) this.resizeObserver.unobserve(this.observed);
-      this.resizeObserver.observe(entries);
-      this.observed = entries;
-    }
-    if (this.window.followTail) {
-      this.pinToTail();
-    } else if (this.anchor) {
-      const el = t.querySelector<HTMLElement>(`[data-entry-id="${CSS.escape(this.anchor.id)}"]`);
-      if (el) t.scrollTop = el.offsetTop - this.anchor.offset;
-    }
-    this.anchor = undefined;
-    this.queueEdgeCheck();
-  }
-
-  private pinToTail(): void {
-    const t = this.transcript();
-    if (!t || !this.window.followTail) return;
-    t.scrollTop = t.scrollHeight;
-    this.lastScrollTop = t.scrollTop;
-  }
-
-  private onScroll(): void {
-    const t = this.transcript();
-    if (!t) return;
-    const atBottom = t.scrollHeight - t.scrollTop - t.clientHeight < 24;
-    const scrolledUp = t.scrollTop < this.lastScrollTop - 2;
-    this.lastScrollTop = t.scrollTop;
-    // Only the reader scrolling up stops following; content growing under us does not.
-    const follow = this.window.end === this.state.entries.length && (atBottom || (this.window.followTail && !scrolledUp));
-    if (follow !== this.window.followTail) {
-      this.window.followTail = follow;
-      this.scheduleRender();
-    }
-    this.queueEdgeCheck();
-    this.saveSoon();
-  }
-
-  /** Renders the next slice when the reader nears an edge of what is in the DOM. */
-  private queueEdgeCheck(): void {
-    if (this.edgeCheckQueued) return;
-    this.edgeCheckQueued = true;
-    requestAnimationFrame(() => {
-      this.edgeCheckQueued = false;
-      const t = this.transcript();
-      if (!t) return;
-      const n = this.state.entries.length;
-      if (t.scrollTop < edgePx && this.window.start > 0) {
-        this.captureAnchor();
-        if (this.window.older()) this.scheduleRender();
-      } else if (t.scrollHeight - t.scrollTop - t.clientHeight < edgePx && this.window.end < n) {
-        this.captureAnchor();
-        if (this.window.newer(n)) this.scheduleRender();
-      }
-    });
-  }
-
-  /** Remembers the first entry on screen and its offset from the top of the viewport. */
-  private captureAnchor(): void {
-    const t = this.transcript();
-    if (!t || this.window.followTail) return;
-    for (const el of t.querySelectorAll<HTMLElement>('[data-entry-id]')) {
-      if (el.offsetTop + el.offsetHeight > t.scrollTop) {
-        this.anchor = { id: el.dataset.entryId!, offset: el.offsetTop - t.scrollTop };
-        return;
-      }
-    }
-  }
-
-  private jumpToLatest(): void {
-    this.window.jumpToTail(this.state.entries.length);
-    this.scheduleRender();
+    this.scroll.afterRender();
   }
 
   private saveSoon(): void {
     if (this.saveTimer !== undefined) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
-      const t = this.transcript();
+      const t = this.scroll.transcript();
       let anchor: { id: string; offset: number } | undefined;
       if (t && !this.window.followTail) {
         const el = [...t.querySelectorAll<HTMLElement>('[data-entry-id]')].find((e) => e.offsetTop + e.offsetHeight > t.scrollTop);

@@ -4,10 +4,8 @@
 
 import { html, nothing, type TemplateResult } from 'lit';
 import type { TaskView } from '../shared/sessionView';
-import { taskEndPhrase } from '../shared/taskEnd';
+import { taskEndPhrase, taskFailed, taskIcon } from '../shared/taskEnd';
 import type { ViewActions } from './viewActions';
-
-const statusIcon: Record<TaskView['status'], string> = { running: 'loading', exited: 'pass', killed: 'circle-slash', lost: 'question' };
 
 /** The command's first line: a multi-line script is named by how it starts. */
 function taskName(command: string): string {
@@ -16,11 +14,13 @@ function taskName(command: string): string {
 }
 
 function taskRow(t: TaskView, actions: ViewActions): TemplateResult {
-  const failed = t.status === 'exited' && t.exitCode !== undefined && t.exitCode !== null && t.exitCode !== 0;
-  const phrase = taskEndPhrase({ status: t.status, exitCode: t.exitCode ?? null, signal: t.signal ?? null });
+  const end = { status: t.status, exitCode: t.exitCode ?? null, signal: t.signal ?? null };
+  const failed = taskFailed(end);
+  const phrase = taskEndPhrase(end);
+  const icon = taskIcon(end);
   const name = taskName(t.command);
   return html`<div class="task status-${t.status} ${failed ? 'failed' : ''}" role="listitem" data-task-id=${t.id} title="${t.id}: ${t.command}">
-    <span class="codicon codicon-${failed ? 'error' : statusIcon[t.status]} ${t.status === 'running' ? 'codicon-modifier-spin' : ''}" role="img" aria-label=${phrase}></span>
+    <span class="codicon codicon-${icon.name} ${icon.spin ? 'codicon-modifier-spin' : ''}" role="img" aria-label=${phrase}></span>
     <code class="task-command">${name}</code>
     <span class="task-state">${t.status === 'running'
       ? html`<vigil-elapsed class="task-elapsed" .since=${t.startedAt}></vigil-elapsed>`

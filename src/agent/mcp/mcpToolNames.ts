@@ -3,6 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import type { ToolSpec } from '../providers/types';
+import { cutText } from '../../shared/textCut';
 
 /** OpenAI's and Anthropic's tool-name limit: `^[a-zA-Z0-9_-]{1,64}$`. */
 const maxNameChars = 64;
@@ -79,5 +80,5 @@ export function resultText(result: { content?: unknown; structuredContent?: unkn
   let text = parts.join('\n');
   if (!text && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
   if (!text) text = '(the tool returned nothing)';
-  return text.length <= maxResultChars ? text : `${text.slice(0, maxResultChars)}\n(… ${text.length - maxResultChars} more characters cut)`;
+  return cutText(text, maxResultChars, 'cut');
 }

@@ -7,6 +7,7 @@ import { AnthropicMessages } from './anthropicMessages';
 import { ProviderError, fromHttpStatus, isHardQuota } from './providerError';
 import { causeChainText, parseRetryAfter, type FailureFacts } from './retryPolicy';
 import type { ChatMessage, ModelEvent, ModelProvider, ModelRequest } from './types';
+import { defaultAnthropicModel } from '../../shared/agentProtocol/providers';
 
 export interface AnthropicOptions {
   baseUrl?: string;
@@ -24,7 +25,7 @@ export class AnthropicProvider implements ModelProvider {
     if (!options.apiKey) {
       throw new ProviderError('PROVIDER_AUTH', 'No Anthropic API key is set: run "Vigil: Set API Key" (stored in VS Code SecretStorage).', 'Vigil: Set API Key…');
     }
-    this.model = options.model || 'claude-sonnet-5-5';
+    this.model = options.model || defaultAnthropicModel;
     this.label = `anthropic ${this.model}`;
     // No retries here: the agent loop retries and tells the person that a retry is waiting (modelCall.ts).
     this.client = new AnthropicMessages({ apiKey: options.apiKey, baseUrl: options.baseUrl });

@@ -4,7 +4,8 @@
 
 import { constants, promises as fs, type Dirent } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { clampCount, maxListEntries, maxMatchLineChars, maxSearchFileBytes, maxSearchFiles, maxSearchResults, skippedDirs } from '../../shared/workspaceLimits';
+import { collectMatches, type TextMatch } from '../../shared/textSearch';
+import { clampCount, maxListEntries, maxSearchFileBytes, maxSearchFiles, maxSearchResults, skippedDirs } from '../../shared/workspaceLimits';
 import { ToolError } from './toolContext';
 
 function isInside(root: string, path: string): boolean {
@@ -72,26 +73,14 @@ export async function listLocal(cwd: string, requested: string, maxEntries: numb
   return { entries, truncated: false };
 }
 
-export interface LocalMatch {
-  path: string;
-  line: number;
-  text: string;
-}
+export type LocalMatch = TextMatch;
 
 /** Literal search, line by line, in small regular text files only (never through a symlink, a FIFO or a device). */
 export async function searchLocal(cwd: string, query: string, requested: string, maxResults: number): Promise<{ matches: LocalMatch[]; truncated: boolean }> {
   const place = await locate(cwd, requested, 'search');
   const cap = clampCount(maxResults, maxSearchResults);
   const matches: LocalMatch[] = [];
-  const scan = (real: string, text: string): boolean => {
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i += 1) {
-      if (!lines[i].includes(query)) continue;
-      matches.push({ path: relative(place.rootReal, real).split(sep).join('/'), line: i + 1, text: lines[i].trim().slice(0, maxMatchLineChars) });
-      if (matches.length >= cap) return true;
-    }
-    return false;
-  };
+  const scan = (real: string, text: string): boolean => collectMatches(matches, relative(place.rootReal, real).split(sep).join('/'), text, query, cap);
   if (!place.isFolder) {
     const text = await searchableText(place.real);
     return { matches, truncated: text !== undefined && scan(place.real, text) };

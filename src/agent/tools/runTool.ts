@@ -11,6 +11,7 @@ import { listLocal, searchLocal } from './localWorkspace';
 import { ensurePermission } from './permission';
 import { ToolError, type ToolContext, type ToolResult } from './toolContext';
 import { isToolName, toolArgs, toolKinds, type ToolName } from './toolSpecs';
+import { cutText } from '../../shared/textCut';
 
 const maxToolText = 30_000;
 
@@ -131,5 +132,5 @@ async function runCommand(ctx: ToolContext, requested: { command: string; backgr
 }
 
 function clip(text: string): string {
-  return text.length <= maxToolText ? text : `${text.slice(0, maxToolText)}\n(… ${text.length - maxToolText} more characters cut)`;
+  return cutText(text, maxToolText, 'cut');
 }

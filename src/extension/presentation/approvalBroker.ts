@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { PermissionAnswer, PermissionPrompter, PermissionQuestion } from '../core/acp/hostPorts';
 import type { ApprovalView } from '../../shared/sessionView';
 import { toolKindOf } from '../../shared/toolKinds';
+import { cutText } from '../../shared/textCut';
 import { EventHub, type Unsubscribe } from '../core/common/events';
 
 export type ApprovalChange =
@@ -76,5 +77,5 @@ function boundedRaw(raw: unknown): unknown {
     return '(the raw input cannot be shown: it is not plain JSON)';
   }
   if (text === undefined || text.length <= rawInputChars) return raw;
-  return `${text.slice(0, rawInputChars)}… (${text.length - rawInputChars} more characters not shown)`;
+  return cutText(text, rawInputChars, 'not shown');
 }

@@ -4,15 +4,9 @@
 
 import { describeWaitingOn } from '../core/ports/agentHandle';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
+import type { AttentionSettings } from '../core/settings/settingsValidation';
 import { STOPPING, stateWord, summaries } from '../../shared/turnWords';
 
-/** `vigil.notifications.*`: one switch per kind of event. */
-export interface AttentionSettings {
-  turnFinished: boolean;
-  approvalNeeded: boolean;
-  stalled: boolean;
-  wakeup: boolean;
-}
 
 export type AttentionKind = keyof AttentionSettings;
 

@@ -2,6 +2,7 @@
 // third-party agents, and splitting a typed command line; pure, unit-tested.
 
 import type { CustomAgentSettings } from '../core/acp/agentLaunch';
+import { defaultAnthropicModel } from '../../shared/agentProtocol/providers';
 
 export const MAX_REMEMBERED_AGENTS = 5;
 
@@ -59,6 +60,6 @@ export function parseCommandLine(line: string): { command: string; args: string[
 export function validateModelName(value: string): string | undefined {
   const name = value.trim();
   if (name.length > 200) return `A model name has at most 200 characters (this one has ${name.length}).`;
-  if (/\s/.test(name)) return 'A model name has no spaces, e.g. gpt-4.1 or claude-sonnet-5-5.';
+  if (/\s/.test(name)) return `A model name has no spaces, e.g. gpt-4.1 or ${defaultAnthropicModel}.`;
   return undefined;
 }

@@ -3,6 +3,7 @@
 import { formatDuration } from '../../shared/duration';
 import { shown } from '../core/acp/clientGrants';
 import { taskEndPhrase } from '../core/tasks/taskEnd';
+import { taskIcon as sharedTaskIcon } from '../../shared/taskEnd';
 import type { MirroredTask } from './taskMirrorFeed';
 
 export interface TaskPickRow {
@@ -11,21 +12,10 @@ export interface TaskPickRow {
   detail: string;
 }
 
+/** The task's codicon (shared/taskEnd.ts) as a quick pick writes it: `sync~spin`, `pass`, …. */
 export function taskIcon(task: MirroredTask): string {
-  switch (task.status) {
-    case 'running':
-      return 'sync~spin';
-    case 'exited':
-      return task.exitCode === 0 && !task.signal ? 'pass' : 'error';
-    case 'killed':
-      return 'circle-slash';
-    case 'lost':
-      return 'question';
-    default: {
-      const never: never = task.status;
-      return String(never);
-    }
-  }
+  const icon = sharedTaskIcon(task);
+  return icon.spin ? `${icon.name}~spin` : icon.name;
 }
 
 export function presentTaskPick(task: MirroredTask & { cwd?: string; sessionId: string }, now: number, sessionTitle?: string): TaskPickRow {

@@ -10,6 +10,8 @@ import { describeCounts } from '../../shared/fileEdits';
 import { diffLines } from '../../shared/lineDiff';
 import { phaseTerms } from '../../shared/turnWords';
 import { changedFilesLabel, type TurnChangesView } from '../../shared/turnChanges';
+import { cutText } from '../../shared/textCut';
+import { fenceFor } from '../../shared/codeFence';
 
 export interface ExportHeader {
   title: string;
@@ -127,8 +129,7 @@ export function cleanText(text: string): string {
 /** A fenced block that nothing inside can close: its fence is longer than any backtick run in `text`. */
 export function fenced(text: string, info = ''): string {
   const body = cleanText(text);
-  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const fence = fenceFor(body);
   return `${fence}${info.replace(/[^\w+-]/g, '')}\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}${fence}\n`;
 }
 
@@ -193,8 +194,7 @@ function blockSafe(line: string): string {
 }
 
 function cut(text: string, limits: ExportLimits): string {
-  if (text.length <= limits.sectionChars) return text;
-  return `${text.slice(0, limits.sectionChars)}\n… (${text.length - limits.sectionChars} more characters not exported)`;
+  return cutText(text, limits.sectionChars, 'not exported');
 }
 
 function json(value: unknown): string {

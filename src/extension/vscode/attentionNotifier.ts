@@ -6,7 +6,8 @@ import { errorMessage } from '../core/common/errors';
 import { Disposable, toDisposable } from '../core/common/disposable';
 import type { Logger } from '../core/ports/logger';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
-import { AttentionPolicy, type Attention, type AttentionSettings } from '../presentation/attentionPolicy';
+import { AttentionPolicy, type Attention } from '../presentation/attentionPolicy';
+import type { AttentionSettings } from '../core/settings/settingsValidation';
 
 export const OPEN_SESSION = 'Open Session';
 

@@ -3,13 +3,39 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/common/errors';
 import type { SessionMeta } from '../core/store/sessionStore';
-import { exportSessionAsMarkdown } from './sessionExport';
+import { exportSessionAsMarkdown, type ExportHost } from './sessionExport';
 import { folderRow } from '../presentation/sessionPresentation';
-import type { VigilApp } from './vigilApp';
+import type { SessionController } from './sessionController';
+import type { SessionViewProvider } from './webview/sessionViewProvider';
+import type { SessionTreeProvider } from './sessionTree';
+import type { TaskTerminals } from './taskTerminal';
+import type { ModelCommands } from './modelCommands';
+import type { AgentSignIn } from './agentSignIn';
+import type { AgentOptionPicks } from './agentOptionPicks';
+import type { CheckpointCommands } from './checkpointCommands';
+import type { RestrictedAgentConsent } from './restrictedAgentConsent';
+import type { TurnChangesReview } from './turnChangesReview';
+
+/** What the commands reach of the running extension: vigilApp.ts provides it and registers them (so this module never imports it). */
+export interface CommandHost extends ExportHost {
+  readonly context: vscode.ExtensionContext;
+  readonly logChannel: vscode.LogOutputChannel;
+  readonly sessions: SessionController;
+  readonly sessionView: SessionViewProvider;
+  readonly tree: SessionTreeProvider;
+  readonly terminals: TaskTerminals;
+  readonly models: ModelCommands;
+  readonly signIn: AgentSignIn;
+  readonly agentOptions: AgentOptionPicks;
+  readonly checkpoints: CheckpointCommands;
+  readonly turnChanges: TurnChangesReview;
+  readonly restricted: RestrictedAgentConsent;
+  focusSession(): Promise<void>;
+}
 
 type Handler = (...args: unknown[]) => unknown;
 
-export function registerCommands(app: VigilApp): void {
+export function registerCommands(app: CommandHost): void {
   const commands: Record<string, Handler> = {
     'vigil.newSession': async () => {
       await app.sessions.newSession();
@@ -109,7 +135,7 @@ function sessionIdOf(arg: unknown): string | undefined {
 }
 
 /** Quick pick of sessions: this window's folders first; for Resume, interrupted and aborted sessions first within those. */
-async function pickSession(app: VigilApp, placeHolder: string, resumableFirst: boolean): Promise<string | undefined> {
+async function pickSession(app: CommandHost, placeHolder: string, resumableFirst: boolean): Promise<string | undefined> {
   const services = await app.services();
   const sessions = await services.supervisor.sessions.list();
   if (sessions.length === 0) {

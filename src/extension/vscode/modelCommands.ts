@@ -3,6 +3,7 @@
 
 import * as vscode from 'vscode';
 import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
+import { defaultAnthropicModel } from '../../shared/agentProtocol/providers';
 import type { CustomAgentSettings } from '../core/acp/agentLaunch';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
@@ -119,7 +120,7 @@ export class ModelCommands {
         return;
       }
       case 'anthropic': {
-        const name = await this.askModelName(vscode.l10n.t('Anthropic model'), 'claude-sonnet-5-5', model.provider === 'anthropic' ? model.name : '');
+        const name = await this.askModelName(vscode.l10n.t('Anthropic model'), defaultAnthropicModel, model.provider === 'anthropic' ? model.name : '');
         if (name === undefined) return;
         // A base URL left from an OpenAI-compatible endpoint would send Anthropic requests there.
         await this.writeModel('anthropic', { baseUrl: '', name });

@@ -8,7 +8,9 @@ import type { Logger } from '../core/ports/logger';
 import type { ConsentQuestion } from '../core/settings/restrictedAgent';
 import { RestrictedAgentGate } from '../core/settings/restrictedAgentGate';
 import type { SessionMetaView } from '../../shared/sessionView';
-import type { VigilApp } from './vigilApp';
+import type { VigilConfiguration } from './configuration';
+import type { SessionController } from './sessionController';
+import type { VigilServices } from '../services';
 import { windowFolders } from './windowFolders';
 
 const STORAGE_KEY = 'vigil.restrictedAgentConsent';
@@ -32,6 +34,15 @@ export interface RestrictedAgentDeps {
 
 type MetaExtra = Partial<Omit<SessionMetaView, 'id' | 'title' | 'createdAt'>>;
 
+/** What the consent needs of the app (VigilApp fits it), named here so the two files do not import each other. */
+export interface ConsentHost {
+  readonly context: vscode.ExtensionContext;
+  readonly logger: Logger;
+  readonly config: VigilConfiguration;
+  readonly sessions: SessionController;
+  services(): Promise<VigilServices>;
+}
+
 export class RestrictedAgentConsent {
   readonly gate: RestrictedAgentGate;
 
@@ -47,7 +58,7 @@ export class RestrictedAgentConsent {
   }
 
   /** The app's instance, made once its configuration exists; the rest of the app is read when used. */
-  static forApp(app: VigilApp, restartIdleAgents: () => Promise<void>): RestrictedAgentConsent {
+  static forApp(app: ConsentHost, restartIdleAgents: () => Promise<void>): RestrictedAgentConsent {
     return new RestrictedAgentConsent({
       storage: app.context.globalState,
       logger: app.logger,

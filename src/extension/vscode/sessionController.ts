@@ -1,80 +1,57 @@
-// Connects the session view to the services: opens sessions, starts user and resume turns,
-// aborts, answers approvals, and streams every change of the open session to the view.
+// Connects the session view to the services: starts user and resume turns, aborts, answers approvals
+// and forms, and streams every change of the open session to the view. Which session the view shows
+// and how it is opened: sessionOpener.ts; `@` mentions: presentation/promptMentions.ts.
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
 import type { SettledHooks } from '../core/settings/agentChoiceGate';
-import type { Logger } from '../core/ports/logger';
 import type { SessionMeta } from '../core/store/sessionStore';
-import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
 import type { ApprovalDecision, HostEvent, NoticeAction, SessionSnapshot, TurnPhase } from '../../shared/sessionView';
 import type { TurnEnded } from '../core/ports/turns';
 import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
 import { summaries, waitingForSettings } from '../../shared/turnWords';
-import type { ApprovalBroker } from '../presentation/approvalBroker';
-import type { ElicitationBroker } from '../presentation/elicitationBroker';
 import { answerElicitation, elicitationUrl, type ElicitationRoutes } from '../presentation/elicitationAnswers';
 import type { ElicitationValue } from '../../shared/elicitationForm';
 import type { MentionItem, PromptAttachment, PromptMention } from '../../shared/promptContext';
 import type { ElicitationAction } from '../../shared/sessionView';
-import type { AcpAgentHandle } from '../core/acp/acpAgentHandle';
-import { resolveMentions } from '../core/acp/mentionResolver';
-import { refusalFor } from '../core/acp/promptContent';
 import type { MentionSource } from './mentionSource';
+import { mentionChoices, promptAttachments } from '../presentation/promptMentions';
+import { stopTurnElsewhere } from './remoteTurnStop';
 import type { SessionPresenter } from '../presentation/sessionPresenter';
 import { SessionModels } from '../presentation/sessionModels';
-import { RemoteTurnFeed } from '../presentation/remoteTurnFeed';
 import type { VigilServices } from '../services';
 import { adoptAgentTitle } from '../presentation/agentTitle';
 import type { SessionViewController } from '../presentation/sessionViewController';
+import { SessionOpener, type SessionOpenerDeps } from './sessionOpener';
 
-export interface SessionControllerDeps {
-  services(): Promise<VigilServices>;
-  broker: ApprovalBroker;
-  /** Agents' forms and links to answer in the view (items 7). */
-  elicitations: ElicitationBroker;
+export interface SessionControllerDeps extends SessionOpenerDeps {
   /** What `@` offers in the composer. */
   mentions: MentionSource;
   /** The folder a session's agent works in (its workspace folder), for mentions of files. */
   workFolder(sessionId: string): Promise<string | undefined>;
-  logger: Logger;
-  memento: vscode.Memento;
   post(event: HostEvent): void;
-  postSnapshot(snapshot: SessionSnapshot): void;
   reveal(): Promise<void>;
-  /**
-   * Something the status bar, context keys or the session tree show has changed. `statusOnly`:
-   * only the live counters moved (activity), nothing that needs the sessions listed again.
-   */
-  changed(statusOnly?: boolean): void;
   showTaskOutput(taskId: string): Promise<void>;
   /** Opens a recorded edit in the diff editor (editDiffs.ts). */
   openDiff?(editId: string): Promise<void>;
   /** Opens a file a markdown link names, after checking it is inside the workspace. */
   openFile(path: string, line?: number): Promise<void>;
   killTask(taskId: string): Promise<void>;
-  /** Extra facts about the session for its header (agent, model). */
-  metaExtra(sessionId: string): { agent?: string; model?: string; cwd?: string; wakeups?: string; restricted?: { text: string; detail: string } };
-  /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
-  folderForNewSession(): string | undefined;
-  /** This window's key for the durable "last open session" record (its first folder, '' without one). */
-  windowKey(): string;
   /** A turn failed with remedies (start failure, sign-in needed); `text` is the person's message of a user turn. */
   onTurnFailed?(ended: TurnEnded, text: string | undefined): void;
   /** A remedy button of a notice in the view. */
   onNoticeAction?(action: NoticeAction, sessionId: string | undefined): Promise<void>;
   /** Resolves once Vigil knows which agent the settings name (configuration.ts); a turn is started only after. */
   agentChoiceSettled?(hooks: SettledHooks): Promise<void>;
+  /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
+  folderForNewSession(): string | undefined;
 }
 
-const lastSessionKey = 'vigil.lastSessionId';
-const folderNoticeId = 'folder';
 const settingsNoticeId = 'settings-wait';
 const untitled = 'New session';
-const tailRecords = 10_000;
 
 export const resumePrompt =
   'Resume: the previous turn ended before it finished (it was aborted or interrupted). Continue the task from where it stopped. ' +
@@ -83,22 +60,17 @@ export const resumePrompt =
 export class SessionController extends Disposable implements SessionViewController {
   /** One model per session (the shown one, and those whose turn runs here), each fed once by the events below. */
   private readonly models: SessionModels;
-  /** Records that became durable while a session was being opened (its tail read in flight). */
-  private opening: { sessionId: string; buffered: TranscriptRecord[] } | undefined;
+  /** Which session the view shows, opened from the store and kept current (sessionOpener.ts). */
+  private readonly opener: SessionOpener;
   /** User turns still waiting for a busy lease, per session: Stop cancels the wait. */
   private readonly waiting = new Map<string, AbortController>();
   private attached = false;
-  /** Bumped by every open: an open overtaken by a later one (the restore by the person's pick) drops its result. */
-  private openSeq = 0;
-  /** The open session followed through the store, for turns that other windows run. */
-  private remote: { stop(): void; feed: RemoteTurnFeed } | undefined;
-  /** Records of the open session this window appended (they reach the view directly, not through the follower). */
-  private readonly own = new Set<string>();
 
   constructor(private readonly d: SessionControllerDeps) {
     super();
     this.models = new SessionModels({ post: (event) => this.d.post(event), isLive: (sessionId) => this.services?.supervisor.getSnapshot(sessionId) !== undefined });
-    this._register(toDisposable(() => this.remote?.stop()));
+    this.opener = new SessionOpener(d, this.models);
+    this._register(toDisposable(() => this.opener.stopFollowing()));
   }
 
   private services: VigilServices | undefined;
@@ -137,14 +109,7 @@ export class SessionController extends Disposable implements SessionViewControll
     })));
     this._register(
       toDisposable(
-        supervisor.sessions.onAppended(({ sessionId, records }) => {
-          if (sessionId === this.opening?.sessionId) this.opening.buffered.push(...records);
-          else this.models.records(sessionId, records);
-          if (sessionId === this.presenter?.sessionId || sessionId === this.opening?.sessionId) {
-            if (this.own.size > 10_000) this.own.clear();
-            for (const record of records) this.own.add(recordKey(record));
-          }
-        }),
+        supervisor.sessions.onAppended(({ sessionId, records }) => this.opener.appended(sessionId, records)),
       ),
     );
     this._register(
@@ -197,33 +162,10 @@ export class SessionController extends Disposable implements SessionViewControll
   }
 
   /**
-   * After a window reload: show the session that was open before, if it still exists. The window's
-   * memento says which; when it is empty (code-server keeps it in the browser: a new browser or
-   * profile), the last session opened by a window of this folder, from the store.
+   * After a window reload: show the session that was open before, if it still exists (sessionOpener.ts).
    */
-  async restoreLast(): Promise<void> {
-    // Any open the person started (even one still loading) wins over the restore.
-    if (this.presenter || this.openSeq > 0) return;
-    const services = await this.d.services();
-    const remembered = this.d.memento.get<unknown>(lastSessionKey);
-    let last = typeof remembered === 'string' ? remembered : undefined;
-    if (last === undefined || !(await this.exists(services, last))) last = await services.lastOpen.get(this.d.windowKey());
-    // Opened by the person meanwhile: theirs wins.
-    if (last === undefined || this.openSeq > 0) return;
-    if (!(await this.exists(services, last))) {
-      this.d.logger.info(`the session open before the reload (${last}) no longer exists`);
-      return;
-    }
-    await this.open(last, { onlyIf: 0 }).catch((error: unknown) => this.d.logger.warn(`reopening session ${last} failed: ${errorMessage(error)}`));
-  }
-
-  private async exists(services: VigilServices, sessionId: string): Promise<boolean> {
-    try {
-      return (await services.supervisor.sessions.get(sessionId)) !== undefined;
-    } catch (error) {
-      this.d.logger.warn(`session ${sessionId} cannot be read: ${errorMessage(error)}`);
-      return false;
-    }
+  restoreLast(): Promise<void> {
+    return this.opener.restoreLast();
   }
 
   async newSession(title = untitled): Promise<SessionMeta> {
@@ -239,87 +181,15 @@ export class SessionController extends Disposable implements SessionViewControll
    * Makes `sessionId` the session the view shows, from its durable transcript. `onlyIf`: the open
    * count the caller saw; the open is dropped if another started since (the restore uses 0).
    */
-  async open(sessionId: string, options: { onlyIf?: number } = {}): Promise<void> {
-    const seq = ++this.openSeq;
-    if (options.onlyIf !== undefined && options.onlyIf !== seq - 1) return;
-    const services = await this.d.services();
-    const { supervisor, registry } = services;
-    const meta = await supervisor.sessions.get(sessionId);
-    if (!meta) throw new Error(`Session ${sessionId} does not exist any more.`);
-    const problem = await this.folderProblem(services, meta);
-    if (seq !== this.openSeq) return;
-    // Its turn runs here: the model kept for it is current, so it is shown as it stands.
-    if (this.models.kept(sessionId)) return this.showKept(services, meta, problem);
-    const opening = { sessionId, buffered: [] as TranscriptRecord[] };
-    this.opening = opening;
-    // Taken before the tail read: the follower reads on from here and drops what the tail already had.
-    const followFrom = await services.crossWindow.transcriptSize(sessionId);
-    let tail: Awaited<ReturnType<typeof supervisor.sessions.readTail>>;
-    try {
-      tail = await supervisor.sessions.readTail(sessionId, tailRecords);
-    } finally {
-      if (this.opening === opening) this.opening = undefined;
-    }
-    // A later open (the person's click while this one read the transcript) wins.
-    if (seq !== this.openSeq) return;
-    const records = [...tail.records, ...unseen(tail.records, opening.buffered)];
-    if (tail.corrupt.length > 0) {
-      void vscode.window.showWarningMessage(
-        tail.corrupt.length === 1
-          ? vscode.l10n.t('Vigil: 1 damaged line in the transcript of "{0}" was set aside (kept next to it as .quarantine); the rest of the session is intact.', meta.title)
-          : vscode.l10n.t('Vigil: {0} damaged lines in the transcript of "{1}" were set aside (kept next to it as .quarantine); the rest of the session is intact.', tail.corrupt.length, meta.title),
-      );
-    }
-    const presenter = this.models.show(
-      {
-        meta,
-        metaExtra: this.d.metaExtra(sessionId),
-        records,
-        live: supervisor.getSnapshot(sessionId),
-        tasks: registry.list({ sessionId }),
-        approvals: this.d.broker.openFor(sessionId),
-        agent: services.agents.agentStateOf(sessionId),
-        elicitations: this.d.elicitations.openFor(sessionId),
-      },
-    );
-    this.followRemote(services, presenter, followFrom, records);
-    this.d.postSnapshot(presenter.snapshot);
-    await this.shown(services, presenter, problem);
-  }
-
-  /** Shows the kept model of a session whose turn runs in this window, with its header read again. */
-  private async showKept(services: VigilServices, meta: SessionMeta, problem: string | undefined): Promise<void> {
-    this.models.meta(meta, this.d.metaExtra(meta.id));
-    const presenter = this.models.reshow(meta.id)!;
-    this.d.postSnapshot(presenter.snapshot);
-    // From here on its records reach it directly (`own`); the follower starts at the end of what is stored.
-    const followFrom = await services.crossWindow.transcriptSize(meta.id);
-    if (this.presenter !== presenter) return;
-    this.followRemote(services, presenter, followFrom, []);
-    await this.shown(services, presenter, problem);
-  }
-
-  private async shown(services: VigilServices, presenter: SessionPresenter, problem: string | undefined): Promise<void> {
-    if (problem) presenter.note({ id: folderNoticeId, kind: 'info', text: problem, resumable: false, at: Date.now() });
-    this.d.changed();
-    await this.d.memento.update(lastSessionKey, presenter.sessionId);
-    await services.lastOpen.set(this.d.windowKey(), presenter.sessionId);
-  }
-
-  /** Why this window must not run the session (another folder's, or a folder record that is damaged or gone). */
-  private async folderProblem(services: VigilServices, meta: SessionMeta): Promise<string | undefined> {
-    try {
-      return await services.folders.problemFor(meta);
-    } catch (error) {
-      return `Vigil could not check this session's folder: ${errorMessage(error)}`;
-    }
+  open(sessionId: string, options: { onlyIf?: number } = {}): Promise<void> {
+    return this.opener.open(sessionId, options);
   }
 
   /** Refuses, with what to do, a turn this window must not run; the view stays read-only for it. */
   private async checkRunsHere(services: VigilServices, sessionId: string): Promise<void> {
     const meta = await services.supervisor.sessions.get(sessionId);
     if (!meta) throw new Error(`Session ${sessionId} does not exist any more.`);
-    const problem = await this.folderProblem(services, meta);
+    const problem = await this.opener.folderProblem(services, meta);
     if (problem) throw new Error(problem);
   }
 
@@ -333,34 +203,14 @@ export class SessionController extends Disposable implements SessionViewControll
     if (!sessionId) sessionId = (await this.newSession(titleFrom(titleText))).id;
     else await this.checkRunsHere(services, sessionId);
     // Checked before the prompt is stored: a refused attachment loses nothing (the draft comes back).
-    const attachments = mentions.length > 0 ? await this.attachments(services, sessionId, mentions) : undefined;
+    const attachments = mentions.length > 0 ? await promptAttachments(this.d, services, sessionId, mentions) : undefined;
     await this.nameIfUntitled(services, sessionId, titleText);
     if (sessionId !== this.presenter?.sessionId) await this.open(sessionId);
     await this.start(services, sessionId, text, 'user', attachments);
   }
 
-  /** The mentions as checked attachments, refused (with why) when the session's agent cannot take them. */
-  private async attachments(services: VigilServices, sessionId: string, mentions: PromptMention[]): Promise<PromptAttachment[]> {
-    const root = await this.d.workFolder(sessionId);
-    if (root === undefined && mentions.some((m) => m.kind === 'file')) throw new Error('Open the session\'s folder to mention its files.');
-    const attachments = await resolveMentions(root ?? '/', mentions);
-    if (attachments.some((a) => a.kind === 'image')) {
-      const handle = (await services.agents.get(sessionId)) as Partial<AcpAgentHandle>;
-      const caps = handle.promptCapabilities ? await handle.promptCapabilities() : undefined;
-      const refusal = refusalFor(attachments, caps, this.d.metaExtra(sessionId).agent ?? 'This agent');
-      if (refusal) throw new Error(refusal);
-    }
-    return attachments;
-  }
-
-  async onMentionQuery(intent: { sessionId?: string; query: string }): Promise<{ items: MentionItem[]; images?: boolean; note?: string }> {
-    const services = await this.d.services();
-    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
-    const root = sessionId ? await this.d.workFolder(sessionId) : this.d.folderForNewSession();
-    const found = await this.d.mentions.query(root, intent.query);
-    const handle = sessionId ? ((await services.agents.get(sessionId).catch(() => undefined)) as Partial<AcpAgentHandle> | undefined) : undefined;
-    const caps = handle?.knownPromptCapabilities;
-    return { ...found, ...(caps ? { images: caps.image === true } : {}) };
+  onMentionQuery(intent: { sessionId?: string; query: string }): Promise<{ items: MentionItem[]; images?: boolean; note?: string }> {
+    return mentionChoices(this.d, intent.sessionId ?? this.presenter?.sessionId, intent.query);
   }
 
   async onElicitation(intent: { sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }): Promise<void> {
@@ -381,7 +231,7 @@ export class SessionController extends Disposable implements SessionViewControll
   private get elicitationRoutes(): ElicitationRoutes {
     return {
       local: this.d.elicitations,
-      remote: (requestId) => this.remote?.feed.remoteElicitation(requestId),
+      remote: (requestId) => this.opener.remoteFeed?.remoteElicitation(requestId),
       claim: async (sessionId, requestId, answer) => (await this.d.services()).crossWindow.control.answerElicitation(sessionId, requestId, answer),
     };
   }
@@ -403,13 +253,13 @@ export class SessionController extends Disposable implements SessionViewControll
     this.waiting.get(sessionId)?.abort();
     const services = await this.d.services();
     if (await services.supervisor.abort(sessionId, summaries.stoppedByYou)) return;
-    await this.abortElsewhere(services, sessionId);
+    await stopTurnElsewhere(services, sessionId, this.d.logger);
   }
 
   async onApproval(intent: { sessionId?: string; requestId: string; decision: ApprovalDecision }): Promise<void> {
     if (this.d.broker.answer(intent.requestId, intent.decision)) return;
     const sessionId = intent.sessionId ?? this.presenter?.sessionId;
-    if (sessionId && this.remote?.feed.isRemoteApproval(intent.requestId)) {
+    if (sessionId && this.opener.remoteFeed?.isRemoteApproval(intent.requestId)) {
       const services = await this.d.services();
       const result = await services.crossWindow.control.answer(sessionId, intent.requestId, intent.decision);
       if (result.kind === 'won') {
@@ -422,45 +272,7 @@ export class SessionController extends Disposable implements SessionViewControll
 
   /** The turn another window runs in the open session, if any (status bar, tree). */
   get remoteTurn(): { turnId: string; startedAt: number; phase: string; waitingOn: string } | undefined {
-    return this.remote?.feed.current;
-  }
-
-  /**
-   * Stop for a turn another window runs: that window is asked through the store; if it does not
-   * acknowledge within the bound (frozen, or its host hangs), this window takes the turn over.
-   */
-  private async abortElsewhere(services: VigilServices, sessionId: string): Promise<void> {
-    if (!(await services.crossWindow.control.remoteHolder(sessionId))) return;
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Vigil: asking the window that runs this turn to stop…') },
-      () => services.crossWindow.control.abort(sessionId, summaries.stoppedFromAnotherWindow),
-    );
-    this.d.logger.info(`remote abort of session ${sessionId}: ${JSON.stringify(result)}`);
-    if (result.kind === 'takenOver') {
-      void vscode.window.showWarningMessage(
-        result.killedAgent
-          ? vscode.l10n.t('Vigil: the window running this turn did not answer, so this window stopped the turn and its agent. Resume to continue.')
-          : vscode.l10n.t('Vigil: the window running this turn did not answer, so this window stopped the turn. Resume to continue.'),
-      );
-    }
-    await services.crossWindow.kick();
-  }
-
-  private followRemote(services: VigilServices, presenter: SessionPresenter, offset: number, tail: readonly TranscriptRecord[]): void {
-    this.remote?.stop();
-    const feed = new RemoteTurnFeed(
-      presenter,
-      () => void this.open(presenter.sessionId).catch((error: unknown) => this.d.logger.warn(`reopening ${presenter.sessionId} failed: ${errorMessage(error)}`)),
-      (record) => this.own.delete(recordKey(record)),
-    );
-    const stop = services.crossWindow.follow(presenter.sessionId, offset, tail, (update) => {
-      if (this.presenter !== presenter) return;
-      const phase = presenter.phase;
-      const where = presenter.snapshot.turn.where;
-      feed.apply(update);
-      if (presenter.phase !== phase || presenter.snapshot.turn.where !== where) this.d.changed();
-    });
-    this.remote = { stop, feed };
+    return this.opener.remoteFeed?.current;
   }
 
   onShowTaskOutput(intent: { taskId: string }): Promise<void> {
@@ -574,22 +386,6 @@ export class SessionController extends Disposable implements SessionViewControll
     // (a phase change), it moves counters only, and nothing needs the sessions listed again.
     this.d.changed(event.type === 'activity' && this.presenter?.phase === phaseBefore);
   }
-}
-
-/** Same record, same key, whichever side built it (the store's parse orders the top-level keys its own way). */
-function recordKey(record: TranscriptRecord): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(record).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))));
-}
-
-/** The buffered records that the tail read did not already include (it may have caught some). */
-function unseen(tail: readonly TranscriptRecord[], buffered: readonly TranscriptRecord[]): TranscriptRecord[] {
-  const key = (r: TranscriptRecord) => JSON.stringify(r);
-  for (let overlap = Math.min(tail.length, buffered.length); overlap > 0; overlap -= 1) {
-    let same = true;
-    for (let i = 0; i < overlap && same; i += 1) same = key(tail[tail.length - overlap + i]) === key(buffered[i]);
-    if (same) return buffered.slice(overlap);
-  }
-  return [...buffered];
 }
 
 export function titleFrom(text: string): string {

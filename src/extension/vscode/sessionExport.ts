@@ -10,7 +10,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { exportFileName, transcriptEntries } from '../presentation/transcriptExport';
 import { transcriptMarkdown } from '../presentation/transcriptMarkdown';
-import type { VigilApp } from './vigilApp';
+import type { Redactor } from '../core/common/redactor';
+import type { Logger } from '../core/ports/logger';
+import type { VigilServices } from '../services';
+import type { SessionController } from './sessionController';
+
+/** What an export reads of the running extension (vigilApp.ts provides it). */
+export interface ExportHost {
+  readonly sessions: Pick<SessionController, 'currentSessionId' | 'currentSnapshot'>;
+  readonly redactor: Redactor;
+  readonly logger: Logger;
+  services(): Promise<VigilServices>;
+}
 
 export interface ExportTarget {
   sessionId?: string;
@@ -32,7 +43,7 @@ export function exportTarget(arg: unknown): ExportTarget {
   return { sessionId, uri };
 }
 
-export async function exportSessionAsMarkdown(app: VigilApp, arg: unknown): Promise<vscode.Uri | undefined> {
+export async function exportSessionAsMarkdown(app: ExportHost, arg: unknown): Promise<vscode.Uri | undefined> {
   const target = exportTarget(arg);
   const sessionId = target.sessionId ?? app.sessions.currentSessionId;
   if (!sessionId) {

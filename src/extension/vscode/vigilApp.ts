@@ -21,7 +21,6 @@ import type { VigilServices } from '../services';
 import { ApprovalPrompter, SettingsApprovalPolicy } from './acpHostPorts';
 import { VigilConfiguration } from './configuration';
 import { folderForNewSession } from '../core/folders/sessionFolder';
-import { activeFile, windowFolders } from './windowFolders';
 import { VscodeLanguageModelBridge } from './languageModelBridge';
 import { ModelCommands } from './modelCommands';
 import { AgentSignIn } from './agentSignIn';
@@ -44,6 +43,7 @@ import { SessionViewProvider } from './webview/sessionViewProvider';
 import { openWorkspaceFile } from './workspaceLinks';
 import { EditJournal } from '../core/acp/editJournal';
 import { EditDiffs } from './editDiffs';
+import { activeFile, windowFolders } from './windowFolders';
 
 /** The view's heartbeat comes every 4 s while a person can see it; a little slack for a busy host. */
 const viewSeenForMs = 12_000;

@@ -1,4 +1,4 @@
-// The window's folders and active file as sessions see them (shared by the app and Restricted Mode's consent).
+// This window's folders and active file as the session rules see them (core/folders/sessionFolder.ts).
 
 import * as vscode from 'vscode';
 import { canonicalFolder } from '../core/folders/sessionFolder';
@@ -11,6 +11,7 @@ export function windowFolders(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => canonicalFolder(f.uri.fsPath));
 }
 
+/** The file of the active editor, when it is on the local file system. */
 export function activeFile(): string | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
   return uri?.scheme === 'file' ? uri.fsPath : undefined;

@@ -4,6 +4,9 @@
 export const providerKinds = ['auto', 'vscode-lm', 'openai-compatible', 'anthropic', 'demo'] as const;
 export type ProviderKind = (typeof providerKinds)[number];
 
+/** The model of the `anthropic` provider when `vigil.model.name` is empty (also the example the host shows). */
+export const defaultAnthropicModel = 'claude-sonnet-5-5';
+
 /**
  * The keyed provider `auto` picks first, before VS Code's models and the demo: a base URL → openai-compatible,
  * else a claude model → anthropic (the agent takes that one only with a key). The host asks for the key to hand

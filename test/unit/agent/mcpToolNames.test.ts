@@ -44,6 +44,6 @@ describe('MCP tools as the model sees them', () => {
     assert.equal(resultText({ content: 'junk' }), '(the tool returned nothing)');
     assert.equal(resultText({ content: [{ type: 'mystery' }] }), '[mystery content not shown]');
     const big = resultText({ content: [{ type: 'text', text: 'x'.repeat(maxResultChars + 10) }] });
-    assert.match(big, /\(… 10 more characters cut\)$/);
+    assert.match(big, /\n… \(10 more characters cut\)$/);
   });
 });

@@ -2,10 +2,9 @@
 // which recorded values are refused as damage.
 
 import * as assert from 'node:assert/strict';
+import { MAX_FOLDER_PATH, folderRecordProblem } from '../../../src/extension/core/store/folderRecord';
 import {
-  MAX_FOLDER_PATH,
   folderForNewSession,
-  folderRecordProblem,
   isInside,
   mayRun,
   placeSession,

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { isVigilError } from '../../../src/extension/core/common/errors';
 import { processStartTime } from '../../../src/extension/core/common/processTree';
-import { withFileLock } from '../../../src/extension/core/lease/fileLock';
+import { withFileLock } from '../../../src/extension/core/common/fileLock';
 import { SessionOutboxFile } from '../../../src/extension/core/wakeups/sessionOutboxFile';
 import { recordingLogger, tempRoot, type LogRecord } from '../supervisor/harness';
 

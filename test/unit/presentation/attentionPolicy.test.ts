@@ -3,8 +3,8 @@
 
 import * as assert from 'node:assert/strict';
 import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
-import { AttentionPolicy, type AttentionContext, type AttentionSettings } from '../../../src/extension/presentation/attentionPolicy';
-import { validateSettings } from '../../../src/extension/core/settings/settingsValidation';
+import { AttentionPolicy, type AttentionContext } from '../../../src/extension/presentation/attentionPolicy';
+import { validateSettings, type AttentionSettings } from '../../../src/extension/core/settings/settingsValidation';
 
 const all: AttentionSettings = { turnFinished: true, approvalNeeded: true, stalled: true, wakeup: true };
 const away: AttentionContext = { windowFocused: false, sessionShowing: () => true, approvalPrompterNotifies: () => false };

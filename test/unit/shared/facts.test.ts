@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { providerKinds } from '../../../src/shared/agentProtocol/providers';
+import { defaultAnthropicModel, providerKinds } from '../../../src/shared/agentProtocol/providers';
 import { agentConfigSchema } from '../../../src/shared/agentProtocol/agentConfig';
 import { isToolKind, TOOL_KINDS, toolKindOf } from '../../../src/shared/toolKinds';
 import { validateSettings } from '../../../src/extension/core/settings/settingsValidation';
@@ -35,6 +35,11 @@ describe('facts written once', () => {
     assert.deepEqual(properties()['vigil.model.provider']?.enum, [...providerKinds]);
     for (const provider of providerKinds) assert.equal(agentConfigSchema.parse({ provider }).provider, provider);
     assert.equal(agentConfigSchema.safeParse({ provider: 'openai' }).success, false);
+  });
+
+  it('the description of vigil.model.name names the default Anthropic model the agent uses', () => {
+    const nls = JSON.parse(readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8')) as Record<string, string>;
+    assert.match(nls['config.vigil.model.name.description'], new RegExp(`\\b${defaultAnthropicModel}\\b`));
   });
 
   it('a kind Vigil does not know is shown as other, never passed through', () => {

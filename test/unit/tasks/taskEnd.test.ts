@@ -5,6 +5,7 @@ import { taskEndPhrase, taskEndSentence, type TaskEnd } from '../../../src/exten
 import { formatCompletion } from '../../../src/extension/core/wakeups/wakeupPrompt';
 import { describeEnd, type MirroredTask } from '../../../src/extension/presentation/taskMirrorFeed';
 import { presentTaskPick } from '../../../src/extension/presentation/taskPresentation';
+import { taskFailed, taskIcon } from '../../../src/shared/taskEnd';
 import { completionFor } from '../../fakes/wakeupHarness';
 
 const ends: Array<TaskEnd & { phrase: string; sentence: string }> = [
@@ -33,6 +34,28 @@ describe('task end wording', () => {
       assert.ok(wakeup.includes(status === 'exited' ? `(${end.phrase})` : end.sentence), wakeup);
       assert.ok(describeEnd(task).startsWith(end.sentence), describeEnd(task));
       assert.ok(presentTaskPick({ ...task, sessionId: 's' }, 1_000).description.startsWith(`${end.phrase} · `));
+    }
+  });
+});
+
+describe('task status icon', () => {
+  const icons: Array<[TaskEnd, string]> = [
+    [{ status: 'running', exitCode: null, signal: null }, 'sync~spin'],
+    [{ status: 'exited', exitCode: 0, signal: null }, 'pass'],
+    [{ status: 'exited', exitCode: 2, signal: null }, 'error'],
+    [{ status: 'exited', exitCode: null, signal: null }, 'error'],
+    [{ status: 'exited', exitCode: null, signal: 'SIGSEGV' }, 'error'],
+    [{ status: 'killed', exitCode: null, signal: 'SIGTERM' }, 'circle-slash'],
+    [{ status: 'lost', exitCode: null, signal: null }, 'question'],
+  ];
+
+  it('one icon per end, the same in the view\'s task strip and the quick pick: only an exit with code 0 passed', () => {
+    for (const [end, expected] of icons) {
+      const icon = taskIcon(end);
+      assert.equal(`${icon.name}${icon.spin ? '~spin' : ''}`, expected, JSON.stringify(end));
+      assert.equal(taskFailed(end), expected === 'error', JSON.stringify(end));
+      const row = presentTaskPick({ id: 't-1', command: 'make', ...end, startedAt: 0, endedAt: end.status === 'running' ? null : 1, sessionId: 's' }, 1);
+      assert.ok(row.label.startsWith(`$(${expected}) `), row.label);
     }
   });
 });

@@ -4,6 +4,7 @@
 
 import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
 import type { PromptAttachment } from '../../../shared/promptContext';
+import { fencedBlock } from '../../../shared/codeFence';
 import { VigilError } from '../common/errors';
 
 /** Why the agent cannot take these attachments, or undefined when it can. */
@@ -27,7 +28,7 @@ export function promptBlocks(text: string, attachments: readonly PromptAttachmen
         blocks.push(
           caps?.embeddedContext === true
             ? { type: 'resource', resource: { uri: a.uri, mimeType: 'text/plain', text: a.text } }
-            : { type: 'text', text: `${a.source === 'selection' ? `Selected text from ${a.name}` : 'The Problems list'} (${a.uri}):\n${fenced(a.text)}` },
+            : { type: 'text', text: `${a.source === 'selection' ? `Selected text from ${a.name}` : 'The Problems list'} (${a.uri}):\n${fencedBlock(a.text)}` },
         );
         break;
       case 'image': {
@@ -39,12 +40,4 @@ export function promptBlocks(text: string, attachments: readonly PromptAttachmen
     }
   }
   return blocks;
-}
-
-/** A code fence longer than any backtick run in the text, so the text cannot end it early. */
-function fenced(text: string): string {
-  let longest = 2;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}\n${text}\n${fence}`;
 }

@@ -10,7 +10,8 @@ import { notRegularError, openError, openFileVerified, VerifiedDir } from './bou
 import { writeVerified } from './boundaryWrite';
 import { readRange } from './lineRangeReader';
 import { describeLocation, isPrivatePath, locatePath, type Location } from './workspaceBoundary';
-import { clampCount as clamp, maxListEntries, maxMatchLineChars, maxSearchFileBytes, maxSearchFiles, maxSearchResults, skippedDirs } from '../../../shared/workspaceLimits';
+import { collectMatches, type TextMatch } from '../../../shared/textSearch';
+import { clampCount as clamp, maxListEntries, maxSearchFileBytes, maxSearchFiles, maxSearchResults, skippedDirs } from '../../../shared/workspaceLimits';
 
 export { isInside as isWithin } from './workspaceBoundary';
 export type { Location } from './workspaceBoundary';
@@ -90,16 +91,8 @@ export class WorkspaceFs {
   async search(where: Location, query: string, maxResults = 200): Promise<{ matches: Array<{ path: string; line: number; text: string }>; truncated: boolean }> {
     this.guard(where, 'search');
     const cap = clamp(maxResults, maxSearchResults);
-    const matches: Array<{ path: string; line: number; text: string }> = [];
-    const found = (real: string, text: string): boolean => {
-      const lines = text.split('\n');
-      for (let i = 0; i < lines.length; i += 1) {
-        if (!lines[i].includes(query)) continue;
-        matches.push({ path: relative(where.rootReal, real).split(sep).join('/'), line: i + 1, text: lines[i].trim().slice(0, maxMatchLineChars) });
-        if (matches.length >= cap) return true;
-      }
-      return false;
-    };
+    const matches: TextMatch[] = [];
+    const found = (real: string, text: string): boolean => collectMatches(matches, relative(where.rootReal, real).split(sep).join('/'), text, query, cap);
     if (where.kind === 'file') {
       const text = await this.searchable(where.real, where.real, where.abs);
       return { matches, truncated: text !== undefined && found(where.real, text) };

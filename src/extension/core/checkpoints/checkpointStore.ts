@@ -6,7 +6,7 @@ import { lstatSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { VigilError } from '../common/errors';
 import { folderlessRoot } from '../folders/folderlessFolder';
-import { withFileLock } from '../lease/fileLock';
+import { withFileLock } from '../common/fileLock';
 import type { Logger } from '../ports/logger';
 import { GitRunner } from './gitRunner';
 

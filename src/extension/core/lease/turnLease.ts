@@ -8,7 +8,7 @@ import type { Logger } from '../ports/logger';
 import { jsonText, readJson, writeFileAtomic, writeFilesAtomic, writeJsonAtomic } from '../store/atomicFile';
 import { leaseEpochFile, leaseFile, leaseLockPath } from '../store/storePaths';
 import type { WriteGuard } from '../store/transcript';
-import { withFileLock } from './fileLock';
+import { withFileLock } from '../common/fileLock';
 import { isHolderProvablyDead, leaseRecordSchema, sameHolder, type LeaseHolder, type LeaseRecord } from './leaseRecord';
 
 /** What a turn holds after acquiring: the epoch its writes carry. */

@@ -1,7 +1,6 @@
 // Validation of `vigil.*` settings (except turnLiveness, which has its own resolver in core/settings):
 // every invalid value falls back to its default with a message naming the setting and the fix. Pure, unit-tested.
 
-import type { AttentionSettings } from '../../presentation/attentionPolicy';
 import { providerKinds, type ProviderKind } from '../../../shared/agentProtocol/providers';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { CustomAgentSettings } from '../acp/agentLaunch';
@@ -20,6 +19,14 @@ export interface ModelSettingValues {
   baseUrl: string;
   /** '' = the provider's default model. */
   name: string;
+}
+
+/** `vigil.notifications.*`: one switch per kind of event (presentation/attentionPolicy.ts decides what each covers). */
+export interface AttentionSettings {
+  turnFinished: boolean;
+  approvalNeeded: boolean;
+  stalled: boolean;
+  wakeup: boolean;
 }
 
 /** Everything of `vigil.*` except `turnLiveness`, validated. */

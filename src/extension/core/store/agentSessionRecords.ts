@@ -6,11 +6,40 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { keepableAgentSessionId, type AgentSessionBinding, type AgentSessionBook } from '../acp/agentSessionBinding';
 import { errorMessage } from '../common/errors';
 import type { Logger } from '../ports/logger';
 import { readJson, storageError, writeJsonAtomic } from './atomicFile';
 import { checkSessionId } from './storePaths';
+
+/** Which agent session a Vigil session continues in (acp/agentSessionBinding.ts makes and reads them). */
+export interface AgentSessionBinding {
+  /** `launchIdentity` of the agent that owns the id: another agent is never asked to resume it. */
+  launch: string;
+  agentSessionId: string;
+  /** The folder the session was opened in (its agent runs there again to delete it). */
+  cwd: string;
+  /**
+   * Who opened the agent's session last (random per open). A live process that finds another
+   * opener here holds a stale copy (another window or process continued the session) and restarts.
+   */
+  opener: string;
+  /** What the agent advertised at that open; `delete` decides whether deleting needs its process. */
+  supports: { resume: boolean; load: boolean; close: boolean; delete: boolean };
+  at: number;
+}
+
+/** Where bindings are kept: durably beside the sessions, or in memory when no store is given. */
+export interface AgentSessionBook {
+  read(vigilSessionId: string): Promise<AgentSessionBinding | undefined>;
+  write(vigilSessionId: string, binding: AgentSessionBinding): Promise<void>;
+  remove(vigilSessionId: string): Promise<void>;
+}
+
+/** An agent session id Vigil keeps: ids are short tokens in every agent seen; anything else is not stored. */
+export const maxAgentSessionIdLength = 512;
+export function keepableAgentSessionId(id: string): boolean {
+  return id.length > 0 && id.length <= maxAgentSessionIdLength && ![...id].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+}
 
 const recordSchema = z.object({
   v: z.literal(1),

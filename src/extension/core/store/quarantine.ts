@@ -4,7 +4,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { randomBytes } from 'node:crypto';
-import { withFileLock } from '../lease/fileLock';
+import { withFileLock } from '../common/fileLock';
 import type { Logger } from '../ports/logger';
 import { storageError } from './atomicFile';
 import { parseTranscriptRecord } from './transcriptRecords';

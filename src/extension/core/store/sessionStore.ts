@@ -13,7 +13,7 @@ import { readTranscript, readTranscriptTail, TranscriptWriter, type TailResult, 
 import type { JsonlReadResult } from './jsonl';
 import type { TranscriptRecord } from './transcriptRecords';
 import { EventHub, type Unsubscribe } from '../common/events';
-import { folderRecordProblem } from '../folders/sessionFolder';
+import { folderRecordProblem } from './folderRecord';
 import type { Redactor } from '../common/redactor';
 import { SingleFlight } from '../common/singleFlight';
 

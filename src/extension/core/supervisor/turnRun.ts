@@ -5,7 +5,7 @@ import { summaries } from '../../../shared/turnWords';
 import { errorMessage, isVigilError } from '../common/errors';
 import type { CheckpointFields, CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
 import type { AgentEvent, AgentFailure, AgentHandle, AgentHandleProvider, PromptOutcome, WaitingOn } from '../ports/agentHandle';
-import type { Clock, TimerHandle } from '../ports/clock';
+import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { TurnEndReason, TurnEnded, TurnSource } from '../ports/turns';
 import type { TurnLeaseStore, LeaseToken } from '../lease/turnLease';
@@ -14,6 +14,7 @@ import type { TranscriptWriter } from '../store/transcript';
 import type { RecordInput } from '../store/transcriptRecords';
 import type { LivenessSettings } from '../settings/livenessSettings';
 import { AbortProtocol } from './abortProtocol';
+import { LeaseRefresher } from './leaseRefresher';
 import type { ActivityClock } from './activityClock';
 import { CommitBarriers, type PendingBarrier } from './commitBarriers';
 import { ENDED_WITHOUT_RESULT, ToolCallTracker } from './toolCalls';
@@ -71,8 +72,8 @@ export class TurnRun {
   /** Set when the turn failed on provider credentials or quota: the supervisor pauses wakeups. */
   failure: AgentFailure | undefined;
   private approvalsOpen = 0;
-  private deactivated = false;
-  private refreshTimer: TimerHandle | undefined;
+  /** Keeps the lease alive while the turn runs; stopped ("deactivated") by the abort protocol or the teardown. */
+  private readonly refresher: LeaseRefresher;
   private readonly watchdog: Watchdog;
   private readonly abort: AbortProtocol;
   private handle: AgentHandle | undefined;
@@ -87,6 +88,7 @@ export class TurnRun {
     this.startedAt = d.clock.wallNow();
     const fence = d.lease.guard(d.token);
     this.writer = d.store.transcriptWriter(d.sessionId, (write) => this.barriers.run('transcript batch', () => fence(write)));
+    this.refresher = new LeaseRefresher(d, () => void this.abort.leaseLost());
     this.watchdog = new Watchdog({
       clock: d.clock,
       logger: d.logger,
@@ -113,7 +115,7 @@ export class TurnRun {
         this.phase = 'aborting';
         d.interruptSlot.state = state;
       },
-      deactivate: () => this.deactivate(),
+      deactivate: () => this.refresher.stop(),
       rearmWatchdog: (delay) => this.watchdog.arm(delay),
       stopWatchdog: () => this.watchdog.cancel(),
       cancelAgent: () => void this.handle?.cancel(d.sessionId).catch((e: unknown) => d.logger.warn(`session/cancel failed: ${errorMessage(e)}`)),
@@ -126,7 +128,7 @@ export class TurnRun {
   }
 
   get renewing(): boolean {
-    return !this.deactivated;
+    return this.refresher.renewing;
   }
 
   /** Stamps the activity clock at turn entry (a stale clock never aborts a new turn) and persists the prompt. */
@@ -146,7 +148,7 @@ export class TurnRun {
   /** Runs the turn to its end; never rejects. */
   async run(prompt: string): Promise<TurnEnded> {
     const { d } = this;
-    this.scheduleRefresh();
+    this.refresher.schedule();
     if (d.settings.enabled) this.watchdog.arm();
     d.emit({ type: 'turnStarted', sessionId: d.sessionId, turnId: d.turnId, source: d.source, startedAt: this.startedAt });
     let result: PromptResult;
@@ -210,7 +212,7 @@ export class TurnRun {
       lastActivity: d.activity.lastActivity,
       generation: d.activity.generation,
       silenceMs: d.activity.silenceMs(),
-      leaseRenewing: !this.deactivated,
+      leaseRenewing: this.refresher.renewing,
       startedAt: this.startedAt,
     };
   }
@@ -262,35 +264,6 @@ export class TurnRun {
       });
   }
 
-  private scheduleRefresh(): void {
-    if (this.deactivated) return;
-    const { d } = this;
-    this.refreshTimer = d.clock.setTimer(d.lease.ttlMs / 3, () => {
-      this.refreshTimer = undefined;
-      if (this.deactivated) return;
-      d.lease.refresh(d.token).then(
-        (result) => {
-          d.hooks.onLeaseRefresh?.({ sessionId: d.sessionId, turnId: d.turnId, result });
-          // After deactivation a miss is expected (we stopped renewing), never a loss.
-          if (this.deactivated) return;
-          if (result === 'lost') void this.abort.leaseLost();
-          else this.scheduleRefresh();
-        },
-        (error: unknown) => {
-          d.hooks.onLeaseRefresh?.({ sessionId: d.sessionId, turnId: d.turnId, result: 'error' });
-          d.logger.warn(`Lease refresh for session ${d.sessionId} failed (will retry): ${errorMessage(error)}`);
-          this.scheduleRefresh();
-        },
-      );
-    });
-  }
-
-  private deactivate(): void {
-    this.deactivated = true;
-    this.refreshTimer?.cancel();
-    this.refreshTimer = undefined;
-  }
-
   private persist(record: RecordInput): void {
     this.writer.append(record).catch((error: unknown) => this.onWriteError(error));
   }
@@ -299,7 +272,7 @@ export class TurnRun {
     const { d } = this;
     if (isVigilError(error, 'STALE_EPOCH')) {
       d.logger.error(`Session ${d.sessionId}: ${errorMessage(error)}`);
-      if (!this.deactivated) void this.abort.leaseLost();
+      if (this.refresher.renewing) void this.abort.leaseLost();
       return;
     }
     d.logger.error(`Session ${d.sessionId}: transcript write failed: ${errorMessage(error)}`);
@@ -333,7 +306,7 @@ export class TurnRun {
     const { d } = this;
     const { reason, message } = this.endOf(result);
     this.phase = 'ending';
-    this.deactivate();
+    this.refresher.stop();
     this.watchdog.cancel();
     this.abort.dispose();
     d.onEnding?.();

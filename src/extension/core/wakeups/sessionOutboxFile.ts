@@ -1,7 +1,7 @@
 // One session's outbox file: folds its lines incrementally, appends transitions under a cross-window lock, compacts.
 
 import { promises as fs } from 'node:fs';
-import { withFileLock } from '../lease/fileLock';
+import { withFileLock } from '../common/fileLock';
 import type { Logger } from '../ports/logger';
 import { storageError, writeFileAtomic } from '../store/atomicFile';
 import { appendJsonl } from '../store/jsonl';

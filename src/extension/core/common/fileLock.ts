@@ -7,8 +7,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { VigilError, type VigilErrorCode } from '../common/errors';
-import { isAlive, processStartTime } from '../common/processTree';
+import { VigilError, type VigilErrorCode } from './errors';
+import { isAlive, processStartTime } from './processTree';
 import type { Logger } from '../ports/logger';
 
 /** Who holds a lock: written inside the lock directory right after it is made. */
