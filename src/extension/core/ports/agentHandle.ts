@@ -75,6 +75,11 @@ export interface PromptRequest {
   attachments?: PromptAttachment[];
   /** Receives every activity event of this prompt, in order. */
   onEvent(event: AgentEvent): void;
+  /**
+   * The prompt was sent by an earlier window and is still running behind the agent's relay: nothing is
+   * sent; the handle re-attaches and follows it to its answer (docs/turn-supervisor.md, The detached state).
+   */
+  adopted?: boolean;
 }
 
 /**

@@ -50,6 +50,8 @@ export interface TurnRunDeps {
   checkpoints?: CheckpointPort;
   /** Told, synchronously, when the teardown begins (before the end record and the release). */
   onEnding?(): void;
+  /** A turn an earlier window started, taken back after a reload: its prompt is stored and running already. */
+  adopted?: { silentMs: number };
 }
 
 type PromptResult =
@@ -143,6 +145,11 @@ export class TurnRun {
     ]);
   }
 
+  /** Takes back a turn an earlier window began: nothing to store, and the silence it already had counts. */
+  adopt(silentMs: number): void {
+    this.d.activity.touch('turn taken back after a window reload', silentMs);
+  }
+
   /** Runs the turn to its end; never rejects. */
   async run(prompt: string): Promise<TurnEnded> {
     const { d } = this;
@@ -152,7 +159,7 @@ export class TurnRun {
     let result: PromptResult;
     try {
       // Marked before the agent is asked, and never waited for: the folder's index is kept current between turns.
-      this.checkpoint = d.checkpoints?.begin(d.sessionId, d.turnId);
+      this.checkpoint = d.adopted ? undefined : d.checkpoints?.begin(d.sessionId, d.turnId);
       result = await this.prompt(prompt);
     } catch (error) {
       result = { kind: 'error', error };
@@ -227,7 +234,7 @@ export class TurnRun {
       if (!('handle' in got)) return got;
       this.handle = got.handle;
       if (this.interruptState) return { kind: 'killed', reason: this.interruptState.message };
-      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e) });
+      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e), ...(d.adopted ? { adopted: true } : {}) });
       return await Promise.race([
         prompt.then(
           (outcome): PromptResult => ({ kind: 'outcome', outcome }),
