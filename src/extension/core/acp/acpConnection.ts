@@ -172,10 +172,27 @@ export class AcpConnection {
   async prompt(acpSessionId: string, text: string, sink: PromptSink, attachments?: readonly PromptAttachment[]): Promise<PromptResponse> {
     // Built before anything is registered: an attachment the agent cannot take fails the prompt here.
     const prompt = promptBlocks(text, attachments, this.initializeResponse?.agentCapabilities?.promptCapabilities);
+    return this.follow(acpSessionId, sink, () => this.connection.agent.request('session/prompt', { sessionId: acpSessionId, prompt }));
+  }
+
+  /**
+   * Takes back a `session/prompt` an earlier window sent (it still runs behind the agent's relay): its
+   * updates and requests go to `sink`, as for a prompt of this window, until `answer` settles.
+   */
+  adoptPrompt(acpSessionId: string, sink: PromptSink, answer: Promise<PromptResponse>): Promise<PromptResponse> {
+    return this.follow(acpSessionId, sink, () => answer);
+  }
+
+  /** The agent's `initialize` answer as the relay kept it: a window that re-attaches does not ask again. */
+  adoptInitialize(response: unknown): void {
+    this.initializeResponse = response as InitializeResponse;
+  }
+
+  private async follow(acpSessionId: string, sink: PromptSink, answer: () => Promise<PromptResponse>): Promise<PromptResponse> {
     this.sinks.set(acpSessionId, sink);
     this.promptsOpen.add(acpSessionId);
     try {
-      return await this.connection.agent.request('session/prompt', { sessionId: acpSessionId, prompt });
+      return await answer();
     } finally {
       // Late updates still land below, but from the answer on the agent gets no commands or writes.
       this.promptsOpen.delete(acpSessionId);

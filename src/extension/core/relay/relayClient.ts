@@ -9,7 +9,8 @@ import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { VigilError } from '../common/errors';
 import { isAlive, killProcessTree } from '../common/processTree';
 import type { Logger } from '../ports/logger';
-import type { AgentChannel, AgentExit } from '../acp/agentProcess';
+import type { AgentExit } from '../acp/agentProcess';
+import type { RelayedChannel } from '../acp/acpHandleDeps';
 import type { StderrLog } from '../acp/stderrLog';
 import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 import { lineSplitter, RELAY_PROTOCOL, relayFileNames, type RelayFrame, type Welcome } from './relayProtocol';
@@ -23,7 +24,7 @@ export interface Orphan {
 
 const welcomeMs = 10_000;
 
-export class RelayedAgent implements AgentChannel {
+export class RelayedAgent implements RelayedChannel {
   readonly stream: Stream;
   readonly exited: Promise<AgentExit>;
   private exitInfo: AgentExit | undefined;
@@ -56,7 +57,10 @@ export class RelayedAgent implements AgentChannel {
       },
     });
     this.stream = { readable, writable };
-    socket.on('close', () => this.gone({ code: null, signal: this.detached ? 'detached' : 'relay lost' }));
+    // A window that detached on purpose is going away: its turn must not end here (the next window takes it).
+    socket.on('close', () => {
+      if (!this.detached) this.gone({ code: null, signal: 'relay lost' });
+    });
   }
 
   /**
@@ -119,6 +123,10 @@ export class RelayedAgent implements AgentChannel {
 
   finalStderr(): Promise<string> {
     return Promise.resolve(this.stderr.tail);
+  }
+
+  heldPromptAnswer(acpSessionId: string): boolean {
+    return (this.held ?? []).some((f) => f.t === 'o' && f.method === 'session/prompt' && (f.sessionId === undefined || f.sessionId === acpSessionId));
   }
 
   /** Lets the held messages (a re-attach's replay) and every later one through. */

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { VigilError } from '../common/errors';
 import type { LaunchSpec } from '../acp/agentLaunch';
+import type { LivenessSettings } from '../settings/livenessSettings';
 import { RELAY_PROTOCOL, type RelayConfig } from './relayProtocol';
 import type { RelayPlace } from './relayPlace';
 
@@ -17,6 +18,16 @@ export interface RelayTimings {
   logCapBytes?: number;
   /** Default 64. */
   heldCap?: number;
+}
+
+/**
+ * The relay's deadline from the settings: the grace with no window, the liveness bound while detached and the
+ * unwinding time after its cancel. The relay cannot tell a model wait from a long silent tool, so it takes the
+ * longer of the watchdog's bounds (the grace alone when the watchdog is off): it never stops what a window would not.
+ */
+export function relayTimings(graceSeconds: number, liveness: LivenessSettings): RelayTimings {
+  const graceMs = Math.max(0, graceSeconds) * 1000;
+  return { graceMs, livenessMs: liveness.enabled ? Math.max(liveness.timeoutMs, liveness.toolTimeoutMs) : graceMs, killGraceMs: liveness.graceMs };
 }
 
 /** The relay program beside this code: dist/ in the bundles, tsc's output folder in tests. */

@@ -51,7 +51,7 @@ export interface TurnRunDeps {
   /** Told, synchronously, when the teardown begins (before the end record and the release). */
   onEnding?(): void;
   /** A turn an earlier window started, taken back after a reload: its prompt is stored and running already. */
-  adopted?: { silentMs: number };
+  adopted?: boolean;
 }
 
 type PromptResult =
@@ -145,9 +145,10 @@ export class TurnRun {
     ]);
   }
 
-  /** Takes back a turn an earlier window began: nothing to store, and the silence it already had counts. */
+  /** A turn an earlier window began: nothing to store; the silence it already had counts once known. */
   adopt(silentMs: number): void {
     this.d.activity.touch('turn taken back after a window reload', silentMs);
+    if (this.d.settings.enabled && this.phase === 'running') this.watchdog.arm();
   }
 
   /** Runs the turn to its end; never rejects. */
@@ -234,7 +235,7 @@ export class TurnRun {
       if (!('handle' in got)) return got;
       this.handle = got.handle;
       if (this.interruptState) return { kind: 'killed', reason: this.interruptState.message };
-      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e), ...(d.adopted ? { adopted: true } : {}) });
+      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e), ...(d.adopted ? { adopted: { silentFor: (ms: number) => this.adopt(ms) } } : {}) });
       return await Promise.race([
         prompt.then(
           (outcome): PromptResult => ({ kind: 'outcome', outcome }),

@@ -58,6 +58,8 @@ export class TurnSupervisor extends Disposable implements TurnPort {
   private readonly teardown = new EventHub<TurnEnded>();
   private readonly ending = new EventHub<TurnEnding>();
   private admissionHook: AdmissionHook | undefined;
+  /** Why a session's last turn ended, known before its recovery marks it (its relay's deadline). */
+  private readonly interruptions = new Map<string, string>();
   private readonly busyWait: BusyWaitOptions;
 
   constructor(private readonly o: TurnSupervisorOptions) {
@@ -161,6 +163,17 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     return false;
   }
 
+  /** The reason the recovery of this session's interrupted turn records (once), instead of "the window closed". */
+  noteInterruption(sessionId: string, reason: string): void {
+    this.interruptions.set(sessionId, reason);
+  }
+
+  private knownInterruption(sessionId: string): string | undefined {
+    const reason = this.interruptions.get(sessionId);
+    this.interruptions.delete(sessionId);
+    return reason;
+  }
+
   listResumable(): Promise<SessionMeta[]> {
     return this.sessions.listResumable();
   }
@@ -172,7 +185,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
       // A turn this window runs or is taking back (after a reload) is not the dead holder's to recover.
       if (this.slots.get(meta.id)?.turn || this.slots.get(meta.id)?.acquiring) continue;
       try {
-        if (await recoverSession(this.sessions, this.lease, meta.id, this.o.windowId, this.o.logger)) recovered.push(meta.id);
+        if (await recoverSession(this.sessions, this.lease, meta.id, this.o.windowId, this.o.logger, undefined, this.knownInterruption(meta.id))) recovered.push(meta.id);
       } catch (error) {
         this.o.logger.error(`Recovering session ${meta.id} failed: ${errorMessage(error)}`);
       }
@@ -225,7 +238,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         return { kind: 'paused' };
       }
       if (got.reclaimed) {
-        await recoverSession(this.sessions, this.lease, sessionId, this.o.windowId, this.o.logger, { token: got.token, previous: got.reclaimed.previous, cause: got.reclaimed.cause });
+        await recoverSession(this.sessions, this.lease, sessionId, this.o.windowId, this.o.logger, { token: got.token, previous: got.reclaimed.previous, cause: got.reclaimed.cause }, this.knownInterruption(sessionId));
       }
       let taskIds = options.taskIds;
       if (options.pendingWakeup) {
@@ -286,7 +299,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
    * interrupted: the same turn id goes on, its prompt already stored, its silence so far counted.
    * Resolves once the turn is registered (or could not be); `ended` settles at its end.
    */
-  async adoptTurn(sessionId: string, options: { silentMs: number; signal?: AbortSignal }): Promise<StartTurnResult> {
+  async adoptTurn(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<StartTurnResult> {
     const slot = this.slot(sessionId);
     if (slot.turn || slot.acquiring) return { kind: 'busy' };
     const acquiring = new AbortController();
@@ -311,10 +324,10 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         sessionId, turnId, source: 'user', clock: this.o.clock, logger: this.o.logger, hooks: this.o.hooks ?? {}, settings: this.o.settings(),
         activity: slot.activity, lease: this.lease, token: got.token, store: this.sessions, agents: this.o.agents, interruptSlot: slot.interrupt,
         emit: (event) => this.emit(event), activityThrottleMs: this.o.activityThrottleMs ?? 250, initialState: meta.state,
-        pausedAtStart: meta.wakeupsPaused !== undefined, checkpoints: this.o.checkpoints, adopted: { silentMs: options.silentMs },
+        pausedAtStart: meta.wakeupsPaused !== undefined, checkpoints: this.o.checkpoints, adopted: true,
         onEnding: () => this.ending.emit({ sessionId, turnId }, (error) => this.o.logger.error(`A turn ending listener failed: ${errorMessage(error)}`)),
       });
-      run.adopt(options.silentMs);
+      run.adopt(0);
       slot.turn = run;
       this.o.logger.info(`Session ${sessionId}: took back turn ${turnId} from ${got.reclaimed.cause === 'holder-dead' ? 'a window that is gone' : 'a lapsed window'}`);
       const ended = run.run('').then((e) => this.finish(slot, run, e));
