@@ -11,6 +11,7 @@ import { startRelay, type RelayTimings } from '../../../src/extension/core/relay
 import { lineSplitter, RELAY_PROTOCOL, relayFileNames } from '../../../src/extension/core/relay/relayProtocol';
 import { fakeAgentScript } from '../acp/acpHarness';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- frames of the wire, read loosely by the tests
 type Frame = Record<string, any>;
 
 export function fakeSpec(args: string[] = []): LaunchSpec {

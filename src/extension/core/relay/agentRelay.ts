@@ -258,8 +258,22 @@ const deadline = setInterval(() => {
   else if (book.promptsRunning().length > 0 && t - lastProgress >= config.livenessMs) end(`the turn made no progress for ${Math.round(config.livenessMs / 1000)} s while no window was attached`);
 }, tick);
 
+// The exit is passed on once the agent's stdout and stderr are drained (its last words explain a crash),
+// or a second after it, should a grandchild hold the pipes open.
 agent.once('exit', (code, signal) => {
   agentExited = true;
+  const report = () => onAgentGone(code, signal);
+  const timer = setTimeout(report, 1_000);
+  agent.once('close', () => {
+    clearTimeout(timer);
+    report();
+  });
+});
+
+let reported = false;
+function onAgentGone(code: number | null, signal: NodeJS.Signals | null): void {
+  if (reported) return;
+  reported = true;
   clearInterval(deadline);
   const reason = ending;
   if (client) {
@@ -274,7 +288,7 @@ agent.once('exit', (code, signal) => {
   // The client has the exit (or the log and ended.json say it): nothing keeps the relay.
   setTimeout(() => process.exit(0), client ? 1_000 : 0).unref();
   client?.once('close', () => process.exit(0));
-});
+}
 
 agent.once('spawn', () => {
   fs.rmSync(config.socket, { force: true });
