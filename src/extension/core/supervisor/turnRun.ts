@@ -3,7 +3,7 @@
 import { summarize, type PromptAttachment } from '../../../shared/promptContext';
 import { summaries } from '../../../shared/turnWords';
 import { errorMessage, isVigilError } from '../common/errors';
-import type { CheckpointFields, CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
+import type { CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
 import type { AgentEvent, AgentFailure, AgentHandle, AgentHandleProvider, PromptOutcome, WaitingOn } from '../ports/agentHandle';
 import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
@@ -19,6 +19,7 @@ import { CommitBarriers, type PendingBarrier } from './commitBarriers';
 import { ENDED_WITHOUT_RESULT, ToolCallTracker } from './toolCalls';
 import { reportLeftovers } from './leftoverReport';
 import { Watchdog } from './watchdog';
+import { checkpointFields, within } from './boundedWait';
 import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnStep, TurnSnapshot } from './supervisorEvents';
 
 export interface TurnRunDeps {
@@ -355,12 +356,12 @@ export class TurnRun {
     for (const toolCallId of this.tools.openIds()) {
       records.push({ type: 'syntheticToolResult', turnId: d.turnId, toolCallId, ...ENDED_WITHOUT_RESULT });
     }
-    if (this.checkpoint) records.push({ type: 'checkpoint', turnId: d.turnId, ...(await this.checkpointFields(this.checkpoint)) });
+    if (this.checkpoint) records.push({ type: 'checkpoint', turnId: d.turnId, ...(await checkpointFields(d.clock, this.checkpoint, CHECKPOINT_BOUND_MS)) });
     records.push({ type: 'turnEnded', turnId: d.turnId, reason, message });
     // Bounded: on a hung disk the turn still ends and releases its lease; the record follows if the disk recovers
     // (fenced, so it never lands in a later holder's turn).
     const recorded = this.recordEnd(records, reason, message);
-    if (!(await this.within(recorded, END_RECORD_BOUND_MS))) {
+    if (!(await within(d.clock, recorded, END_RECORD_BOUND_MS))) {
       d.logger.error(`Session ${d.sessionId}: the end of turn ${d.turnId} was not stored within ${END_RECORD_BOUND_MS / 1000} s (storage not answering); ending the turn anyway`);
     }
     if (d.interruptSlot.state?.turnId === d.turnId) d.interruptSlot.state = undefined;
@@ -387,23 +388,5 @@ export class TurnRun {
     } catch (error) {
       d.logger.error(`Session ${d.sessionId}: could not record the end of turn ${d.turnId}: ${errorMessage(error)}`);
     }
-  }
-
-  /** True if `work` settled within `ms` of the injected clock. */
-  /** Bounded: a checkpoint that never answers does not hold the turn's end (its own bound is shorter). */
-  private async checkpointFields(checkpoint: TurnCheckpoint): Promise<CheckpointFields> {
-    let fields: CheckpointFields = { unavailable: 'No checkpoint: taking it did not finish in time.' };
-    await this.within(checkpoint.finish().then((got) => void (fields = got)), CHECKPOINT_BOUND_MS);
-    return fields;
-  }
-
-  private within(work: Promise<void>, ms: number): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      const timer = this.d.clock.setTimer(ms, () => resolve(false));
-      void work.finally(() => {
-        timer.cancel();
-        resolve(true);
-      });
-    });
   }
 }
