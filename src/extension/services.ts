@@ -190,7 +190,7 @@ export class VigilServices extends Disposable {
     const relays = new RelayAgents(o.storageRoot, () => relayTimings(o.detachedGraceSeconds?.() ?? 0, o.liveness()), tagged(o.logger, 'relay'));
     const agents = new AcpAgentHandleProvider({
       log: tagged(o.logger, 'acp'),
-      relays: () => ((o.detachedGraceSeconds?.() ?? 0) > 0 ? relays : undefined),
+      relays: () => ((o.detachedGraceSeconds?.() ?? 0) > 0 && relays.available ? relays : undefined),
       cwdFor: workFolder,
       launchFor: o.launchFor,
       loadHistoryFor: (sessionId) => loadHistory(late.supervisor!, sessionId),

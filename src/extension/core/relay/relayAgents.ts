@@ -2,7 +2,7 @@
 // behind a new relay, or attach to the one that runs it. A relay of another Vigil version is refused and
 // ended (its turn ends as a crash does); one whose folder or process is gone counts as none.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage, VigilError } from '../common/errors';
 import { isAlive, killProcessTree } from '../common/processTree';
@@ -13,7 +13,7 @@ import type { StderrLog } from '../acp/stderrLog';
 import { RelayedAgent } from './relayClient';
 import { listRelays, placeRelay, removeRelayPlace, sameVersion, type RelayRemains } from './relayPlace';
 import { relayFileNames } from './relayProtocol';
-import { startRelay, type RelayTimings } from './relayStart';
+import { relayProgram, startRelay, type RelayTimings } from './relayStart';
 
 /** Whether `pid` is still a relay (guards against a pid reused after a reboot). */
 export function isRelayProcess(pid: number): boolean {
@@ -32,6 +32,16 @@ export class RelayAgents implements AgentRelays {
     private readonly timings: () => RelayTimings,
     private readonly log: Logger,
   ) {}
+
+  /** False when the relay program is missing (a broken install): agents then start as the host's children. */
+  get available(): boolean {
+    if (this.present !== undefined) return this.present;
+    this.present = existsSync(relayProgram());
+    if (!this.present) this.log.error(`Vigil's agent relay (${relayProgram()}) is missing: agents run without it, and a turn ends with its window. Reinstall the extension.`);
+    return this.present;
+  }
+
+  private present: boolean | undefined;
 
   async start(sessionId: string, spec: LaunchSpec, cwd: string, stderr: StderrLog): Promise<RelayedChannel> {
     // A relay this session had (ended, or from an earlier window) is left to the scan; a new one starts clean.
