@@ -17,9 +17,11 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { killProcessTree } from '../common/processTree';
 import { RelayBook } from './relayBook';
-import { lineSplitter, RELAY_PROTOCOL, relayFileNames, type ClientFrame, type RelayConfig, type RelayEnded, type RelayState } from './relayProtocol';
+import { lineSplitter, RELAY_CONFIG_ENV, RELAY_PROTOCOL, relayFileNames, type ClientFrame, type RelayConfig, type RelayEnded, type RelayState } from './relayProtocol';
 
-const config = JSON.parse(process.argv[2] ?? '{}') as RelayConfig;
+// From the environment, not argv: the process table then shows the relay, not its agent's command line
+// (tools that look for the agent's command must find the agent alone).
+const config = JSON.parse(process.env[RELAY_CONFIG_ENV] ?? '{}') as RelayConfig;
 const file = (name: keyof typeof relayFileNames) => path.join(config.dir, relayFileNames[name]);
 const now = () => Math.round(performance.now());
 const book = new RelayBook(now);
@@ -66,6 +68,7 @@ fs.writeFileSync(file('secret'), secret.toString('hex'), { mode: 0o600, flag: 'w
 for (const signal of ['SIGHUP', 'SIGPIPE'] as const) process.on(signal, () => undefined);
 
 const env: NodeJS.ProcessEnv = { ...process.env };
+delete env[RELAY_CONFIG_ENV];
 if (config.agentElectronRunAsNode === undefined) delete env.ELECTRON_RUN_AS_NODE;
 else env.ELECTRON_RUN_AS_NODE = config.agentElectronRunAsNode;
 const agent = spawn(config.command, config.args, { cwd: config.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });

@@ -5,7 +5,10 @@
 /** Bumped on any change of the frames below: a relay of another version is refused, its turn ends as a crash. */
 export const RELAY_PROTOCOL = 1;
 
-/** What the host gives the relay in its one argument (never a secret: those are in its environment). */
+/** The environment variable that carries the relay's RelayConfig (removed before the agent starts). */
+export const RELAY_CONFIG_ENV = 'VIGIL_RELAY_CONFIG';
+
+/** What the host gives the relay (never a secret: the agent's are in the rest of its environment). */
 export interface RelayConfig {
   v: number;
   /** The relay's private (0700) folder: secret, state, undelivered log, end record. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { VigilError } from '../common/errors';
 import type { LaunchSpec } from '../acp/agentLaunch';
 import type { LivenessSettings } from '../settings/livenessSettings';
-import { RELAY_PROTOCOL, type RelayConfig } from './relayProtocol';
+import { RELAY_CONFIG_ENV, RELAY_PROTOCOL, type RelayConfig } from './relayProtocol';
 import type { RelayPlace } from './relayPlace';
 
 export interface RelayTimings {
@@ -54,9 +54,9 @@ export function startRelay(spec: LaunchSpec, cwd: string, place: RelayPlace, tim
     heldCap: timings.heldCap ?? 64,
   };
   return new Promise((resolve, reject) => {
-    const relay = spawn(nodePath, [relayProgram(), JSON.stringify(config)], {
+    const relay = spawn(nodePath, [relayProgram(), place.sessionId], {
       cwd,
-      env: { ...spec.env, ELECTRON_RUN_AS_NODE: '1' },
+      env: { ...spec.env, ELECTRON_RUN_AS_NODE: '1', [RELAY_CONFIG_ENV]: JSON.stringify(config) },
       stdio: ['ignore', 'pipe', 'ignore'],
       detached: process.platform !== 'win32',
       windowsHide: true,
