@@ -295,6 +295,11 @@ function onAgentGone(code: number | null, signal: NodeJS.Signals | null): void {
 
 agent.once('spawn', () => {
   fs.rmSync(config.socket, { force: true });
+  // A socket that cannot listen (a path too long, a full disk) is said, not left to hang the window's start.
+  server.once('error', (error) => {
+    void killProcessTree(agent.pid!).catch(() => undefined);
+    fail(`the relay could not listen on ${config.socket}: ${error.message}`);
+  });
   server.listen(config.socket, () => {
     fs.chmodSync(config.socket, 0o600);
     writeFileAtomic('state', JSON.stringify({ v: RELAY_PROTOCOL, pid: process.pid, agentPid: agent.pid!, socket: config.socket, startedAt: Date.now() } satisfies RelayState));

@@ -2,6 +2,7 @@
 // symlink), with its socket there or, when that path is too long for a socket, in a private folder of the
 // temp folder (state.json names it either way).
 
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -26,7 +27,8 @@ export async function placeRelay(storageRoot: string, sessionId: string): Promis
   await privateDir(dir);
   let socketDir = dir;
   if (Buffer.byteLength(path.join(dir, relayFileNames.socket)) > MAX_SOCKET_PATH) {
-    socketDir = path.join(os.tmpdir(), `vigil-relay-${process.getuid?.() ?? 'u'}-${sessionId.slice(0, 36)}`);
+    // Short, and still one per relay folder: a temp folder's own path may be long already.
+    socketDir = path.join(os.tmpdir(), `vigil-r-${process.getuid?.() ?? 'u'}-${createHash('sha256').update(dir).digest('hex').slice(0, 16)}`);
     await privateDir(socketDir);
   }
   const socket = process.platform === 'win32' ? `\\\\.\\pipe\\vigil-relay-${sessionId}` : path.join(socketDir, relayFileNames.socket);
