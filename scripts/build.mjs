@@ -29,6 +29,8 @@ const builds = [
   { ...common, entryPoints: ['src/taskServer/main.ts'], outfile: 'dist/taskServer.js', platform: 'node', format: 'cjs', target: 'node20' },
   // The Node task wrapper (Windows, or no /usr/bin/perl): a program of its own beside taskWrapper.pl.
   { ...common, entryPoints: ['src/extension/core/tasks/taskWrapper.ts'], outfile: 'dist/taskWrapper.js', platform: 'node', format: 'cjs', target: 'node20' },
+  // The agent relay: runs each session's agent so a turn outlives its window (src/extension/core/relay).
+  { ...common, entryPoints: ['src/extension/core/relay/agentRelay.ts'], outfile: 'dist/agentRelay.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, ...webviewBuild.webviewBuildOptions('dist/webview.js') },
 ];
 

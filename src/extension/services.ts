@@ -34,6 +34,9 @@ import type { SessionSecrets } from './core/mcp/sessionSecrets';
 import { VigilTaskServer } from './core/mcp/vigilTaskServer';
 import { TurnCheckpoints } from './core/checkpoints/turnCheckpoints';
 import type { EditJournal } from './core/acp/editJournal';
+import { RelayAgents } from './core/relay/relayAgents';
+import { relayTimings } from './core/relay/relayStart';
+import { takeBackTurns } from './core/relay/turnTakeBack';
 
 // The VS Code glue loads this module lazily (its own bundle) and launches agents through these.
 export { builtinLaunch, customLaunch } from './core/acp/agentLaunch';
@@ -87,6 +90,12 @@ export interface ServiceOptions {
   };
   /** Further MCP server sources offered to every agent (after the task server). */
   mcpServers?: readonly McpServerSource[];
+  /**
+   * `vigil.turns.detachedGraceSeconds`, read at every agent start: above 0 each session's agent runs behind
+   * Vigil's relay (core/relay) and a turn outlives its window for that long; 0 or absent: agents are the
+   * host's children and a turn ends with its window.
+   */
+  detachedGraceSeconds?(): number;
   /** Checkpoints of each turn's folder (core/checkpoints); absent: turns take none. */
   checkpoints?: { enabled(): boolean; snapshotBoundMs?: number };
 }
@@ -178,8 +187,10 @@ export class VigilServices extends Disposable {
           return undefined;
         })
       : undefined;
+    const relays = new RelayAgents(o.storageRoot, () => relayTimings(o.detachedGraceSeconds?.() ?? 0, o.liveness()), tagged(o.logger, 'relay'));
     const agents = new AcpAgentHandleProvider({
       log: tagged(o.logger, 'acp'),
+      relays: () => ((o.detachedGraceSeconds?.() ?? 0) > 0 && relays.available ? relays : undefined),
       cwdFor: workFolder,
       launchFor: o.launchFor,
       loadHistoryFor: (sessionId) => loadHistory(late.supervisor!, sessionId),
@@ -258,6 +269,9 @@ export class VigilServices extends Disposable {
     coordinator.start();
     release();
     await crossWindow.start().catch((error: unknown) => o.logger.error(`the cross-window mailbox could not start: ${errorMessage(error)}`));
+    // Turns an earlier window left to their relays are taken back before the scan would call them interrupted.
+    const taken = await takeBackTurns({ relays, supervisor, mayRun: (id) => folders.mayDeliver(id), logger: tagged(o.logger, 'relay') });
+    if (taken.length > 0) o.logger.info(`turns taken back after the window reloaded: ${taken.join(', ')}`);
     const recovered = await supervisor.recoverInterrupted().catch((error: unknown) => {
       o.logger.error(`recovering interrupted sessions failed: ${errorMessage(error)}`);
       return [] as string[];

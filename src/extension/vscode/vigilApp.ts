@@ -201,6 +201,7 @@ export class VigilApp extends Disposable {
       windowFolders,
       liveness: () => this.config.settings.liveness,
       maxWakeupsPerTurn: () => this.config.settings.wakeups.maxPerTurn,
+      detachedGraceSeconds: () => this.config.settings.turns.detachedGraceSeconds,
       outputByteLimit: () => this.config.settings.tasks.outputByteLimit,
       taskCaps: () => ({ perSession: this.config.settings.tasks.maxRunningPerSession, perWindow: this.config.settings.tasks.maxRunningPerWindow }),
       launchFor: (sessionId) => this.launch(sessionId),

@@ -1,123 +1,60 @@
 // The supervisor's AgentHandle for one session, served by one agent process over ACP: spawned on
-// demand, restarted on the next prompt after a crash (and the crash reported), killed as a tree.
+// demand (behind the relay when there is one, so a turn outlives its window), restarted on the next prompt
+// after a crash (and the crash reported), killed as a tree, and taken back from the relay after a reload.
 
-import { RequestError, type PromptCapabilities } from '@agentclientprotocol/sdk';
-import type { ChatMessage } from '../../../shared/agentProtocol/history';
-import { promptErrorData } from '../../../shared/agentProtocol/vigilMethods';
-import { errorMessage, isVigilError, VigilError } from '../common/errors';
-import { EventHub, type Unsubscribe } from '../common/events';
-import type { AgentEvent, AgentFailure, AgentHandle, LeftoverReport, PromptOutcome, PromptRequest } from '../ports/agentHandle';
-import type { Logger } from '../ports/logger';
-import type { TerminalHost } from '../ports/terminalHost';
-import { AcpConnection } from './acpConnection';
+import type { PromptCapabilities } from '@agentclientprotocol/sdk';
+import { errorMessage, VigilError } from '../common/errors';
+import type { AgentEvent, AgentHandle, LeftoverReport, PromptOutcome, PromptRequest } from '../ports/agentHandle';
+import type { AcpConnection, PromptSink } from './acpConnection';
+import { AgentProcessSlot } from './agentProcessSlot';
+import { defaultInitializeTimeoutMs, type AcpHandleDeps, type LiveAgent as Live, type RelayedChannel } from './acpHandleDeps';
 import { ActivityDescriber } from './activityDescriber';
-import { agentIdentity, authInfoOf, isAuthError, type AgentAuthInfo } from './agentAuth';
+import { agentIdentity, authInfoOf, type AgentAuthInfo } from './agentAuth';
 import { AgentSessionState } from './agentSessionState';
-import { describeChoice, optionChange, type OptionValue } from './agentOptionChange';
+import type { OptionValue } from './agentOptionChange';
+import { AgentOptionControl } from './agentOptionControl';
 import type { LaunchSpec } from './agentLaunch';
-import { agentFailure, authFailure, exitFailure } from './agentStartFailure';
-import { AgentProcess, type AgentExit } from './agentProcess';
-import { ElicitationHost, type ElicitationPrompter } from './elicitationHost';
+import type { AgentChannel } from './agentProcess';
+import { spawnAgent, type SpawnContext } from './agentSpawn';
+import { ElicitationHost } from './elicitationHost';
 import { HistoryRecorder } from './historyRecorder';
-import type { McpServerSource } from './mcpServerSource';
-import { launchIdentity, memoryBook, type AgentSessionBinding, type AgentSessionBook } from './agentSessionBinding';
+import { launchIdentity, type AgentSessionBinding } from './agentSessionBinding';
 import { closeAgentSession, deleteAgentSession, openAgentSession } from './agentSessionOpener';
-import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './hostPorts';
 import type { ClientOp } from './clientGrants';
 import { PermissionGate, type ClientOpVerdict } from './permissionGate';
 import { refusalFor } from './promptContent';
+import { authenticateAtStart, withOneOffAgent } from './oneOffAgent';
+import { classifyPromptError, explainStartFailure, failure, hasFailure, type KnownAuth } from './promptFailure';
 import { enterReadOnlyMode } from './readOnlyMode';
-import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
-import { TerminalBridge } from './terminalBridge';
-import { WorkspaceFs } from './workspaceFs';
-import type { EditJournal } from './editJournal';
+import { promptAnswer, promptRunning, reattach } from './relayAdoption';
 import { TurnLeftovers, vigilServerPrograms } from '../supervisor/turnLeftovers';
 import type { KeptProgram } from '../supervisor/turnProcesses';
-import type { AgentMarker } from '../supervisor/turnProcesses';
 
-/**
- * How long a starting agent may take to answer `initialize`. Node-based agents such as Gemini CLI load for
- * several seconds, and on a machine busy with a build that grows past 20 s; a wedged start still ends with
- * its stderr shown, just later.
- */
-export const defaultInitializeTimeoutMs = 60_000;
+export { defaultInitializeTimeoutMs, type AcpHandleDeps } from './acpHandleDeps';
 
-/** How long a closed connection waits for the process's exit status, so a crash is reported as one. */
-const exitReportMs = 500;
-
-export interface AcpHandleDeps {
-  log: Logger;
-  /** The session's workspace folder: the agent's cwd and the root that fs/* is confined to. */
-  cwd: string;
-  /** Chosen per spawn, so a changed setting or API key applies from the next process on. */
-  launch(): Promise<LaunchSpec>;
-  policy: ApprovalPolicy;
-  prompter: PermissionPrompter;
-  terminals?: TerminalHost;
-  lm?: LanguageModelBridge;
-  /** Bound on the agent's answer to `initialize` (default {@link defaultInitializeTimeoutMs}). */
-  initializeTimeoutMs?: number;
-  /** History from the durable transcript for the first spawn (e.g. after a window reload). */
-  loadHistory?(): Promise<ChatMessage[]>;
-  /** MCP servers offered to the agent whenever a session is opened (none when absent). */
-  mcpServers?: readonly McpServerSource[];
-  /** Puts the agent's elicitations (forms, URLs) to the person; without it none are advertised. */
-  elicitations?: ElicitationPrompter;
-  /** Where the agent's session id is kept for the next process (a reload, another window); in memory when absent. */
-  agentSessions?: AgentSessionBook;
-  /** Bound on `session/close` and `session/delete` when the agent is released (default 2 s). */
-  closeTimeoutMs?: number;
-  /** Keeps what the agent's writes replaced, for their diffs and `ask` review (shared by every session of the window). */
-  edits?: EditJournal;
-  /** Bound on each of `session/resume`, `load` and `new` (default 60 s). */
-  openTimeoutMs?: number;
-}
-
-interface Live {
-  process: AgentProcess;
-  connection: AcpConnection;
-  acpSessionId: string;
-  terminals: TerminalBridge;
-  /** This process's token in the durable binding; undefined when it could not be recorded. */
-  opener?: string;
-  label: string;
-  marker: AgentMarker;
-}
-
-export class AcpAgentHandle implements AgentHandle {
-  private live: Live | undefined;
-  private starting: Promise<Live> | undefined;
+export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
   private running: { gate: PermissionGate; acpSessionId: string; describer: ActivityDescriber; onEvent: PromptRequest['onEvent'] } | undefined;
   private readonly gate: PermissionGate;
   private readonly elicitations: ElicitationHost | undefined;
-  private readonly exits = new EventHub<{ code: number | null; signal: string | null }>();
-  private readonly killed = new WeakSet<AgentProcess>();
   private history: HistoryRecorder | undefined;
-  private crashNotice: string | undefined;
-  private disposed = false;
   /** What the agent's last `initialize` said about signing in, and who the agent was. */
-  private auth: (Omit<AgentAuthInfo, 'identity' | 'builtin'> & { spec: LaunchSpec }) | undefined;
+  private auth: KnownAuth | undefined;
   /** A sign-in the person chose: `authenticate` with it before `session/new` of the next start. */
   private authOnStart: string | undefined;
   /** The process of the start in flight, so a cancelled sign-in can stop it mid-`authenticate`. */
-  private startingProcess: AgentProcess | undefined;
-  private readonly book: AgentSessionBook;
+  private startingProcess: AgentChannel | undefined;
   private readonly leftovers: TurnLeftovers;
   /** The programs of Vigil's own MCP servers the agent was last given: what Stop leaves running. */
   private vigilPrograms: KeptProgram[] = [];
   /** The agent's options, commands, usage and title for this session, across its processes. */
   readonly agentState: AgentSessionState;
-  /** Values the person chose, re-applied when a fresh agent session starts with other ones. */
-  private readonly chosen = new Map<string, OptionValue>();
-  /** Option changes go to the agent one at a time, in the order the person made them. */
-  private changing: Promise<unknown> = Promise.resolve();
+  private readonly options: AgentOptionControl;
+  /** The window is going and left a running turn to the relay: nothing here may end it. */
+  private leaving = false;
 
-  constructor(
-    readonly sessionId: string,
-    private readonly deps: AcpHandleDeps,
-  ) {
+  constructor(sessionId: string, deps: AcpHandleDeps) {
+    super(sessionId, deps);
     this.gate = new PermissionGate(deps.policy, deps.prompter, deps.cwd);
-    this.book = deps.agentSessions ?? memoryBook();
     this.leftovers = new TurnLeftovers({
       log: deps.log,
       spared: () => deps.terminals?.ownedProcessIds?.() ?? [],
@@ -126,7 +63,13 @@ export class AcpAgentHandle implements AgentHandle {
     });
     this.agentState = new AgentSessionState((error) => deps.log.error(`agent state listener failed: ${errorMessage(error)}`));
     this.elicitations = deps.elicitations ? new ElicitationHost(sessionId, deps.elicitations, deps.log) : undefined;
+    this.options = new AgentOptionControl(this.agentState, deps.log, () => this.startExplained());
   }
+
+  private get spawning(): SpawnContext {
+    return { sessionId: this.sessionId, deps: this.deps, gate: this.gate, agentState: this.agentState, elicitations: this.elicitations };
+  }
+
 
   /** The agent's prompt capabilities (images, embedded context), starting the agent if it is not running. */
   async promptCapabilities(): Promise<PromptCapabilities | undefined> {
@@ -151,62 +94,14 @@ export class AcpAgentHandle implements AgentHandle {
     });
   }
 
-  /**
-   * Changes one of the agent's options (`session/set_config_option`, or `session/set_mode` for legacy
-   * modes). ACP allows it during a turn; the agent's answer replaces the option set. A refusal is an
-   * error naming the option, the value and the agent's reason.
-   */
+  /** Changes one of the agent's options (see AgentOptionControl.set). */
   setOption(configId: string, value: OptionValue): Promise<void> {
-    const run = this.changing.catch(() => undefined).then(() => this.applyOption(configId, value));
-    this.changing = run;
-    return run;
-  }
-
-  private async applyOption(configId: string, value: OptionValue): Promise<void> {
-    const live = await this.startExplained();
-    // Checked against the options of the agent that will receive it (a restart may have changed them).
-    const change = optionChange(this.agentState.option(configId), configId, value);
-    this.agentState.setPending(change.pending);
-    try {
-      if (change.legacyMode) {
-        await live.connection.setMode(live.acpSessionId, value as string);
-        this.agentState.modeSet(value as string);
-      } else {
-        this.agentState.optionsReplaced(await live.connection.setConfigOption(live.acpSessionId, configId, value));
-      }
-      this.chosen.set(configId, value);
-      this.deps.log.info(`${live.label}: ${change.pending}`);
-    } catch (error) {
-      const reason = error instanceof RequestError ? error.message : errorMessage(error);
-      throw new VigilError('AGENT_FAILED', `${live.label} did not change ${change.what}: ${reason}`, { cause: error });
-    } finally {
-      this.agentState.setPending(undefined);
-    }
-  }
-
-  /** After a fresh `session/new`: the person's earlier choices, where the new session differs and still offers them. */
-  private async reapplyChoices(live: Live): Promise<void> {
-    for (const [configId, value] of this.chosen) {
-      const option = this.agentState.option(configId);
-      if (!option || option.current === value) continue;
-      if (option.kind === 'select' && (typeof value !== 'string' || !option.choices.some((c) => c.value === value))) continue;
-      if (option.kind === 'boolean' && typeof value !== 'boolean') continue;
-      try {
-        if (option.legacyMode) {
-          await live.connection.setMode(live.acpSessionId, value as string);
-          this.agentState.modeSet(value as string);
-        } else {
-          this.agentState.optionsReplaced(await live.connection.setConfigOption(live.acpSessionId, configId, value));
-        }
-        this.deps.log.info(`${live.label}: restored ${option.name} → ${describeChoice(option, value)}`);
-      } catch (error) {
-        this.deps.log.warn(`${live.label} did not take back ${option.name} = ${String(value)}: ${errorMessage(error)}`);
-      }
-    }
+    return this.options.set(configId, value);
   }
 
   async prompt(request: PromptRequest): Promise<PromptOutcome> {
     if (this.running) throw new VigilError('SESSION_BUSY', `a prompt is already running in session ${this.sessionId}`);
+    if (request.adopted) return this.promptTakenBack(request);
     const describer = new ActivityDescriber();
     if (this.live && (await this.continuedElsewhere(this.live))) await this.retire(this.live, 'its session was continued by another agent process');
     const spawning = !this.live;
@@ -224,26 +119,58 @@ export class AcpAgentHandle implements AgentHandle {
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
     await this.leftovers.begin(request.turnId, live.process.pid, live.marker);
     try {
-      const response = await live.connection.prompt(
-        live.acpSessionId,
-        request.text,
-        {
-          describer,
-          onEvent: (event) => {
-            if (event.update) this.history!.update(event.update as never);
-            this.leftovers.observe(event.update);
-            request.onEvent(event);
-          },
-        },
-        request.attachments,
-      );
+      const response = await live.connection.prompt(live.acpSessionId, request.text, this.sink(request, describer), request.attachments);
       return { stopReason: response.stopReason };
     } catch (error) {
-      throw await this.classify(error, live);
+      if (this.leaving) return new Promise<never>(() => undefined);
+      throw await classifyPromptError(error, live.process, () => this.killed.has(live.process), this.auth);
     } finally {
       this.running = undefined;
       this.gate.endTurn();
       this.leftovers.endPrompt();
+    }
+  }
+
+  private sink(request: PromptRequest, describer: ActivityDescriber): PromptSink {
+    return {
+      describer,
+      onEvent: (event) => {
+        if (event.update) this.history!.update(event.update as never);
+        this.leftovers.observe(event.update);
+        request.onEvent(event);
+      },
+    };
+  }
+
+  /**
+   * The turn an earlier window began, taken back after a reload: re-attach to the relay, adopt its
+   * connection state, then let through what the earlier window missed (into this turn, once) and follow
+   * the running prompt to its answer. No relay, or one that ends first: the turn ends as a crash does.
+   */
+  private async promptTakenBack(request: PromptRequest): Promise<PromptOutcome> {
+    const spec = await this.deps.launch();
+    const back = await reattach(this.spawning, spec, this.book).catch((error: unknown) => {
+      throw failure(error, 'AGENT_CRASHED', `The agent of this turn could not be taken back after the window reloaded: ${errorMessage(error)}`);
+    });
+    if (!back) throw failure(new VigilError('AGENT_FAILED', 'gone'), 'AGENT_CRASHED', 'The agent of this turn ended while the window reloaded.');
+    const { live, channel } = back;
+    this.watch(live);
+    this.auth = { ...authInfoOf(spec.command, spec.args, live.connection.initializeResponse), spec };
+    this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
+    const describer = new ActivityDescriber();
+    request.adopted?.silentFor(channel.welcome.silentMs);
+    this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
+    const running = promptRunning(channel, live.acpSessionId);
+    const answer = running ? live.connection.adoptPrompt(live.acpSessionId, this.sink(request, describer), promptAnswer(channel, live.acpSessionId)) : undefined;
+    channel.flow();
+    try {
+      // Its answer reached the earlier window, which went before it could record the end.
+      return answer ? { stopReason: (await answer).stopReason } : { stopReason: 'end_turn' };
+    } catch (error) {
+      throw await classifyPromptError(error, live.process, () => this.killed.has(live.process), this.auth);
+    } finally {
+      this.running = undefined;
+      this.gate.endTurn();
     }
   }
 
@@ -267,13 +194,7 @@ export class AcpAgentHandle implements AgentHandle {
   async kill(reason: string): Promise<void> {
     this.gate.cancelAll();
     this.elicitations?.cancelAll();
-    // A start that fails cleans up after itself (it kills its process), so only a live one matters.
-    const live = this.live ?? (await this.starting?.catch((error: unknown) => void this.deps.log.debug(`kill during a failed start: ${errorMessage(error)}`)));
-    if (!live) return;
-    this.deps.log.warn(`killing the agent of session ${this.sessionId} (pid ${live.process.pid}): ${reason}`);
-    this.killed.add(live.process);
-    await live.process.kill();
-    this.drop(live);
+    await this.stopProcess(reason);
   }
 
   /**
@@ -302,62 +223,37 @@ export class AcpAgentHandle implements AgentHandle {
     }
   }
 
-  onExit(listener: (info: { code: number | null; signal: string | null }) => void): Unsubscribe {
-    return this.exits.subscribe(listener);
-  }
-
-  get pid(): number | undefined {
-    return this.live?.process.pid;
-  }
-
   async dispose(): Promise<void> {
     this.disposed = true;
     this.leftovers.dispose();
     await this.kill('session disposed');
   }
 
-  private ensureStarted(): Promise<Live> {
-    if (this.live) return Promise.resolve(this.live);
-    if (this.disposed) return Promise.reject(new VigilError('AGENT_FAILED', 'the session was closed'));
-    this.starting ??= this.start().finally(() => {
-      this.starting = undefined;
-    });
-    return this.starting;
-  }
-
-  private async start(): Promise<Live> {
+  protected async start(): Promise<Live> {
     const spec = await this.deps.launch();
     // Tags the agent's tree, so what it starts and then daemonizes is still found after a stopped turn.
     const marker = TurnLeftovers.marker();
-    const { proc, connection, terminals } = await this.spawn({ ...spec, env: { ...spec.env, [marker.name]: marker.value } }, true);
+    const { proc, connection, terminals } = await spawnAgent(this.spawning, { ...spec, env: { ...spec.env, [marker.name]: marker.value } }, true);
     const signIn = this.authOnStart;
     this.startingProcess = proc;
     try {
       await connection.initialize(this.deps.initializeTimeoutMs ?? defaultInitializeTimeoutMs, spec.label);
-      await this.authenticateAtStart(connection, spec, signIn);
+      await authenticateAtStart(connection, spec, signIn, this.deps.log, (auth) => (this.auth = auth));
       this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
       const opened = await openAgentSession({
-        connection,
-        spec,
-        cwd: this.deps.cwd,
-        vigilSessionId: this.sessionId,
-        book: this.book,
-        history: this.history.snapshot(),
-        mcpServers: this.deps.mcpServers ?? [],
-        log: this.deps.log,
-        timeoutMs: this.deps.openTimeoutMs,
+        connection, spec, cwd: this.deps.cwd, vigilSessionId: this.sessionId, book: this.book, history: this.history.snapshot(),
+        mcpServers: this.deps.mcpServers ?? [], log: this.deps.log, timeoutMs: this.deps.openTimeoutMs,
       });
       this.vigilPrograms = vigilServerPrograms(opened.servers, this.sessionId);
       if (opened.notice) this.crashNotice = `${this.crashNotice ?? ''} ${opened.notice}`.trim();
       const live: Live = { process: proc, connection, acpSessionId: opened.acpSessionId, terminals, opener: opened.opener, label: spec.label, marker };
       // A resumed or loaded agent session keeps its own options; a fresh one gets the person's choices back.
-      if (opened.how === 'new') await this.reapplyChoices(live);
+      if (opened.how === 'new') await this.options.reapply(live);
       if (spec.readOnlyMode) await enterReadOnlyMode({ state: this.agentState, connection, acpSessionId: opened.acpSessionId, log: this.deps.log, label: spec.label });
-      this.live = live;
-      void proc.exited.then((exit) => this.onProcessExit(live, exit));
+      this.watch(live);
       return live;
     } catch (error) {
-      const explained = await this.explainStartFailure(error, proc, spec);
+      const explained = await explainStartFailure(error, proc, spec, this.killed.has(proc), this.auth);
       this.killed.add(proc);
       await proc.kill();
       connection.close();
@@ -365,77 +261,6 @@ export class AcpAgentHandle implements AgentHandle {
     } finally {
       if (this.startingProcess === proc) this.startingProcess = undefined;
     }
-  }
-
-  /**
-   * Starts a process and its connection. `forSession`: the process will serve this session, so what it says
-   * (options, commands, usage) is the session's; a process started only for `initialize`/`logout` is not.
-   */
-  private async spawn(spec: LaunchSpec, forSession: boolean): Promise<{ proc: AgentProcess; connection: AcpConnection; terminals: TerminalBridge }> {
-    let proc: AgentProcess;
-    try {
-      proc = await AgentProcess.start(spec, this.deps.log, this.deps.cwd);
-    } catch (error) {
-      // A missing or non-executable command: the fix is in the setting that names it.
-      throw agentFailure('AGENT_FAILED', errorMessage(error), spec.builtin ? ['openLog'] : ['openSettings', 'openLog'], error);
-    }
-    const terminals = new TerminalBridge(this.deps.terminals, this.deps.log);
-    // What the previous process said (options, commands, usage) does not hold for this one.
-    if (forSession) this.agentState.reset();
-    const connection = new AcpConnection(
-      proc,
-      {
-        vigilSessionId: this.sessionId, log: this.deps.log, workspace: new WorkspaceFs(this.deps.cwd), gate: this.gate, terminals, lm: this.deps.lm,
-        ...(this.deps.edits ? { edits: this.deps.edits, writesThroughClient: spec.builtin } : {}),
-        ...(forSession && this.elicitations ? { elicitations: this.elicitations } : {}),
-        ...(forSession
-          ? {
-              onSessionUpdate: (_acpSessionId: string, update: Parameters<AgentSessionState['apply']>[0]) => void this.agentState.apply(update),
-              onSessionOpened: (_acpSessionId: string, response: Parameters<AgentSessionState['opened']>[0]) => this.agentState.opened(response),
-            }
-          : {}),
-      },
-      () => this.deps.policy.isTrusted(),
-    );
-    return { proc, connection, terminals };
-  }
-
-  /**
-   * Learns the agent's auth methods from `initialize`, then authenticates with the method the person
-   * just chose, or with the env-var method stored for this agent (its variables are in this process's
-   * environment). A stored method that fails is only logged: `session/new` then says what is missing.
-   */
-  private async authenticateAtStart(connection: AcpConnection, spec: LaunchSpec, chosen: string | undefined): Promise<void> {
-    const info = authInfoOf(spec.command, spec.args, connection.initializeResponse);
-    this.auth = { ...info, spec };
-    const advertised = (id: string | undefined) => id !== undefined && info.methods.some((m) => m.id === id && m.kind !== 'terminal');
-    if (chosen !== undefined) {
-      if (!advertised(chosen)) throw new VigilError('INVALID_INPUT', `${spec.label} no longer offers that sign-in method; choose again.`);
-      this.deps.log.info(`${spec.label}: authenticating with "${chosen}"`);
-      await connection.authenticate(chosen);
-      return;
-    }
-    if (!advertised(spec.authMethodId)) return;
-    try {
-      await connection.authenticate(spec.authMethodId!);
-    } catch (error) {
-      this.deps.log.warn(`${spec.label}: authenticate with the stored method "${spec.authMethodId}" failed: ${errorMessage(error)}`);
-    }
-  }
-
-  /**
-   * Why the start failed, as the person needs it: the process exited (code, signal, last stderr
-   * lines), or the agent wants a sign-in (ACP auth_required or its own words), or the error as it was.
-   */
-  private async explainStartFailure(error: unknown, proc: AgentProcess, spec: LaunchSpec): Promise<unknown> {
-    if (hasFailure(error) || isVigilError(error, 'CANCELLED')) return error;
-    // A closed connection is usually a dead process: give its exit a moment to be reported.
-    const exit = proc.exit ?? (await untilAborted(proc.exited, timeoutSignal(exitReportMs), () => undefined));
-    if (exit && !this.killed.has(proc)) {
-      return exitFailure({ label: spec.label, exit, stderr: await proc.finalStderr(), phase: 'start', setting: spec.builtin ? spec.setting : 'vigil.agent', builtin: spec.builtin });
-    }
-    if (!spec.builtin && isAuthError(error)) return authFailure({ label: this.auth?.label ?? spec.label, agentMessage: errorMessage(error), methods: this.auth?.methods ?? [] });
-    return error;
   }
 
   /** What the agent's last `initialize` said about signing in (undefined before the first one). */
@@ -504,29 +329,11 @@ export class AcpAgentHandle implements AgentHandle {
   private async withConnection<T>(fn: (connection: AcpConnection) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const live = this.live ?? (await this.starting?.catch(() => undefined));
     if (live) return fn(live.connection);
-    const spec = await this.deps.launch();
-    const { proc, connection } = await this.spawn(spec, false);
-    const stop = () => void proc.kill();
-    signal?.addEventListener('abort', stop, { once: true });
-    try {
-      await connection.initialize(this.deps.initializeTimeoutMs ?? defaultInitializeTimeoutMs, spec.label);
-      this.auth = { ...authInfoOf(spec.command, spec.args, connection.initializeResponse), spec };
-      return await fn(connection);
-    } catch (error) {
-      throw await this.explainStartFailure(error, proc, spec);
-    } finally {
-      signal?.removeEventListener('abort', stop);
-      this.killed.add(proc);
-      await proc.kill();
-      connection.close();
-    }
+    return withOneOffAgent(this.spawning, await this.deps.launch(), { authenticate: false, ...this.authSlot, signal }, fn);
   }
 
-  /** Another process opened this session's agent session since ours did: ours holds a stale copy of it. */
-  private async continuedElsewhere(live: Live): Promise<boolean> {
-    if (!live.opener) return false;
-    const binding = await this.book.read(this.sessionId).catch(() => undefined);
-    return binding !== undefined && binding.opener !== live.opener;
+  private get authSlot() {
+    return { learned: (auth: KnownAuth) => void (this.auth = auth), auth: () => this.auth };
   }
 
   /** Stops a live process on purpose (not a crash); the next start reloads the history from the transcript. */
@@ -536,6 +343,21 @@ export class AcpAgentHandle implements AgentHandle {
     await live.process.kill();
     this.drop(live);
     this.history = undefined;
+  }
+
+  /**
+   * The window is going (reload, close). A turn running behind the relay goes on without it (the next
+   * window takes it back); otherwise the agent is released as usual.
+   */
+  async leave(closeTimeoutMs: number): Promise<void> {
+    const process = this.live?.process as Partial<RelayedChannel> | undefined;
+    if (this.running && process?.detach) {
+      this.leaving = true;
+      this.disposed = true;
+      process.detach();
+      return;
+    }
+    await this.release(closeTimeoutMs);
   }
 
   /** The agent process is released (idle, window closing, restart): `session/close` (bounded), then the process is stopped. */
@@ -564,71 +386,9 @@ export class AcpAgentHandle implements AgentHandle {
         this.deps.log.info(`the agent session of ${this.sessionId} belongs to an agent no longer configured; it is left to that agent`);
         return 'none';
       }
-      const { proc, connection, terminals } = await this.spawn(spec, false);
-      try {
-        await connection.initialize(this.deps.initializeTimeoutMs ?? defaultInitializeTimeoutMs, spec.label);
-        // Some agents (Codex) take session requests only after the stored sign-in method.
-        await this.authenticateAtStart(connection, spec, undefined);
-        return await deleteAgentSession(connection, binding.agentSessionId, this.deps.log, timeout);
-      } finally {
-        this.killed.add(proc);
-        await proc.kill();
-        connection.close();
-        void terminals.agentGone();
-      }
+      return await withOneOffAgent(this.spawning, spec, { authenticate: true, ...this.authSlot }, (c) => deleteAgentSession(c, binding.agentSessionId, this.deps.log, timeout));
     } finally {
       await this.kill('session deleted');
     }
   }
-
-  private onProcessExit(live: Live, exit: AgentExit): void {
-    const expected = this.killed.has(live.process);
-    this.drop(live);
-    if (!expected) {
-      const tail = live.process.recentStderr;
-      this.crashNotice = `The agent process crashed (exit code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''}) and was restarted.${tail ? ` Its last output: ${tail.slice(-500)}` : ''}`;
-      this.deps.log.error(`agent of session ${this.sessionId} exited unexpectedly (code ${exit.code}, signal ${exit.signal})`);
-    }
-    this.exits.emit(exit, (error) => this.deps.log.error(`onExit listener failed: ${errorMessage(error)}`));
-  }
-
-  private drop(live: Live): void {
-    if (this.live === live) this.live = undefined;
-    live.connection.close();
-    void live.terminals.agentGone();
-  }
-
-  /** Maps a failed prompt onto the supervisor's AgentFailure codes. */
-  private async classify(error: unknown, live: Live): Promise<Error> {
-    if (error instanceof RequestError) {
-      const data = promptErrorData.safeParse(error.data);
-      if (data.success) {
-        const code = data.data.vigil.code === 'PROVIDER_AUTH' ? 'PROVIDER_AUTH' : data.data.vigil.code === 'PROVIDER_QUOTA' ? 'PROVIDER_QUOTA' : 'AGENT_FAILED';
-        return failure(error, code, error.message);
-      }
-      if (this.auth && !this.auth.spec.builtin && isAuthError(error)) return authFailure({ label: this.auth.label, agentMessage: error.message, methods: this.auth.methods });
-      return failure(error, 'AGENT_FAILED', `The agent answered the prompt with an error: ${error.message}`);
-    }
-    // Closed connection: wait briefly for the exit status so a crash is reported as one.
-    const exit = await untilAborted(live.process.exited, timeoutSignal(exitReportMs), () => undefined);
-    if (exit && !this.killed.has(live.process)) {
-      const spec = this.auth?.spec;
-      return exitFailure({ label: spec?.label ?? 'the agent', exit, stderr: await live.process.finalStderr(), phase: 'turn', setting: spec && !spec.builtin ? 'vigil.agent' : (spec?.setting ?? 'vigil.agent'), builtin: spec?.builtin ?? false });
-    }
-    if (exit) return failure(error, 'AGENT_FAILED', 'The agent process was stopped during the turn.');
-    return failure(error, 'AGENT_FAILED');
-  }
-}
-
-/** Whether an error already carries the supervisor's AgentFailure (it was explained where it happened). */
-function hasFailure(error: unknown): boolean {
-  const cause = (error as { cause?: unknown } | undefined)?.cause as Partial<AgentFailure> | undefined;
-  return error instanceof Error && typeof cause === 'object' && cause !== null && typeof cause.code === 'string' && typeof cause.message === 'string';
-}
-
-function failure(error: unknown, code: AgentFailure['code'], message = errorMessage(error)): Error {
-  const cause: AgentFailure = { code, message };
-  const wrapped = new Error(message, { cause });
-  (wrapped as Error & { original?: unknown }).original = error;
-  return wrapped;
 }

@@ -11,12 +11,11 @@ import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 import { errorMessage, VigilError } from '../common/errors';
 import type { AgentEvent } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
-import type { StartSlot } from '../ports/terminalHost';
 import type { PromptAttachment } from '../../../shared/promptContext';
 import { ActivityDescriber } from './activityDescriber';
 import type { ElicitationHost } from './elicitationHost';
 import { promptBlocks } from './promptContent';
-import type { AgentProcess } from './agentProcess';
+import type { AgentChannel } from './agentProcess';
 import { describePermission, targetsOf, type ClientOp } from './clientGrants';
 import type { LanguageModelBridge } from './hostPorts';
 import { listModels, streamChat } from './lmHost';
@@ -26,8 +25,7 @@ import { describeLocation, type Location } from './workspaceBoundary';
 import type { EditJournal } from './editJournal';
 import { writeWithDiff } from './editWrites';
 import { commandDetailsOf, editDetailsOf } from './approvalDetails';
-import { commandLineOf } from '../tasks/shellCommand';
-import { placeDirectory } from './workspaceDir';
+import { terminalHandlers } from './acpTerminalHandlers';
 import { privateError, type WorkspaceFs } from './workspaceFs';
 
 /** Where the events of the prompt that is running in an ACP session go. */
@@ -73,7 +71,7 @@ export class AcpConnection {
   initializeResponse: InitializeResponse | undefined;
 
   constructor(
-    readonly process: AgentProcess,
+    readonly process: AgentChannel,
     private readonly deps: ConnectionDeps,
     isTrusted: () => boolean,
   ) {
@@ -174,10 +172,27 @@ export class AcpConnection {
   async prompt(acpSessionId: string, text: string, sink: PromptSink, attachments?: readonly PromptAttachment[]): Promise<PromptResponse> {
     // Built before anything is registered: an attachment the agent cannot take fails the prompt here.
     const prompt = promptBlocks(text, attachments, this.initializeResponse?.agentCapabilities?.promptCapabilities);
+    return this.follow(acpSessionId, sink, () => this.connection.agent.request('session/prompt', { sessionId: acpSessionId, prompt }));
+  }
+
+  /**
+   * Takes back a `session/prompt` an earlier window sent (it still runs behind the agent's relay): its
+   * updates and requests go to `sink`, as for a prompt of this window, until `answer` settles.
+   */
+  adoptPrompt(acpSessionId: string, sink: PromptSink, answer: Promise<PromptResponse>): Promise<PromptResponse> {
+    return this.follow(acpSessionId, sink, () => answer);
+  }
+
+  /** The agent's `initialize` answer as the relay kept it: a window that re-attaches does not ask again. */
+  adoptInitialize(response: unknown): void {
+    this.initializeResponse = response as InitializeResponse;
+  }
+
+  private async follow(acpSessionId: string, sink: PromptSink, answer: () => Promise<PromptResponse>): Promise<PromptResponse> {
     this.sinks.set(acpSessionId, sink);
     this.promptsOpen.add(acpSessionId);
     try {
-      return await this.connection.agent.request('session/prompt', { sessionId: acpSessionId, prompt });
+      return await answer();
     } finally {
       // Late updates still land below, but from the answer on the agent gets no commands or writes.
       this.promptsOpen.delete(acpSessionId);
@@ -271,7 +286,13 @@ export class AcpConnection {
       if (!verdict.allowed) throw denied(verdict.reason);
     };
 
-    return client({ name: 'vigil' })
+    const app = client({ name: 'vigil' });
+    terminalHandlers(app, {
+      vigilSessionId, terminals, workspace, trusted: () => this.trustedWrites(), denied, asRequestError,
+      emit: (sid, make) => this.emit(sid, make),
+      authorize: (sid, op, signal, rawInput) => authorize(sid, op, signal, rawInput),
+    });
+    return app
       .onNotification('session/update', ({ params }) => {
         try {
           this.deps.onSessionUpdate?.(params.sessionId, params.update);
@@ -337,69 +358,6 @@ export class AcpConnection {
         } catch (error) {
           throw error instanceof VigilError && error.code === 'PERMISSION_DENIED' ? denied(error.message) : asRequestError(error);
         }
-        return {};
-      })
-      .onRequest('terminal/create', async ({ params, signal }) => {
-        // The line the shell will run (args quoted), not a plain join: "rm -rf 'x y'" approved must not cover rm of 'x and y'.
-        const commandLine = commandLineOf(params.command, params.args);
-        const label = commandLine.slice(0, 200);
-        const background = (params._meta as { vigil?: { background?: unknown } } | null | undefined)?.vigil?.background === true;
-        this.emit(params.sessionId, (d) => (background ? d.request(`tool: start background ${label}`) : d.foregroundCommand(`tool: run ${label}`)));
-        if (!this.trustedWrites()) throw denied('This workspace is not trusted: Vigil does not let the agent run commands.');
-        const place = await placeDirectory(workspace.root, params.cwd).catch((error: unknown) => {
-          throw asRequestError(error);
-        });
-        if (place.problem === 'notFolder') throw new RequestError(-32602, `The terminal cwd ${place.path} is not a folder.`);
-        const envNames = (params.env ?? []).map((e) => e.name);
-        // The raw input shown on request: the environment by its names only (its values may be secrets).
-        const rawInput = { command: params.command, args: params.args, cwd: params.cwd, background, env: envNames };
-        // Room under the task caps is taken before the person is asked, and held while they answer.
-        let slot: StartSlot;
-        try {
-          slot = terminals.reserveStart(vigilSessionId);
-        } catch (error) {
-          throw asRequestError(error);
-        }
-        try {
-          await authorize(params.sessionId, { kind: 'execute', commandLine, cwd: place.path, cwdInside: place.inside, cwdMissing: place.problem === 'missing', background, envNames }, signal, rawInput);
-          // The checked real directory, not the agent's spelling of it: a symlink it names cannot be re-pointed in between.
-          const created = await terminals.create(vigilSessionId, { ...params, cwd: place.path }, () =>
-            this.emit(params.sessionId, (d) => d.foregroundCommand(`tool: output of ${label}`)),
-          slot);
-          if (created.background) this.emit(params.sessionId, (d) => d.request(`background task ${created.terminalId} started: ${label}`));
-          return { terminalId: created.terminalId };
-        } catch (error) {
-          throw asRequestError(error);
-        } finally {
-          slot.release();
-        }
-      })
-      .onRequest('terminal/output', async ({ params }) => {
-        this.emit(params.sessionId, (d) => d.request(`tool: output of terminal ${params.terminalId}`));
-        const out = await terminals.output(params.terminalId).catch((e: unknown) => {
-          throw asRequestError(e);
-        });
-        return { output: out.output, truncated: out.truncated, exitStatus: out.exitStatus ?? undefined };
-      })
-      .onRequest('terminal/wait_for_exit', async ({ params, signal }) => {
-        this.emit(params.sessionId, (d) => d.foregroundCommand(`tool: waiting for terminal ${params.terminalId}`));
-        const exit = await terminals.waitForExit(params.terminalId, signal).catch((e: unknown) => {
-          throw asRequestError(e);
-        });
-        return { exitCode: exit.exitCode, signal: exit.signal };
-      })
-      .onRequest('terminal/kill', async ({ params }) => {
-        this.emit(params.sessionId, (d) => d.request(`tool: kill terminal ${params.terminalId}`));
-        await terminals.kill(params.terminalId).catch((e: unknown) => {
-          throw asRequestError(e);
-        });
-        return {};
-      })
-      .onRequest('terminal/release', async ({ params }) => {
-        this.emit(params.sessionId, (d) => d.request(`tool: release terminal ${params.terminalId}`));
-        await terminals.release(params.terminalId).catch((e: unknown) => {
-          throw asRequestError(e);
-        });
         return {};
       })
       .onRequest(vigilMethods.fsList, (p: unknown) => fsListParams.parse(p), async ({ params, signal }) => {

@@ -43,9 +43,10 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
     this._register(
       toDisposable(() => {
         // The window is closing: each agent is asked to close its session, briefly (its process is stopped
-        // right after, before the host goes), and nothing here waits for it.
+        // right after, before the host goes), and nothing here waits for it. A turn running behind the relay
+        // is left to it: the next window takes it back.
         for (const handle of this.handles.values()) {
-          handle.release(shutdownCloseMs).catch((error: unknown) => deps.log.error(`disposing the agent of ${handle.sessionId}: ${errorMessage(error)}`));
+          handle.leave(shutdownCloseMs).catch((error: unknown) => deps.log.error(`disposing the agent of ${handle.sessionId}: ${errorMessage(error)}`));
         }
         this.handles.clear();
       }),

@@ -6,39 +6,45 @@ import { Readable, Writable } from 'node:stream';
 import { ndJsonStream, type Stream } from '@agentclientprotocol/sdk';
 import { VigilError } from '../common/errors';
 import { killProcessTree } from '../common/processTree';
-import { Redactor } from '../common/redactor';
 import type { Logger } from '../ports/logger';
-import { launchSecrets, type LaunchSpec } from './agentLaunch';
+import type { LaunchSpec } from './agentLaunch';
 import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
+import { StderrLog } from './stderrLog';
 
 export interface AgentExit {
   code: number | null;
   signal: string | null;
 }
 
-/** Enough for an error line followed by a stack trace (the notice shows it without the frames). */
-const stderrTailLines = 60;
-/** One stderr line longer than this is cut: a flood without newlines must not grow memory or the log. */
-const stderrLineChars = 2_000;
+/** What the host needs of a running agent, whether it is the host's child or runs behind the relay. */
+export interface AgentChannel {
+  readonly stream: Stream;
+  readonly exited: Promise<AgentExit>;
+  /** The agent process itself (not the relay): what Stop's leftover watch is rooted at. */
+  readonly pid: number | undefined;
+  readonly exit: AgentExit | undefined;
+  readonly recentStderr: string;
+  finalStderr(): Promise<string>;
+  /** Kills the agent's whole tree (with its relay, if any); resolves once it is gone. */
+  kill(): Promise<AgentExit>;
+}
 /** A stderr "line" without a newline is logged in pieces once it grows past this. */
 const stderrPieceChars = 64 * 1024;
 /** Wait this long at most for the last stderr bytes after an exit (a child of the agent may hold the pipe open). */
 const stderrDrainMs = 1_000;
 
-export class AgentProcess {
+export class AgentProcess implements AgentChannel {
   readonly stream: Stream;
   readonly exited: Promise<AgentExit>;
   /** Settles when the agent's stderr reached its end (all of it is in the tail and the log). */
   private readonly stderrEnded: Promise<void>;
   private readonly child: ChildProcess;
-  private readonly stderrTail: string[] = [];
   private exitInfo: AgentExit | undefined;
-  private readonly redactor: Redactor;
+  private readonly stderr: StderrLog;
 
   private constructor(child: ChildProcess, private readonly spec: LaunchSpec, private readonly log: Logger) {
     this.child = child;
-    this.redactor = spec.redactor ?? new Redactor();
-    this.redactor.add(launchSecrets(spec));
+    this.stderr = new StderrLog(spec, log);
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };
@@ -54,7 +60,7 @@ export class AgentProcess {
       // A "line" that never ends is logged in pieces rather than buffered without bound.
       // The part that may still be the start of a secret is held back, so no key is split across two pieces.
       if (partial.length > stderrPieceChars) {
-        const hold = this.redactor.holdStart(partial) || partial.length;
+        const hold = this.stderr.redactor.holdStart(partial) || partial.length;
         this.logStderr(partial.slice(0, hold));
         partial = partial.slice(hold);
       }
@@ -116,7 +122,7 @@ export class AgentProcess {
 
   /** The last lines the agent wrote to stderr: the best explanation of a crash. */
   get recentStderr(): string {
-    return this.stderrTail.join('\n');
+    return this.stderr.tail;
   }
 
   /** The stderr tail once the pipe has drained after an exit (bounded: a grandchild may hold it open). */
@@ -139,13 +145,6 @@ export class AgentProcess {
   }
 
   private logStderr(line: string): void {
-    if (!line.trim()) return;
-    // Redacted whole, then cut: cutting first could leave the start of a key for the redactor to miss.
-    // eslint-disable-next-line no-control-regex
-    const whole = this.redactor.redact(line).replace(/\u001b\[[0-9;?]*[A-Za-z]|[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
-    const safe = whole.length > stderrLineChars ? `${whole.slice(0, stderrLineChars)}…` : whole;
-    this.stderrTail.push(safe);
-    if (this.stderrTail.length > stderrTailLines) this.stderrTail.shift();
-    this.log.info(`${this.spec.label} stderr: ${safe}`);
+    this.stderr.line(line);
   }
 }

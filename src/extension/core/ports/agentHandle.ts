@@ -75,6 +75,12 @@ export interface PromptRequest {
   attachments?: PromptAttachment[];
   /** Receives every activity event of this prompt, in order. */
   onEvent(event: AgentEvent): void;
+  /**
+   * The prompt was sent by an earlier window and is still running behind the agent's relay: nothing is
+   * sent; the handle re-attaches and follows it to its answer (docs/turn-supervisor.md, The detached state),
+   * and says how long the agent had been silent, so the watchdog counts that silence.
+   */
+  adopted?: { silentFor(ms: number): void };
 }
 
 /**

@@ -34,6 +34,8 @@ export interface ValidatedSettings {
   agent: AgentSetting;
   model: ModelSettingValues;
   wakeups: { maxPerTurn: number };
+  /** `detachedGraceSeconds`: how long a turn runs on behind its relay with no window; 0 (the default for now): agents run without the relay, a turn ends with its window. */
+  turns: { detachedGraceSeconds: number };
   /**
    * `offerToAgents`: third-party agents get Vigil's MCP task server (background commands with wakeups).
    * `maxRunningPerSession` / `maxRunningPerWindow`: a start over either is refused, telling the agent what to do.
@@ -61,6 +63,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
   agent: { kind: 'built-in' },
   model: { provider: 'demo', baseUrl: '', name: '' },
   wakeups: { maxPerTurn: 5 },
+  turns: { detachedGraceSeconds: 0 },
   tasks: { outputByteLimit: 1_048_576, offerToAgents: true, maxRunningPerSession: DEFAULT_TASK_CAPS.perSession, maxRunningPerWindow: DEFAULT_TASK_CAPS.perWindow },
   approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
   mcpServers: [],
@@ -73,7 +76,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
 export type SettingReader = (key: string) => unknown;
 
 /** Every key `validateSettings` reads. (`model.scriptFile` is gone: the demo script is test-only, via VIGIL_DEMO_SCRIPT.) */
-export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'tasks.maxRunningPerSession', 'tasks.maxRunningPerWindow', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'checkpoints.enabled', 'edits.review', 'notifications.turnFinished', 'notifications.approvalNeeded', 'notifications.stalled', 'notifications.wakeup'] as const;
+export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'turns.detachedGraceSeconds', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'tasks.maxRunningPerSession', 'tasks.maxRunningPerWindow', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'checkpoints.enabled', 'edits.review', 'notifications.turnFinished', 'notifications.approvalNeeded', 'notifications.stalled', 'notifications.wakeup'] as const;
 
 export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
   const issues: SettingIssue[] = [];
@@ -86,6 +89,7 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
       name: text(read('model.name'), 'model.name', 200, issue),
     },
     wakeups: { maxPerTurn: integer(read('wakeups.maxPerTurn'), 'wakeups.maxPerTurn', 1, 100, SETTING_DEFAULTS.wakeups.maxPerTurn, issue) },
+    turns: { detachedGraceSeconds: integer(read('turns.detachedGraceSeconds'), 'turns.detachedGraceSeconds', 0, 86_400, SETTING_DEFAULTS.turns.detachedGraceSeconds, issue) },
     tasks: {
       outputByteLimit: integer(read('tasks.outputByteLimit'), 'tasks.outputByteLimit', 1024, 67_108_864, SETTING_DEFAULTS.tasks.outputByteLimit, issue),
       offerToAgents: boolean(read('tasks.offerToAgents'), 'tasks.offerToAgents', SETTING_DEFAULTS.tasks.offerToAgents, issue),

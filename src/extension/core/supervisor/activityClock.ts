@@ -22,10 +22,13 @@ export class ActivityClock {
     this.lastActivityAt = clock.now();
   }
 
-  /** O(1): advance the generation, stamp time and description, and drop any abort claim. */
-  touch(description: string): void {
+  /**
+   * O(1): advance the generation, stamp time and description, and drop any abort claim. `silentMs`: the
+   * activity happened that long ago (a turn taken back after a reload keeps the silence it already had).
+   */
+  touch(description: string, silentMs = 0): void {
     this.generation += 1;
-    this.lastActivityAt = this.clock.now();
+    this.lastActivityAt = this.clock.now() - Math.max(0, silentMs);
     this.lastActivity = description;
     this.abortClaim = null;
   }

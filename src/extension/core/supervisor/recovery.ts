@@ -9,9 +9,9 @@ import { markInterrupted } from './reclaim';
 import { summaries } from '../../../shared/turnWords';
 
 /** What the person reads (the ids of the old holder go to the log, not the notice). */
-function reasonFor(previous: LeaseHolder, cause: ReclaimCause, logger: Logger): string {
+function reasonFor(previous: LeaseHolder, cause: ReclaimCause, logger: Logger, known?: string): string {
   logger.info(`reclaimed the lease of ${describeHolder(previous)} (${cause})`);
-  return cause === 'holder-dead' ? summaries.stoppedWindowClosed : summaries.stoppedWindowLapsed;
+  return known ?? cause === 'holder-dead' ? summaries.stoppedWindowClosed : summaries.stoppedWindowLapsed;
 }
 
 /**
@@ -25,9 +25,11 @@ export async function recoverSession(
   windowId: string,
   logger: Logger,
   reclaimed?: { token: LeaseToken; previous: LeaseHolder; cause: ReclaimCause },
+  /** Why the turn ended, when something else knows (the agent's relay ended it with no window open). */
+  known?: string,
 ): Promise<boolean> {
   if (reclaimed) {
-    return markInterrupted(store, sessionId, reclaimed.previous, reasonFor(reclaimed.previous, reclaimed.cause, logger), lease.guard(reclaimed.token), logger);
+    return markInterrupted(store, sessionId, reclaimed.previous, reasonFor(reclaimed.previous, reclaimed.cause, logger, known), lease.guard(reclaimed.token), logger);
   }
   const record = await lease.read(sessionId);
   if (!record?.holder) return false;
@@ -35,7 +37,7 @@ export async function recoverSession(
   if (got.kind !== 'acquired') return false;
   try {
     if (!got.reclaimed) return false;
-    return await markInterrupted(store, sessionId, got.reclaimed.previous, reasonFor(got.reclaimed.previous, got.reclaimed.cause, logger), lease.guard(got.token), logger);
+    return await markInterrupted(store, sessionId, got.reclaimed.previous, reasonFor(got.reclaimed.previous, got.reclaimed.cause, logger, known), lease.guard(got.token), logger);
   } finally {
     await lease.release(got.token);
   }

@@ -3,7 +3,7 @@
 import { summarize, type PromptAttachment } from '../../../shared/promptContext';
 import { summaries } from '../../../shared/turnWords';
 import { errorMessage, isVigilError } from '../common/errors';
-import type { CheckpointFields, CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
+import type { CheckpointPort, TurnCheckpoint } from '../ports/checkpoints';
 import type { AgentEvent, AgentFailure, AgentHandle, AgentHandleProvider, PromptOutcome, WaitingOn } from '../ports/agentHandle';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
@@ -20,6 +20,7 @@ import { CommitBarriers, type PendingBarrier } from './commitBarriers';
 import { ENDED_WITHOUT_RESULT, ToolCallTracker } from './toolCalls';
 import { reportLeftovers } from './leftoverReport';
 import { Watchdog } from './watchdog';
+import { checkpointFields, within } from './boundedWait';
 import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnStep, TurnSnapshot } from './supervisorEvents';
 
 export interface TurnRunDeps {
@@ -51,6 +52,8 @@ export interface TurnRunDeps {
   checkpoints?: CheckpointPort;
   /** Told, synchronously, when the teardown begins (before the end record and the release). */
   onEnding?(): void;
+  /** A turn an earlier window started, taken back after a reload: its prompt is stored and running already. */
+  adopted?: boolean;
 }
 
 type PromptResult =
@@ -145,6 +148,12 @@ export class TurnRun {
     ]);
   }
 
+  /** A turn an earlier window began: nothing to store; the silence it already had counts once known. */
+  adopt(silentMs: number): void {
+    this.d.activity.touch('turn taken back after a window reload', silentMs);
+    if (this.d.settings.enabled && this.phase === 'running') this.watchdog.arm();
+  }
+
   /** Runs the turn to its end; never rejects. */
   async run(prompt: string): Promise<TurnEnded> {
     const { d } = this;
@@ -154,7 +163,7 @@ export class TurnRun {
     let result: PromptResult;
     try {
       // Marked before the agent is asked, and never waited for: the folder's index is kept current between turns.
-      this.checkpoint = d.checkpoints?.begin(d.sessionId, d.turnId);
+      this.checkpoint = d.adopted ? undefined : d.checkpoints?.begin(d.sessionId, d.turnId);
       result = await this.prompt(prompt);
     } catch (error) {
       result = { kind: 'error', error };
@@ -229,7 +238,7 @@ export class TurnRun {
       if (!('handle' in got)) return got;
       this.handle = got.handle;
       if (this.interruptState) return { kind: 'killed', reason: this.interruptState.message };
-      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e) });
+      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e), ...(d.adopted ? { adopted: { silentFor: (ms: number) => this.adopt(ms) } } : {}) });
       return await Promise.race([
         prompt.then(
           (outcome): PromptResult => ({ kind: 'outcome', outcome }),
@@ -320,12 +329,12 @@ export class TurnRun {
     for (const toolCallId of this.tools.openIds()) {
       records.push({ type: 'syntheticToolResult', turnId: d.turnId, toolCallId, ...ENDED_WITHOUT_RESULT });
     }
-    if (this.checkpoint) records.push({ type: 'checkpoint', turnId: d.turnId, ...(await this.checkpointFields(this.checkpoint)) });
+    if (this.checkpoint) records.push({ type: 'checkpoint', turnId: d.turnId, ...(await checkpointFields(d.clock, this.checkpoint, CHECKPOINT_BOUND_MS)) });
     records.push({ type: 'turnEnded', turnId: d.turnId, reason, message });
     // Bounded: on a hung disk the turn still ends and releases its lease; the record follows if the disk recovers
     // (fenced, so it never lands in a later holder's turn).
     const recorded = this.recordEnd(records, reason, message);
-    if (!(await this.within(recorded, END_RECORD_BOUND_MS))) {
+    if (!(await within(d.clock, recorded, END_RECORD_BOUND_MS))) {
       d.logger.error(`Session ${d.sessionId}: the end of turn ${d.turnId} was not stored within ${END_RECORD_BOUND_MS / 1000} s (storage not answering); ending the turn anyway`);
     }
     if (d.interruptSlot.state?.turnId === d.turnId) d.interruptSlot.state = undefined;
@@ -352,23 +361,5 @@ export class TurnRun {
     } catch (error) {
       d.logger.error(`Session ${d.sessionId}: could not record the end of turn ${d.turnId}: ${errorMessage(error)}`);
     }
-  }
-
-  /** True if `work` settled within `ms` of the injected clock. */
-  /** Bounded: a checkpoint that never answers does not hold the turn's end (its own bound is shorter). */
-  private async checkpointFields(checkpoint: TurnCheckpoint): Promise<CheckpointFields> {
-    let fields: CheckpointFields = { unavailable: 'No checkpoint: taking it did not finish in time.' };
-    await this.within(checkpoint.finish().then((got) => void (fields = got)), CHECKPOINT_BOUND_MS);
-    return fields;
-  }
-
-  private within(work: Promise<void>, ms: number): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      const timer = this.d.clock.setTimer(ms, () => resolve(false));
-      void work.finally(() => {
-        timer.cancel();
-        resolve(true);
-      });
-    });
   }
 }

@@ -58,6 +58,8 @@ export class TurnSupervisor extends Disposable implements TurnPort {
   private readonly teardown = new EventHub<TurnEnded>();
   private readonly ending = new EventHub<TurnEnding>();
   private admissionHook: AdmissionHook | undefined;
+  /** Why a session's last turn ended, known before its recovery marks it (its relay's deadline). */
+  private readonly interruptions = new Map<string, string>();
   private readonly busyWait: BusyWaitOptions;
 
   constructor(private readonly o: TurnSupervisorOptions) {
@@ -161,6 +163,17 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     return false;
   }
 
+  /** The reason the recovery of this session's interrupted turn records (once), instead of "the window closed". */
+  noteInterruption(sessionId: string, reason: string): void {
+    this.interruptions.set(sessionId, reason);
+  }
+
+  private knownInterruption(sessionId: string): string | undefined {
+    const reason = this.interruptions.get(sessionId);
+    this.interruptions.delete(sessionId);
+    return reason;
+  }
+
   listResumable(): Promise<SessionMeta[]> {
     return this.sessions.listResumable();
   }
@@ -169,9 +182,10 @@ export class TurnSupervisor extends Disposable implements TurnPort {
   async recoverInterrupted(): Promise<string[]> {
     const recovered: string[] = [];
     for (const meta of await this.sessions.list()) {
-      if (this.slots.get(meta.id)?.turn) continue;
+      // A turn this window runs or is taking back (after a reload) is not the dead holder's to recover.
+      if (this.slots.get(meta.id)?.turn || this.slots.get(meta.id)?.acquiring) continue;
       try {
-        if (await recoverSession(this.sessions, this.lease, meta.id, this.o.windowId, this.o.logger)) recovered.push(meta.id);
+        if (await recoverSession(this.sessions, this.lease, meta.id, this.o.windowId, this.o.logger, undefined, this.knownInterruption(meta.id))) recovered.push(meta.id);
       } catch (error) {
         this.o.logger.error(`Recovering session ${meta.id} failed: ${errorMessage(error)}`);
       }
@@ -224,7 +238,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         return { kind: 'paused' };
       }
       if (got.reclaimed) {
-        await recoverSession(this.sessions, this.lease, sessionId, this.o.windowId, this.o.logger, { token: got.token, previous: got.reclaimed.previous, cause: got.reclaimed.cause });
+        await recoverSession(this.sessions, this.lease, sessionId, this.o.windowId, this.o.logger, { token: got.token, previous: got.reclaimed.previous, cause: got.reclaimed.cause }, this.knownInterruption(sessionId));
       }
       let taskIds = options.taskIds;
       if (options.pendingWakeup) {
@@ -274,6 +288,53 @@ export class TurnSupervisor extends Disposable implements TurnPort {
       return { kind: 'failed', reason };
     } finally {
       options.signal?.removeEventListener('abort', onCallerAbort);
+      if (slot.acquiring === acquiring) slot.acquiring = undefined;
+    }
+  }
+
+  /**
+   * Takes back the turn an earlier window of this session began and could not finish (a reload, a closed
+   * window): its agent still runs behind the relay. The lease is re-taken through the reclaim path (its
+   * holder died or lapsed; fencing makes the old holder's late writes fail), but the session is not marked
+   * interrupted: the same turn id goes on, its prompt already stored, its silence so far counted.
+   * Resolves once the turn is registered (or could not be); `ended` settles at its end.
+   */
+  async adoptTurn(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<StartTurnResult> {
+    const slot = this.slot(sessionId);
+    if (slot.turn || slot.acquiring) return { kind: 'busy' };
+    const acquiring = new AbortController();
+    slot.acquiring = acquiring;
+    options.signal?.addEventListener('abort', () => acquiring.abort(), { once: true });
+    try {
+      const meta = await this.sessions.get(sessionId);
+      const previous = (await this.lease.read(sessionId))?.holder;
+      if (!meta || !previous) return { kind: 'failed', reason: 'no turn of this session was running' };
+      const turnId = previous.turnId;
+      const got = await acquireForTurn({
+        lease: this.lease, clock: this.o.clock, sessionId, holder: this.lease.holderFor(this.o.windowId, turnId),
+        wait: true, signal: acquiring.signal, options: this.busyWait, notice: () => undefined,
+      });
+      if (got.kind !== 'acquired') return { kind: 'busy' };
+      if (!got.reclaimed || got.reclaimed.previous.turnId !== turnId) {
+        // Someone else ran a turn in between: the earlier one is not there to take back.
+        await this.lease.release(got.token).catch(() => undefined);
+        return { kind: 'busy' };
+      }
+      const run = new TurnRun({
+        sessionId, turnId, source: 'user', clock: this.o.clock, logger: this.o.logger, hooks: this.o.hooks ?? {}, settings: this.o.settings(),
+        activity: slot.activity, lease: this.lease, token: got.token, store: this.sessions, agents: this.o.agents, interruptSlot: slot.interrupt,
+        emit: (event) => this.emit(event), activityThrottleMs: this.o.activityThrottleMs ?? 250, initialState: meta.state,
+        pausedAtStart: meta.wakeupsPaused !== undefined, checkpoints: this.o.checkpoints, adopted: true,
+        onEnding: () => this.ending.emit({ sessionId, turnId }, (error) => this.o.logger.error(`A turn ending listener failed: ${errorMessage(error)}`)),
+      });
+      run.adopt(0);
+      slot.turn = run;
+      this.o.logger.info(`Session ${sessionId}: took back turn ${turnId} from ${got.reclaimed.cause === 'holder-dead' ? 'a window that is gone' : 'a lapsed window'}`);
+      const ended = run.run('').then((e) => this.finish(slot, run, e));
+      return { kind: 'started', turnId, ended };
+    } catch (error) {
+      return { kind: 'failed', reason: errorMessage(error) };
+    } finally {
       if (slot.acquiring === acquiring) slot.acquiring = undefined;
     }
   }

@@ -1,0 +1,48 @@
+// A window takes back its session's agent from the relay after a reload: the ACP connection adopts what
+// the relay kept (the `initialize` answer, the agent session, the running `session/prompt`) instead of
+// negotiating again, and follows the prompt to the answer the agent gives the earlier window's request.
+
+import { RequestError, type PromptResponse } from '@agentclientprotocol/sdk';
+import { VigilError } from '../common/errors';
+import { TurnLeftovers } from '../supervisor/turnLeftovers';
+import type { LiveAgent, RelayedChannel } from './acpHandleDeps';
+import type { LaunchSpec } from './agentLaunch';
+import type { AgentSessionBook } from './agentSessionBinding';
+import { connectAgent, type SpawnContext } from './agentSpawn';
+import { StderrLog } from './stderrLog';
+
+/** The session's agent, re-attached (its messages held until the caller's sink is ready); undefined when no relay runs it. */
+export async function reattach(c: SpawnContext, spec: LaunchSpec, book: AgentSessionBook): Promise<{ live: LiveAgent; channel: RelayedChannel } | undefined> {
+  const channel = await c.deps.relays?.()?.attach(c.sessionId, new StderrLog(spec, c.deps.log));
+  if (!channel) return undefined;
+  const { connection, terminals } = connectAgent(c, channel, spec, true);
+  connection.adoptInitialize(channel.welcome.initialize);
+  const binding = await book.read(c.sessionId).catch(() => undefined);
+  const sessions = channel.welcome.sessions;
+  const acpSessionId = binding && sessions.includes(binding.agentSessionId) ? binding.agentSessionId : sessions.at(-1);
+  if (!acpSessionId) {
+    await channel.kill();
+    connection.close();
+    throw new VigilError('AGENT_FAILED', 'The agent behind the relay has no session to take back.');
+  }
+  const live: LiveAgent = { process: channel, connection, acpSessionId, terminals, ...(binding?.opener ? { opener: binding.opener } : {}), label: spec.label, marker: TurnLeftovers.marker() };
+  return { live, channel };
+}
+
+/** Whether the relay still runs this session's prompt, or holds its answer (given while no window was attached). */
+export function promptRunning(channel: RelayedChannel, acpSessionId: string): boolean {
+  return channel.welcome.inflight.some((i) => i.method === 'session/prompt' && i.sessionId === acpSessionId) || channel.heldPromptAnswer(acpSessionId);
+}
+
+/** The agent's answer to the earlier window's `session/prompt`; rejects if the agent (or its relay) ends first. */
+export function promptAnswer(channel: RelayedChannel, acpSessionId: string): Promise<PromptResponse> {
+  return new Promise((resolve, reject) => {
+    channel.onOrphan((orphan) => {
+      if (orphan.method !== 'session/prompt' || (orphan.sessionId !== undefined && orphan.sessionId !== acpSessionId)) return;
+      const error = orphan.message.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+      if (error) reject(new RequestError(typeof error.code === 'number' ? error.code : -32603, typeof error.message === 'string' ? error.message : 'error', error.data));
+      else resolve(orphan.message.result as PromptResponse);
+    });
+    void channel.exited.then(() => reject(new VigilError('AGENT_FAILED', channel.endReason ? `The agent's relay ended the turn: ${channel.endReason}.` : 'the agent process exited')));
+  });
+}

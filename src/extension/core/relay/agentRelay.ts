@@ -1,0 +1,309 @@
+// Vigil's agent relay: a small program of its own (dist/agentRelay.js), started detached in its own process
+// group, that runs one agent process as its child and owns the agent's stdio. It outlives the extension host:
+// a window reload or an extension-host restart detaches the window, not the agent, and the next window
+// re-attaches on the relay's private socket (0700 folder, per-relay secret, one client at a time: a second
+// attach is refused while one is attached, so a turn is never taken from a live window).
+//
+// While no window is attached, every agent message goes to a bounded durable log (replayed at the next
+// attach, then dropped) and the agent's requests wait for a window. The relay has one policy of its own, a
+// deadline: no window within `graceMs`, or no message from a running prompt for `livenessMs`, or a full log,
+// ends the turn (`session/cancel`, then the agent's tree is killed after `killGraceMs`) and ended.json says
+// why. See docs/turn-supervisor.md (The detached state).
+
+import { spawn } from 'node:child_process';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { killProcessTree } from '../common/processTree';
+import { RelayBook } from './relayBook';
+import { lineSplitter, RELAY_CONFIG_ENV, RELAY_PROTOCOL, relayFileNames, type ClientFrame, type RelayConfig, type RelayEnded, type RelayState } from './relayProtocol';
+
+// From the environment, not argv: the process table then shows the relay, not its agent's command line
+// (tools that look for the agent's command must find the agent alone).
+const config = JSON.parse(process.env[RELAY_CONFIG_ENV] ?? '{}') as RelayConfig;
+const file = (name: keyof typeof relayFileNames) => path.join(config.dir, relayFileNames[name]);
+const now = () => Math.round(performance.now());
+const book = new RelayBook(now);
+const secret = randomBytes(32);
+/** Bound on an agent stderr line passed on; longer lines are cut. */
+const stderrLineBytes = 64 * 1024;
+const authMs = 5_000;
+
+/** A frame the client has not acknowledged; an answer to its own request becomes an earlier window's answer if it goes. */
+interface Unacked {
+  s: number;
+  line: string;
+  answered?: { method: string; sessionId?: string; m: unknown };
+}
+
+let client: net.Socket | undefined;
+let killTimer: NodeJS.Timeout | undefined;
+let seq = 0;
+/** Frames sent to the attached client and not yet acknowledged: logged again if it goes away. */
+let unacked: Unacked[] = [];
+let unackedBytes = 0;
+let detachedAt: number | undefined = now();
+let lastProgress = now();
+let ending: string | undefined;
+let logFd: number | undefined;
+let logBytes = 0;
+let agentExited = false;
+let logFull = false;
+
+function writeFileAtomic(name: keyof typeof relayFileNames, data: string, mode = 0o600): void {
+  const target = file(name);
+  fs.writeFileSync(`${target}.tmp`, data, { mode });
+  fs.renameSync(`${target}.tmp`, target);
+}
+
+function fail(message: string, code?: string): never {
+  process.stdout.write(`${JSON.stringify({ error: message, code })}\n`);
+  process.exit(1);
+}
+
+if (config.v !== RELAY_PROTOCOL) fail(`relay protocol ${String(config.v)} is not ${RELAY_PROTOCOL}`);
+fs.rmSync(file('secret'), { force: true });
+fs.writeFileSync(file('secret'), secret.toString('hex'), { mode: 0o600, flag: 'wx' });
+for (const signal of ['SIGHUP', 'SIGPIPE'] as const) process.on(signal, () => undefined);
+
+const env: NodeJS.ProcessEnv = { ...process.env };
+delete env[RELAY_CONFIG_ENV];
+if (config.agentElectronRunAsNode === undefined) delete env.ELECTRON_RUN_AS_NODE;
+else env.ELECTRON_RUN_AS_NODE = config.agentElectronRunAsNode;
+const agent = spawn(config.command, config.args, { cwd: config.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+agent.once('error', (error: NodeJS.ErrnoException) => fail(error.message, error.code));
+agent.stdin.on('error', () => undefined);
+
+function toAgent(m: unknown): void {
+  if (!agentExited) agent.stdin.write(`${JSON.stringify(m)}\n`);
+}
+
+// ---- the durable log of what no window received ----
+
+function appendLog(line: string): void {
+  if (logFull) return;
+  const bytes = Buffer.byteLength(line) + 1;
+  if (logBytes + bytes > config.logCapBytes) {
+    // Past the cap nothing more is kept: the turn is cancelled rather than continued with a hole in it.
+    logFull = true;
+    end(`no window was attached and the agent's output passed the ${Math.round(config.logCapBytes / 1024)} KiB kept for it`);
+    return;
+  }
+  logFd ??= fs.openSync(file('log'), 'a', 0o600);
+  fs.writeSync(logFd, `${line}\n`);
+  logBytes += bytes;
+}
+
+function takeLog(): string[] {
+  if (logFd === undefined) return [];
+  fs.closeSync(logFd);
+  logFd = undefined;
+  logBytes = 0;
+  const lines = fs.readFileSync(file('log'), 'utf8').split('\n').filter((l) => l);
+  fs.rmSync(file('log'), { force: true });
+  return lines;
+}
+
+// ---- frames to the client ----
+
+function send(frame: Record<string, unknown>, answered?: Unacked['answered']): void {
+  seq += 1;
+  const line = JSON.stringify({ ...frame, s: seq });
+  if (!client) {
+    appendLog(line);
+    return;
+  }
+  client.write(`${line}\n`);
+  unacked.push({ s: seq, line, ...(answered ? { answered } : {}) });
+  unackedBytes += line.length;
+  // A client that never acknowledges is not allowed to grow the relay: the oldest are taken as received.
+  while (unackedBytes > config.logCapBytes && unacked.length > 0) unackedBytes -= unacked.shift()!.line.length;
+}
+
+function fromAgentLine(line: string): void {
+  lastProgress = now();
+  let m: unknown;
+  try {
+    m = JSON.parse(line);
+  } catch {
+    m = line;
+  }
+  const isRequest = typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
+  if (isRequest && !client && book.openCount >= config.heldCap) {
+    toAgent({ jsonrpc: '2.0', id: (m as { id: unknown }).id, error: { code: -32000, message: 'No Vigil window is attached to answer this request.' } });
+    return;
+  }
+  const routed = book.fromAgent(m);
+  if (routed.kind === 'orphan') send({ t: 'o', m: routed.m, method: routed.method, sessionId: routed.sessionId });
+  else send({ t: 'm', m: routed.m }, routed.answered);
+}
+
+agent.stdout.on('data', lineSplitter(fromAgentLine, () => end('the agent wrote a line longer than the relay takes')));
+agent.stderr.on(
+  'data',
+  lineSplitter(
+    (line) => client?.write(`${JSON.stringify({ t: 'err', line: line.slice(0, stderrLineBytes) })}\n`),
+    () => undefined,
+    stderrLineBytes * 4,
+  ),
+);
+
+// ---- attach, detach ----
+
+function detach(socket: net.Socket): void {
+  if (client !== socket) return;
+  client = undefined;
+  detachedAt = now();
+  // Answers that arrive from now on are for a window that is gone: the next one gets them as earlier answers.
+  book.gen += 1;
+  // The next window never asked what these answer: they reach it as an earlier window's answers.
+  for (const u of unacked) appendLog(u.answered ? JSON.stringify({ t: 'o', s: u.s, ...u.answered }) : u.line);
+  unacked = [];
+  unackedBytes = 0;
+}
+
+function attach(socket: net.Socket): void {
+  client = socket;
+  // A window came back after the deadline's cancel and before its kill: the agent is its again.
+  clearTimeout(killTimer);
+  detachedAt = undefined;
+  book.gen += 1;
+  const welcome = { t: 'welcome', v: RELAY_PROTOCOL, agentPid: agent.pid, initialize: book.initialize, sessions: book.sessions, inflight: book.inflight(), silentMs: now() - lastProgress };
+  socket.write(`${JSON.stringify(welcome)}\n`);
+  const resent = new Set<string>();
+  for (const line of takeLog()) {
+    const frame = JSON.parse(line) as { s: number; m?: { id?: unknown; method?: unknown } };
+    if (frame.m && typeof frame.m === 'object' && frame.m.method !== undefined && frame.m.id !== undefined) resent.add(JSON.stringify(frame.m.id));
+    socket.write(`${line}\n`);
+    unacked.push({ s: frame.s, line });
+    unackedBytes += line.length;
+  }
+  // Requests the last window received and never answered (it went away mid-approval) are asked again.
+  for (const m of book.openRequests()) if (!resent.has(JSON.stringify(m.id))) send({ t: 'm', m });
+}
+
+function onClientFrame(socket: net.Socket, frame: ClientFrame): void {
+  if (frame.t === 'm') toAgent(book.fromClient(frame.m));
+  else if (frame.t === 'ack') {
+    while (unacked.length > 0 && unacked[0].s <= frame.s) unackedBytes -= unacked.shift()!.line.length;
+  } else if (frame.t === 'bye') {
+    detach(socket);
+    socket.end();
+  }
+}
+
+function authentic(frame: unknown): boolean {
+  const f = frame as { t?: unknown; v?: unknown; secret?: unknown };
+  if (f?.t !== 'hello' || typeof f.secret !== 'string') return false;
+  const given = Buffer.from(f.secret, 'utf8');
+  const expected = Buffer.from(secret.toString('hex'), 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+const server = net.createServer((socket) => {
+  let authed = false;
+  const refuse = (reason: string) => socket.end(`${JSON.stringify({ t: 'refused', reason })}\n`);
+  const timer = setTimeout(() => socket.destroy(), authMs);
+  socket.on('error', () => undefined);
+  socket.on('close', () => {
+    clearTimeout(timer);
+    detach(socket);
+  });
+  socket.on(
+    'data',
+    lineSplitter(
+      (line) => {
+        let frame: ClientFrame;
+        try {
+          frame = JSON.parse(line) as ClientFrame;
+        } catch {
+          socket.destroy();
+          return;
+        }
+        if (authed) return onClientFrame(socket, frame);
+        clearTimeout(timer);
+        if (!authentic(frame)) return void socket.destroy();
+        if ((frame as { v?: unknown }).v !== RELAY_PROTOCOL) return refuse(`this relay speaks version ${RELAY_PROTOCOL}, not ${String((frame as { v?: unknown }).v)}`);
+        if (client) return refuse('another window is attached to this agent');
+        if (agentExited) return refuse('the agent has exited');
+        authed = true;
+        attach(socket);
+      },
+      () => socket.destroy(),
+    ),
+  );
+});
+
+// ---- the deadline ----
+
+function end(reason: string): void {
+  if (ending !== undefined) return;
+  ending = reason;
+  writeFileAtomic('ended', JSON.stringify({ reason, at: Date.now() } satisfies RelayEnded));
+  for (const sessionId of book.promptsRunning()) toAgent({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId } });
+  for (const m of book.openRequests()) {
+    const answer = m.method === 'session/request_permission' ? { result: { outcome: { outcome: 'cancelled' } } } : { error: { code: -32000, message: 'The turn was cancelled.' } };
+    toAgent({ jsonrpc: '2.0', id: m.id, ...answer });
+    book.answered(m.id);
+  }
+  if (book.promptsRunning().length === 0) agent.stdin.end();
+  killTimer = setTimeout(() => {
+    if (!client) void killProcessTree(agent.pid!).catch(() => undefined);
+  }, config.killGraceMs);
+}
+
+const tick = Math.max(20, Math.min(1_000, config.graceMs / 10, config.livenessMs / 10));
+const deadline = setInterval(() => {
+  if (detachedAt === undefined || ending !== undefined) return;
+  const t = now();
+  if (t - detachedAt >= config.graceMs) end(`no Vigil window was attached within ${Math.round(config.graceMs / 1000)} s`);
+  else if (book.promptsRunning().length > 0 && t - lastProgress >= config.livenessMs) end(`the turn made no progress for ${Math.round(config.livenessMs / 1000)} s while no window was attached`);
+}, tick);
+
+// The exit is passed on once the agent's stdout and stderr are drained (its last words explain a crash),
+// or a second after it, should a grandchild hold the pipes open.
+agent.once('exit', (code, signal) => {
+  agentExited = true;
+  const report = () => onAgentGone(code, signal);
+  const timer = setTimeout(report, 1_000);
+  agent.once('close', () => {
+    clearTimeout(timer);
+    report();
+  });
+});
+
+let reported = false;
+function onAgentGone(code: number | null, signal: NodeJS.Signals | null): void {
+  if (reported) return;
+  reported = true;
+  clearInterval(deadline);
+  const reason = ending;
+  if (client) {
+    send({ t: 'exit', code, signal, ...(reason ? { reason } : {}) });
+    client.end();
+  } else {
+    writeFileAtomic('ended', JSON.stringify({ reason: reason ?? 'the agent exited while no window was attached', at: Date.now(), code, signal } satisfies RelayEnded));
+  }
+  server.close();
+  fs.rmSync(file('state'), { force: true });
+  fs.rmSync(config.socket, { force: true });
+  // The client has the exit (or the log and ended.json say it): nothing keeps the relay.
+  setTimeout(() => process.exit(0), client ? 1_000 : 0).unref();
+  client?.once('close', () => process.exit(0));
+}
+
+agent.once('spawn', () => {
+  fs.rmSync(config.socket, { force: true });
+  // A socket that cannot listen (a path too long, a full disk) is said, not left to hang the window's start.
+  server.once('error', (error) => {
+    void killProcessTree(agent.pid!).catch(() => undefined);
+    fail(`the relay could not listen on ${config.socket}: ${error.message}`);
+  });
+  server.listen(config.socket, () => {
+    fs.chmodSync(config.socket, 0o600);
+    writeFileAtomic('state', JSON.stringify({ v: RELAY_PROTOCOL, pid: process.pid, agentPid: agent.pid!, socket: config.socket, startedAt: Date.now() } satisfies RelayState));
+    process.stdout.write(`${JSON.stringify({ ready: true, agentPid: agent.pid })}\n`);
+    process.stdout.end();
+  });
+});

@@ -1,0 +1,93 @@
+// The relays of one storage root, as the ACP handles use them (AgentRelays): start a session's agent
+// behind a new relay, or attach to the one that runs it. A relay of another Vigil version is refused and
+// ended (its turn ends as a crash does); one whose folder or process is gone counts as none.
+
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { errorMessage, VigilError } from '../common/errors';
+import { isAlive, killProcessTree } from '../common/processTree';
+import type { Logger } from '../ports/logger';
+import type { AgentRelays, RelayedChannel } from '../acp/acpHandleDeps';
+import type { LaunchSpec } from '../acp/agentLaunch';
+import type { StderrLog } from '../acp/stderrLog';
+import { RelayedAgent } from './relayClient';
+import { listRelays, placeRelay, removeRelayPlace, sameVersion, type RelayRemains } from './relayPlace';
+import { relayFileNames } from './relayProtocol';
+import { relayProgram, startRelay, type RelayTimings } from './relayStart';
+
+/** Whether `pid` is still a relay (guards against a pid reused after a reboot). */
+export function isRelayProcess(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  if (process.platform !== 'linux') return true;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('agentRelay');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
+
+export class RelayAgents implements AgentRelays {
+  constructor(
+    private readonly storageRoot: string,
+    private readonly timings: () => RelayTimings,
+    private readonly log: Logger,
+  ) {}
+
+  /** False when the relay program is missing (a broken install): agents then start as the host's children. */
+  get available(): boolean {
+    if (this.present !== undefined) return this.present;
+    this.present = existsSync(relayProgram());
+    if (!this.present) this.log.error(`Vigil's agent relay (${relayProgram()}) is missing: agents run without it, and a turn ends with its window. Reinstall the extension.`);
+    return this.present;
+  }
+
+  private present: boolean | undefined;
+
+  async start(sessionId: string, spec: LaunchSpec, cwd: string, stderr: StderrLog): Promise<RelayedChannel> {
+    // A relay this session had (ended, or from an earlier window) is left to the scan; a new one starts clean.
+    await this.endStale(sessionId);
+    const place = await placeRelay(this.storageRoot, sessionId);
+    const started = await startRelay(spec, cwd, place, this.timings());
+    this.log.info(`${spec.label}: started behind relay ${started.pid} (agent pid ${started.agentPid})`);
+    try {
+      return await RelayedAgent.attach(place.dir, place.socket, started.pid, stderr, this.log);
+    } catch (error) {
+      await killProcessTree(started.pid).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async attach(sessionId: string, stderr: StderrLog): Promise<RelayedChannel | undefined> {
+    const remains = (await listRelays(this.storageRoot)).find((r) => r.sessionId === sessionId);
+    if (!remains?.state || !isRelayProcess(remains.state.pid)) return undefined;
+    if (!sameVersion(remains.state)) {
+      await killProcessTree(remains.state.pid).catch(() => undefined);
+      throw new VigilError('AGENT_FAILED', `The agent was started by another version of Vigil (relay protocol ${remains.state.v}); it was stopped.`);
+    }
+    return RelayedAgent.attach(remains.dir, remains.state.socket, remains.state.pid, stderr, this.log, true);
+  }
+
+  /** The sessions whose agent runs behind a live relay of this root, and those whose relay ended without a window (with why). */
+  async scan(): Promise<{ live: RelayRemains[]; ended: RelayRemains[] }> {
+    const all = await listRelays(this.storageRoot);
+    return {
+      live: all.filter((r) => r.state && isRelayProcess(r.state.pid)),
+      ended: all.filter((r) => !(r.state && isRelayProcess(r.state.pid)) && r.ended),
+    };
+  }
+
+  /** Forgets what a relay that ended left (after the next window has read it). */
+  async forget(remains: RelayRemains): Promise<void> {
+    await removeRelayPlace({ dir: remains.dir, socket: remains.state?.socket ?? path.join(remains.dir, relayFileNames.socket) });
+  }
+
+  private async endStale(sessionId: string): Promise<void> {
+    const stale = (await listRelays(this.storageRoot)).find((r) => r.sessionId === sessionId);
+    if (!stale) return;
+    if (stale.state && isRelayProcess(stale.state.pid)) {
+      this.log.warn(`session ${sessionId}: ending the agent relay ${stale.state.pid} left from an earlier start`);
+      await killProcessTree(stale.state.pid).catch((error: unknown) => this.log.warn(`ending relay ${stale.state!.pid}: ${errorMessage(error)}`));
+    }
+    await this.forget(stale);
+  }
+}
