@@ -37,7 +37,7 @@ describe('vigil.mcpServers (real workbench, workspace trust enabled)', function 
     );
   };
 
-  it('untrusted: the agent gets none of the setting’s servers, neither the repository’s nor the person’s, and nothing is asked', async function () {
+  it('untrusted: the agent the person allowed gets none of the setting’s servers, neither the repository’s nor the person’s, and no server is asked about', async function () {
     const marker = path.join(repoRoot, '.vscode-test', `mcp-untrusted-${process.pid}.marker`);
     session = await openE2eSession({ name: 'mcp-untrusted', workspaceTrust: 'restricted', settings: userSettings, prepareWorkspace: repository(marker) });
     const view = new SessionView(session.workbench);
@@ -45,6 +45,8 @@ describe('vigil.mcpServers (real workbench, workspace trust enabled)', function 
     await view.waitPainted();
     await view.waitAgent('mcpEchoAgent');
     await view.send('Which MCP servers do you have?');
+    // The person's own agent starts in Restricted Mode only once they allow it for this folder.
+    await answerModal(session.workbench.page, /in this folder in Restricted Mode\?/, /^Allow$/);
     const answer = view.locator('.entry.agent', { hasText: 'MCP servers received:' }).first();
     await answer.waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
@@ -53,7 +55,7 @@ describe('vigil.mcpServers (real workbench, workspace trust enabled)', function 
     assert.match(text, /MCP servers received: vigil-tasks\./);
     assert.doesNotMatch(text, /VIGIL_TASK_SECRET","value":"(?!«redacted»)/);
     assert.doesNotMatch(text, /theirs/);
-    assert.strictEqual(await modalDialog(session.workbench.page, question).count(), 0, 'nothing is asked in Restricted Mode');
+    assert.strictEqual(await modalDialog(session.workbench.page, question).count(), 0, 'no server is asked about in Restricted Mode');
     assert.ok(!existsSync(marker));
     assert.match(vigilLog(session.server), /Restricted Mode: vigil\.mcpServers are not given to the agent/);
     session.workbench.assertStayedOnMachine();

@@ -68,7 +68,13 @@ export class SessionView {
     await input.waitFor({ timeout: uiTimeout });
     await input.fill(text);
     const send = this.locator('#send:not([disabled])');
-    await send.waitFor({ timeout: uiTimeout });
+    try {
+      await send.waitFor({ timeout: uiTimeout / 4 });
+    } catch {
+      // The view drew a session it was opening over the draft as it was typed: type it again.
+      await input.fill(text);
+      await send.waitFor({ timeout: uiTimeout });
+    }
     await send.click();
   }
 

@@ -81,7 +81,13 @@ export class Workbench {
     const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
     for (let attempt = 1; ; attempt += 1) {
       await this.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 30_000 });
+      try {
+        await input.waitFor({ state: 'visible', timeout: 15_000 });
+      } catch (error) {
+        // A busy page can drop the key press (the palette stays hidden): press it again.
+        if (attempt === 3) throw error;
+        continue;
+      }
       await input.fill(`>${title}`);
       try {
         await row.waitFor({ timeout: 10_000 });
