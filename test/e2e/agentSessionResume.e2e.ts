@@ -62,9 +62,7 @@ describe('agent session resumed across a window reload (real workbench)', functi
     assert.ok(created, 'the first agent process opened a new session');
     const agentSession = calls().find((c) => c.method === 'session/prompt')?.sessionId;
 
-    await session.workbench.page.reload();
-    await session.workbench.page.locator('.monaco-workbench').waitFor({ timeout: uiTimeout });
-    await session.workbench.statusItem().waitFor({ timeout: 90_000 });
+    await session.workbench.reload(session.server);
     await view.locator(`#app[data-painted-seq][data-session-id="${id}"]`).waitFor({ timeout: 90_000 });
 
     await view.send('recall');
@@ -122,9 +120,7 @@ describe('a real agent (Codex ACP) resumes its session across a window reload (r
     await view.locator('.entry.agent', { hasText: firstAnswer }).waitFor({ timeout: 120_000 });
     await view.waitPhase('idle');
 
-    await s.workbench.page.reload();
-    await s.workbench.page.locator('.monaco-workbench').waitFor({ timeout: uiTimeout });
-    await s.workbench.statusItem().waitFor({ timeout: 90_000 });
+    await s.workbench.reload(s.server);
     await view.locator(`#app[data-painted-seq][data-session-id="${id}"]`).waitFor({ timeout: 90_000 });
 
     model.script(text('The word was pelican.'));

@@ -26,8 +26,11 @@ describe('attention notifications (real workbench)', function () {
     endpoint.release('The held answer.');
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'the agent finished its turn in “Hold this turn for a while”' });
     await toast.waitFor({ timeout: uiTimeout });
-    await session.workbench.screenshot('e2e-attention-turn-finished');
+    // The pointer rests on the toast as a reader's would: the workbench hides an information toast 15 s after it
+    // appears unless the pointer is over it, and on a loaded machine the screenshot alone can take seconds.
+    await toast.hover();
     assert.strictEqual(await page.locator('.notifications-toasts .notification-toast', { hasText: 'finished its turn' }).count(), 1, 'one notification for one finished turn');
+    await session.workbench.screenshot('e2e-attention-turn-finished');
     await toast.locator('.monaco-button', { hasText: 'Open Session' }).click();
     await view.waitPainted(first);
     await view.locator('.entry.agent', { hasText: 'The held answer.' }).waitFor({ timeout: uiTimeout });

@@ -164,9 +164,7 @@ describe('turn supervision (real workbench, scripted model)', function () {
     const id = await newSession([longStory()]);
     await view.send('Tell me another long story.');
     await view.locator('.entry.agent.streaming', { hasText: 'word3' }).waitFor({ timeout: uiTimeout });
-    await session.workbench.page.reload();
-    await session.workbench.page.locator('.monaco-workbench').waitFor({ timeout: uiTimeout });
-    await session.workbench.statusItem().waitFor({ timeout: 90_000 });
+    await session.workbench.reload(session.server);
     await view.locator(`#app[data-painted-seq][data-session-id="${id}"]`).waitFor({ timeout: 90_000 });
     const interrupted = view.locator('#notices .interrupted-notice');
     await interrupted.waitFor({ timeout: uiTimeout });

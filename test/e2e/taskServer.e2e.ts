@@ -89,9 +89,7 @@ describe('MCP task server with a real agent (real workbench)', function () {
     await view.locator('.entry.agent', { hasText: 'Started the long job' }).waitFor({ timeout: agentTimeout });
     await view.waitPhase('idle', agentTimeout);
     const id = await view.sessionId();
-    await session.workbench.page.reload();
-    await session.workbench.page.locator('.monaco-workbench').waitFor({ timeout: uiTimeout });
-    await session.workbench.statusItem().waitFor({ timeout: 90_000 });
+    await session.workbench.reload(session.server);
     await view.locator(`#app[data-painted-seq][data-session-id="${id}"]`).waitFor({ timeout: 90_000 });
     await view.locator('.task-strip .task.status-running', { hasText: 'e2e-gate' }).waitFor({ timeout: uiTimeout });
     await fs.writeFile(gate, 'go\n');

@@ -4,7 +4,9 @@
 import { chromium, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { repoRoot, type CodeServer } from './codeServer';
+import { vigilLogFiles } from './runFiles';
 
 export const extensionId = 'vigil.vigil';
 export const statusItemSelector = `[id="${extensionId}.vigil.status"]`;
@@ -122,6 +124,31 @@ export class Workbench {
     const texts = await this.page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
     await input.press('Escape');
     return texts.some((t) => t.replace(/\s+/g, ' ').trim() === title);
+  }
+
+  /**
+   * Reloads the window as a person does and waits for Vigil's status item. code-server now and then starts a
+   * reloaded window without the user's settings (its one read of settings.json failed): Vigil then sends nothing
+   * and says why (settingsArrival.e2e.ts), and a person reloads again, as this does. Such a window is known by its
+   * log naming another agent than the first window's.
+   */
+  async reload(server: CodeServer): Promise<void> {
+    // Vigil's start line in the new extension host's log: whether the window got the person's agent settings.
+    const startLine = (file: string) => /\[settings\] (the agent settings VS Code reports match|this window started without your agent settings)/.exec(readFileSync(file, 'utf8'))?.[1];
+    for (let attempt = 1; ; attempt += 1) {
+      const before = new Set(vigilLogFiles(server));
+      await this.page.reload();
+      await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await this.statusItem().waitFor({ timeout: 90_000 });
+      const deadline = Date.now() + 30_000;
+      let seen: string | undefined;
+      while (seen === undefined && Date.now() < deadline) {
+        seen = vigilLogFiles(server).filter((f) => !before.has(f)).map(startLine).find((l) => l !== undefined);
+        if (seen === undefined) await this.page.waitForTimeout(100);
+      }
+      if (seen !== 'this window started without your agent settings' || attempt === 3) return;
+      console.log('      the reloaded window started without the user settings (see its log); reloading again, as a person would');
+    }
   }
 
   statusItem() {

@@ -151,6 +151,11 @@ export class VigilConfiguration extends Disposable {
     if (await this.agentChoice.settled(hooks)) this.current = this.read();
   }
 
+  /** Logs whether this window got the person's agent settings (agentChoiceGate.ts). */
+  noteAgentChoiceAtStart(): Promise<void> {
+    return this.agentChoice.noteAtStart();
+  }
+
   /** The value of a full key (`vigil.agent`) in the user's own settings, as VS Code reports it. */
   private userValueOf(key: string): unknown {
     const source = this.options.source?.();

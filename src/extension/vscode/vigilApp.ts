@@ -87,6 +87,7 @@ export class VigilApp extends Disposable {
     super();
     this.editDiffs = this._register(new EditDiffs(this.edits, logger));
     this.config = this._register(VigilConfiguration.forWindow(context, logger));
+    void this.config.noteAgentChoiceAtStart();
     this.restricted = RestrictedAgentConsent.forApp(this, () => this.restartIdleAgents());
     this.learnAgentEnv();
     this.learnMcpSecrets();

@@ -112,6 +112,16 @@ describe('agent choice gate: a prompt waits for the agent the person chose', () 
     assert.equal(w.state.listeners.size, 0, 'no listener is left behind');
   });
 
+  it('says at a window\'s start whether the editor passed the agent settings on', async () => {
+    const lines: string[] = [];
+    const log = { info: (m: string) => lines.push(`info ${m}`), warn: (m: string) => lines.push(`warn ${m}`) };
+    await windowWith(fileNaming, agent, { log }).gate.noteAtStart();
+    await windowWith(fileNaming, undefined, { log }).gate.noteAtStart();
+    assert.match(lines[0], /^info .*match your settings file/);
+    assert.match(lines[1], /^warn .*started without your agent settings: .*settings\.json sets vigil\.agent/);
+    assert.doesNotMatch(lines.join('\n'), /claude-agent-acp/, 'values are never logged');
+  });
+
   it('a change that still disagrees keeps holding', async () => {
     const w = windowWith(fileNaming, undefined);
     let settled = false;

@@ -62,6 +62,18 @@ export class AgentChoiceGate {
     return true;
   }
 
+  /**
+   * Says once, at a window's start, whether the editor passed the person's agent settings to it: a window that
+   * started without them is then named in the log before anyone sends a message.
+   */
+  async noteAtStart(): Promise<void> {
+    const { path, differing } = await this.check();
+    // No file to read gives no evidence: say so rather than claim a match.
+    if (path === '') this.deps.log.info('[settings] no user settings file to compare the agent settings with; they are used as VS Code reports them');
+    else if (differing.length === 0) this.deps.log.info('[settings] the agent settings VS Code reports match your settings file');
+    else this.deps.log.warn(`[settings] this window started without your agent settings: ${path} sets ${differing.join(', ')}, VS Code reports otherwise; messages wait for them, and reloading the window brings them`);
+  }
+
   private async check(): Promise<{ path: string; differing: string[] }> {
     const file = await this.deps.readSettingsFile();
     if (!file) return { path: '', differing: [] };
