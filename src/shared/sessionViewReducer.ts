@@ -8,6 +8,11 @@ export function toolEntryId(toolCallId: string): string {
   return `tool:${toolCallId}`;
 }
 
+/** The notice of a turn that ended failed: one id for the live notice and the transcript's record of it. */
+export function endedNoticeId(turnId: string): string {
+  return `ended-${turnId}`;
+}
+
 export function noticeEntryId(noticeId: string): string {
   return `notice:${noticeId}`;
 }

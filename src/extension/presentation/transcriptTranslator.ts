@@ -7,6 +7,7 @@ import { ENDED_WITHOUT_RESULT, ToolCallTracker } from '../core/supervisor/toolCa
 import { checkpointEntry } from './checkpointEntry';
 import { TurnEdits } from './turnEdits';
 import type { EntryView, HostEvent, PlanItemView, ToolCallPatch, ToolCallView, ToolContentView, ToolStatusView } from '../../shared/sessionView';
+import { endedNoticeId, noticeEntryId } from '../../shared/sessionViewReducer';
 import { isToolKind, toolKindOf } from '../../shared/toolKinds';
 import { STOPPED_MEANS } from '../../shared/turnWords';
 
@@ -40,8 +41,15 @@ export class TranscriptTranslator {
       case 'turnStarted':
         this.turnId = record.turnId;
         return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at)];
-      case 'turnEnded':
-        return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at)];
+      case 'turnEnded': {
+        const ended = [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at)];
+        // Why a turn failed stays in the transcript: a reloaded window shows what the live one showed.
+        if (record.reason === 'failed' && record.message) {
+          const id = endedNoticeId(record.turnId ?? String(at));
+          ended.push({ type: 'entryAppended', entry: { kind: 'notice', id: noticeEntryId(id), at, notice: { id, kind: 'error', text: record.message, resumable: false, at } } });
+        }
+        return ended;
+      }
       case 'interrupted':
         return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at), this.noticeEntry('interrupted', record.reason, at, STOPPED_MEANS)];
       case 'checkpoint': {

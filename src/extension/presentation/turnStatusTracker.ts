@@ -5,7 +5,7 @@ import { describeWaitingOn } from '../core/ports/agentHandle';
 import type { SupervisorEvent, TurnSnapshot } from '../core/supervisor/supervisorEvents';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { HostEvent, NoticeView, TurnStatusView } from '../../shared/sessionView';
-import { isTurnLive } from '../../shared/sessionViewReducer';
+import { endedNoticeId, isTurnLive } from '../../shared/sessionViewReducer';
 import { noProgressFor, STOPPED_MEANS, summaries } from '../../shared/turnWords';
 
 export class TurnStatusTracker {
@@ -96,7 +96,8 @@ export class TurnStatusTracker {
           if (this.abortNoticeTurn === event.ended.turnId) return this.set({ phase: 'interrupted', silenceSeconds: 0 });
           return this.set({ phase: 'interrupted', silenceSeconds: 0 }, this.notice('interrupted', message ?? summaries.stopped, true, STOPPED_MEANS));
         }
-        return this.set({ phase: 'idle', silenceSeconds: 0 }, reason === 'failed' && message ? this.notice('error', message, false, undefined, event.ended.remedies) : undefined);
+        // Its id is the turn's: the transcript's record of the same end (endedNoticeId) is then one entry, not two.
+        return this.set({ phase: 'idle', silenceSeconds: 0 }, reason === 'failed' && message ? { ...this.notice('error', message, false, undefined, event.ended.remedies), id: endedNoticeId(event.ended.turnId) } : undefined);
       }
       default: {
         const never: never = event;

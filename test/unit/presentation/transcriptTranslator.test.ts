@@ -3,7 +3,7 @@
 
 import * as assert from 'node:assert';
 import { TranscriptTranslator } from '../../../src/extension/presentation/transcriptTranslator';
-import { applyHostEvent } from '../../../src/shared/sessionViewReducer';
+import { applyHostEvent, endedNoticeId } from '../../../src/shared/sessionViewReducer';
 import { emptySnapshot, type SessionSnapshot } from '../../../src/shared/sessionView';
 import { parseTranscriptRecord, type TranscriptRecord } from '../../../src/extension/core/store/transcriptRecords';
 
@@ -35,6 +35,24 @@ describe('transcript translator', () => {
     assert.ok(agent.kind === 'agent');
     assert.strictEqual(agent.markdown, 'Hello');
     assert.strictEqual(agent.streaming, false);
+  });
+
+  it('a failed turn keeps why in the transcript, as one entry with the live notice of the same end', () => {
+    const records: TranscriptRecord[] = [
+      { type: 'turnStarted', at: 1, turnId: 't1', source: 'user', epoch: 1 },
+      { type: 'userPrompt', at: 1, turnId: 't1', source: 'user', text: 'hi' },
+      chunk('Hel', 2),
+      { type: 'turnEnded', at: 4, turnId: 't1', reason: 'failed', message: 'The agent stopped during the turn.' },
+    ];
+    const replayed = fold(records);
+    assert.deepStrictEqual(replayed.entries.map((e) => e.kind), ['user', 'agent', 'notice']);
+    const notice = replayed.entries[2];
+    assert.ok(notice.kind === 'notice');
+    assert.deepStrictEqual([notice.notice.kind, notice.notice.text], ['error', 'The agent stopped during the turn.']);
+    // Live, the tracker's notice of the same end lands in the transcript too: it replaces the entry, never adds one.
+    const live = applyHostEvent(replayed, { type: 'turnStatusChanged', turn: replayed.turn, notice: { ...notice.notice, id: endedNoticeId('t1'), at: 5 } });
+    assert.deepStrictEqual(live.entries.map((e) => e.kind), ['user', 'agent', 'notice']);
+    assert.deepStrictEqual(fold([{ type: 'turnEnded', at: 4, turnId: 't1', reason: 'completed' }]).entries, [], 'a turn that ended well adds nothing');
   });
 
   it('a thought between messages starts new entries instead of merging', () => {
