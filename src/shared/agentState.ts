@@ -72,3 +72,10 @@ export function currentChoiceName(option: Extract<AgentOptionView, { kind: 'sele
 export function optionOfCategory(state: AgentStateView | undefined, category: string): AgentOptionView | undefined {
   return state?.options.find((o) => o.category === category);
 }
+
+/**
+ * The session updates that describe the session rather than the turn (ACP `sessionUpdate` kinds): its options,
+ * mode, commands, title and usage. The host keeps them as the session's state, and the agent relay keeps the
+ * latest of each for the next window.
+ */
+export const STATE_UPDATES: readonly string[] = ['config_option_update', 'current_mode_update', 'available_commands_update', 'session_info_update', 'usage_update'];

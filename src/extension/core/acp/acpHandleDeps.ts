@@ -25,7 +25,14 @@ export const defaultInitializeTimeoutMs = 60_000;
 /** An agent behind Vigil's relay (core/relay): it outlives the window, which can leave it and take it back. */
 export interface RelayedChannel extends AgentChannel {
   /** What the relay kept for a window that takes the agent back. */
-  readonly welcome: { initialize?: unknown; sessions: string[]; inflight: { method: string; sessionId?: string }[]; silentMs: number };
+  readonly welcome: {
+    initialize?: unknown;
+    sessions: string[];
+    inflight: { method: string; sessionId?: string }[];
+    silentMs: number;
+    /** Per ACP session: what it was opened with and the latest state updates, in order (the relay's KeptState). */
+    state?: Record<string, ({ kind: 'opened'; result: unknown } | { kind: 'update'; update: unknown })[]>;
+  };
   /** The window goes while a turn runs: the agent keeps running, the relay's deadline starts. */
   detach(): void;
   /** Lets through the agent's messages held since the attach (the replay of what this window missed). */

@@ -3,7 +3,7 @@
 // prompt runs (agents send these at any time), and published as view data to whoever shows it.
 
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { emptyAgentState, type AgentCommandView, type AgentOptionView, type AgentStateView, type AgentUsageView } from '../../../shared/agentState';
+import { emptyAgentState, STATE_UPDATES, type AgentCommandView, type AgentOptionView, type AgentStateView, type AgentUsageView } from '../../../shared/agentState';
 import { EventHub, type Unsubscribe } from '../common/events';
 import { parseCommands, parseConfigOptions, parseModes, parseTitle, parseUsage } from './agentStateParse';
 
@@ -13,7 +13,7 @@ export type AgentStateChange =
   | { kind: 'title'; title: string };
 
 /** The session updates this module owns; the rest is the turn's activity. */
-const stateUpdates = new Set(['config_option_update', 'current_mode_update', 'available_commands_update', 'session_info_update', 'usage_update']);
+const stateUpdates = new Set(STATE_UPDATES);
 
 export function isStateUpdate(update: { sessionUpdate?: unknown }): boolean {
   return typeof update.sessionUpdate === 'string' && stateUpdates.has(update.sessionUpdate);

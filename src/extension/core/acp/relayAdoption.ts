@@ -25,6 +25,11 @@ export async function reattach(c: SpawnContext, spec: LaunchSpec, book: AgentSes
     connection.close();
     throw new VigilError('AGENT_FAILED', 'The agent behind the relay has no session to take back.');
   }
+  // What the agent said of the session (its options, mode, commands, usage) before this window: the header shows it again.
+  for (const kept of channel.welcome.state?.[acpSessionId] ?? []) {
+    if (kept.kind === 'opened') c.agentState.opened(kept.result);
+    else c.agentState.apply(kept.update as Parameters<typeof c.agentState.apply>[0]);
+  }
   const live: LiveAgent = { process: channel, connection, acpSessionId, terminals, ...(binding?.opener ? { opener: binding.opener } : {}), label: spec.label, marker: TurnLeftovers.marker() };
   return { live, channel };
 }

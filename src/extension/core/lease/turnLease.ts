@@ -90,7 +90,9 @@ export class TurnLeaseStore {
   private async grant(sessionId: string, current: LeaseRecord | undefined, holder: LeaseHolder): Promise<LeaseToken> {
     const now = this.clock.wallNow();
     const epoch = (await this.highestEpoch(sessionId, { record: current, damaged: false })) + 1;
-    const record: LeaseRecord = { version: 1, epoch, holder, acquiredAt: now, expiresAt: now + this.ttlMs, ttlMs: this.ttlMs };
+    // A turn taken back by another window (same turn id) keeps when it first began: that is the turn's age.
+    const acquiredAt = current?.holder?.turnId === holder.turnId && current.acquiredAt > 0 ? current.acquiredAt : now;
+    const record: LeaseRecord = { version: 1, epoch, holder, acquiredAt, expiresAt: now + this.ttlMs, ttlMs: this.ttlMs };
     // The mark is renamed first: whichever of the two files is lost afterwards, the other still knows this
     // epoch. Both are durable before the token is handed out; their fsyncs are made together.
     await writeFilesAtomic([

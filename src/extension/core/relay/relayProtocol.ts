@@ -51,7 +51,16 @@ export interface Welcome {
   inflight: InFlight[];
   /** Milliseconds since the agent last wrote anything: the silence a re-attached watchdog starts from. */
   silentMs: number;
+  /** Per ACP session, what the agent said about it that a new window shows first (its options, commands, usage). */
+  state?: Record<string, KeptState[]>;
 }
+
+/**
+ * What the agent said about a session that still holds: the answer that opened it, then the latest of each
+ * kind of state update (`config_option_update`, `current_mode_update`, `available_commands_update`,
+ * `usage_update`, `session_info_update`), in the order they came.
+ */
+export type KeptState = { kind: 'opened'; result: unknown } | { kind: 'update'; update: unknown };
 
 export type RelayFrame =
   | Welcome

@@ -54,6 +54,8 @@ export interface TurnRunDeps {
   onEnding?(): void;
   /** A turn an earlier window started, taken back after a reload: its prompt is stored and running already. */
   adopted?: boolean;
+  /** When the turn began (wall clock), for a turn taken back: its age counts from then, not from the take-back. */
+  startedAt?: number;
 }
 
 type PromptResult =
@@ -88,7 +90,7 @@ export class TurnRun {
   private checkpoint: TurnCheckpoint | undefined;
 
   constructor(private readonly d: TurnRunDeps) {
-    this.startedAt = d.clock.wallNow();
+    this.startedAt = d.startedAt ?? d.clock.wallNow();
     const fence = d.lease.guard(d.token);
     this.writer = d.store.transcriptWriter(d.sessionId, (write) => this.barriers.run('transcript batch', () => fence(write)));
     this.refresher = new LeaseRefresher(d, () => void this.abort.leaseLost());

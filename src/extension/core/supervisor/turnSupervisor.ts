@@ -307,7 +307,8 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     options.signal?.addEventListener('abort', () => acquiring.abort(), { once: true });
     try {
       const meta = await this.sessions.get(sessionId);
-      const previous = (await this.lease.read(sessionId))?.holder;
+      const record = await this.lease.read(sessionId);
+      const previous = record?.holder;
       if (!meta || !previous) return { kind: 'failed', reason: 'no turn of this session was running' };
       const turnId = previous.turnId;
       const got = await acquireForTurn({
@@ -325,6 +326,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         activity: slot.activity, lease: this.lease, token: got.token, store: this.sessions, agents: this.o.agents, interruptSlot: slot.interrupt,
         emit: (event) => this.emit(event), activityThrottleMs: this.o.activityThrottleMs ?? 250, initialState: meta.state,
         pausedAtStart: meta.wakeupsPaused !== undefined, checkpoints: this.o.checkpoints, adopted: true,
+        ...(record && record.acquiredAt > 0 ? { startedAt: record.acquiredAt } : {}),
         onEnding: () => this.ending.emit({ sessionId, turnId }, (error) => this.o.logger.error(`A turn ending listener failed: ${errorMessage(error)}`)),
       });
       run.adopt(0);
