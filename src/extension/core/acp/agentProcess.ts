@@ -11,6 +11,9 @@ import type { LaunchSpec } from './agentLaunch';
 import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 import { StderrLog } from './stderrLog';
 
+/** The `signal` of an AgentExit when the relay the agent ran behind ended (killed, or crashed) while a window was attached. */
+export const RELAY_LOST = 'relay lost';
+
 export interface AgentExit {
   code: number | null;
   signal: string | null;

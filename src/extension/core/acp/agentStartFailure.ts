@@ -3,7 +3,7 @@
 
 import type { NoticeAction } from '../../../shared/sessionView';
 import type { AgentFailure } from '../ports/agentHandle';
-import type { AgentExit } from './agentProcess';
+import { RELAY_LOST, type AgentExit } from './agentProcess';
 
 /** At most this much of the agent's stderr goes into a notice (the whole of it is in the log). */
 export const stderrTailChars = 1_200;
@@ -53,7 +53,9 @@ export function exitFailure(o: { label: string; exit: AgentExit; stderr: string;
   // 127 and 126 are the shells' "not found" and "cannot execute".
   const missing = !o.builtin && (o.exit.code === 127 || o.exit.code === 126 || looksLikeMissingCommand(tail));
   const when = o.phase === 'start' ? 'while starting' : 'during the turn';
-  const parts = [`The agent exited (${exitWords(o.exit)}) ${when}.`];
+  const parts = [
+    o.exit.signal === RELAY_LOST ? `The agent stopped ${when}: the relay Vigil ran it behind ended (it was killed, or it crashed).` : `The agent exited (${exitWords(o.exit)}) ${when}.`,
+  ];
   if (tail) parts.push(`Its last output:\n${tail}`);
   else parts.push('It wrote nothing to stderr.');
   if (missing) parts.push(`Check the agent command in the ${o.setting} setting.`);

@@ -9,7 +9,7 @@ import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { VigilError } from '../common/errors';
 import { isAlive, killProcessTree } from '../common/processTree';
 import type { Logger } from '../ports/logger';
-import type { AgentExit } from '../acp/agentProcess';
+import { RELAY_LOST, type AgentExit } from '../acp/agentProcess';
 import type { RelayedChannel } from '../acp/acpHandleDeps';
 import type { StderrLog } from '../acp/stderrLog';
 import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
@@ -59,7 +59,7 @@ export class RelayedAgent implements RelayedChannel {
     this.stream = { readable, writable };
     // A window that detached on purpose is going away: its turn must not end here (the next window takes it).
     socket.on('close', () => {
-      if (!this.detached) this.gone({ code: null, signal: 'relay lost' });
+      if (!this.detached) this.gone({ code: null, signal: RELAY_LOST });
     });
   }
 

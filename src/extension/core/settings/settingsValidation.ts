@@ -34,7 +34,7 @@ export interface ValidatedSettings {
   agent: AgentSetting;
   model: ModelSettingValues;
   wakeups: { maxPerTurn: number };
-  /** `detachedGraceSeconds`: how long a turn runs on behind its relay with no window; 0 (the default for now): agents run without the relay, a turn ends with its window. */
+  /** `detachedGraceSeconds`: how long a turn runs on behind its relay with no window (default 600); 0: agents run without the relay, a turn ends with its window. */
   turns: { detachedGraceSeconds: number };
   /**
    * `offerToAgents`: third-party agents get Vigil's MCP task server (background commands with wakeups).
@@ -63,7 +63,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
   agent: { kind: 'built-in' },
   model: { provider: 'demo', baseUrl: '', name: '' },
   wakeups: { maxPerTurn: 5 },
-  turns: { detachedGraceSeconds: 0 },
+  turns: { detachedGraceSeconds: 600 },
   tasks: { outputByteLimit: 1_048_576, offerToAgents: true, maxRunningPerSession: DEFAULT_TASK_CAPS.perSession, maxRunningPerWindow: DEFAULT_TASK_CAPS.perWindow },
   approvals: { policy: 'allowReadOnly', byKind: {}, timeoutSeconds: 600 },
   mcpServers: [],
