@@ -26,7 +26,7 @@ import { refusalFor } from './promptContent';
 import { authenticateAtStart, withOneOffAgent } from './oneOffAgent';
 import { classifyPromptError, explainStartFailure, failure, hasFailure, type KnownAuth } from './promptFailure';
 import { enterReadOnlyMode } from './readOnlyMode';
-import { promptAnswer, promptRunning, reattach } from './relayAdoption';
+import { ackWhenStored, promptAnswer, promptRunning, reattach } from './relayAdoption';
 import { TurnLeftovers, vigilServerPrograms } from '../supervisor/turnLeftovers';
 import type { KeptProgram } from '../supervisor/turnProcesses';
 
@@ -117,6 +117,7 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
     if (refusal) throw failure(new VigilError('INVALID_INPUT', refusal), 'AGENT_FAILED');
     this.history!.user(request.text, request.attachments);
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
+    ackWhenStored(live.process, request.stored);
     await this.leftovers.begin(request.turnId, live.process.pid, live.marker);
     try {
       const response = await live.connection.prompt(live.acpSessionId, request.text, this.sink(request, describer), request.attachments);
@@ -126,6 +127,7 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
       throw await classifyPromptError(error, live.process, () => this.killed.has(live.process), this.auth);
     } finally {
       this.running = undefined;
+      ackWhenStored(live.process, undefined);
       this.gate.endTurn();
       this.leftovers.endPrompt();
     }
@@ -160,6 +162,7 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
     const describer = new ActivityDescriber();
     request.adopted?.silentFor(channel.welcome.silentMs);
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
+    channel.ackAfter(request.stored);
     const running = promptRunning(channel, live.acpSessionId);
     const answer = running ? live.connection.adoptPrompt(live.acpSessionId, this.sink(request, describer), promptAnswer(channel, live.acpSessionId)) : undefined;
     channel.flow();
@@ -170,6 +173,7 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
       throw await classifyPromptError(error, live.process, () => this.killed.has(live.process), this.auth);
     } finally {
       this.running = undefined;
+      channel.ackAfter(undefined);
       this.gate.endTurn();
     }
   }
@@ -354,7 +358,7 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
     if (this.running && process?.detach) {
       this.leaving = true;
       this.disposed = true;
-      process.detach();
+      await process.detach();
       return;
     }
     await this.release(closeTimeoutMs);

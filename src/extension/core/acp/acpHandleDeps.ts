@@ -33,8 +33,17 @@ export interface RelayedChannel extends AgentChannel {
     /** Per ACP session: what it was opened with and the latest state updates, in order (the relay's KeptState). */
     state?: Record<string, ({ kind: 'opened'; result: unknown } | { kind: 'update'; update: unknown })[]>;
   };
-  /** The window goes while a turn runs: the agent keeps running, the relay's deadline starts. */
-  detach(): void;
+  /**
+   * The window goes while a turn runs: the agent keeps running, the relay's deadline starts. What the turn
+   * received is stored and acknowledged first (bounded), so the next window's replay holds nothing it has.
+   */
+  detach(): Promise<void>;
+  /**
+   * `stored` resolves once what the turn received so far is in its transcript; the relay is told a message
+   * arrived only after that, so a window killed in between loses nothing (it is replayed to the next one).
+   * Undefined between turns: messages are acknowledged as they are handed on.
+   */
+  ackAfter(stored: (() => Promise<void>) | undefined): void;
   /** Lets through the agent's messages held since the attach (the replay of what this window missed). */
   flow(): void;
   /** Answers to requests an earlier window sent (its `session/prompt`). */

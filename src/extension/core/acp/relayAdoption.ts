@@ -51,3 +51,8 @@ export function promptAnswer(channel: RelayedChannel, acpSessionId: string): Pro
     void channel.exited.then(() => reject(new VigilError('AGENT_FAILED', channel.endReason ? `The agent's relay ended the turn: ${channel.endReason}.` : 'the agent process exited')));
   });
 }
+
+/** A relayed agent acknowledges what the running turn stored, not just received (see RelayedChannel.ackAfter). */
+export function ackWhenStored(process: unknown, stored: (() => Promise<void>) | undefined): void {
+  (process as Partial<RelayedChannel>).ackAfter?.(stored);
+}

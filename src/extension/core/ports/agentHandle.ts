@@ -81,6 +81,8 @@ export interface PromptRequest {
    * and says how long the agent had been silent, so the watchdog counts that silence.
    */
   adopted?: { silentFor(ms: number): void };
+  /** Resolves once every event handed to `onEvent` so far is stored (the turn's transcript): the relay's acknowledgement waits for it. */
+  stored?(): Promise<void>;
 }
 
 /**

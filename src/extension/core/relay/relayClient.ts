@@ -23,6 +23,8 @@ export interface Orphan {
 }
 
 const welcomeMs = 10_000;
+/** How long a going window waits for its turn's transcript before it says bye. */
+const detachStoreMs = 2_000;
 
 export class RelayedAgent implements RelayedChannel {
   readonly stream: Stream;
@@ -34,6 +36,8 @@ export class RelayedAgent implements RelayedChannel {
   private held: RelayFrame[] | undefined;
   private acked = 0;
   private ackQueued = false;
+  /** The turn's "stored" barrier (see ackAfter); acknowledgements wait for it. */
+  private stored: (() => Promise<void>) | undefined;
   private detached = false;
   private readonly orphans: Orphan[] = [];
   private orphanListener: ((orphan: Orphan) => void) | undefined;
@@ -142,10 +146,24 @@ export class RelayedAgent implements RelayedChannel {
     for (const orphan of this.orphans.splice(0)) listener(orphan);
   }
 
-  /** The window goes (reload, close) while a turn runs: the relay keeps the agent and starts its deadline. */
-  detach(): void {
+  ackAfter(stored: (() => Promise<void>) | undefined): void {
+    this.stored = stored;
+  }
+
+  /**
+   * The window goes (reload, close) while a turn runs: the relay keeps the agent and starts its deadline.
+   * What was handed on is stored and acknowledged first, so the relay does not replay it to the next window.
+   */
+  async detach(): Promise<void> {
     if (this.detached || this.socket.destroyed) return;
     this.detached = true;
+    await new Promise((resolve) => setImmediate(resolve));
+    const upTo = this.acked;
+    // Bounded: a window that cannot store in time leaves the rest unacknowledged, and the next one gets it again.
+    const stored = this.stored ? this.stored().then(() => true, () => false) : Promise.resolve(true);
+    const inTime = await untilAborted(stored, timeoutSignal(detachStoreMs), () => false);
+    if (this.socket.destroyed) return;
+    if (inTime && upTo > 0) this.socket.write(`${JSON.stringify({ t: 'ack', s: upTo })}\n`);
     this.socket.end(`${JSON.stringify({ t: 'bye' })}\n`);
   }
 
@@ -191,14 +209,25 @@ export class RelayedAgent implements RelayedChannel {
     }
   }
 
-  /** Acknowledged once per turn of the event loop: the relay forgets what the window took. */
+  /**
+   * Acknowledged once per turn of the event loop, and during a turn only once the turn stored what it was
+   * handed: the relay forgets a message only when a killed window could no longer lose it.
+   */
   private ack(seq: number): void {
     this.acked = Math.max(this.acked, seq);
     if (this.ackQueued) return;
     this.ackQueued = true;
     setImmediate(() => {
-      this.ackQueued = false;
-      if (!this.socket.destroyed && !this.detached) this.socket.write(`${JSON.stringify({ t: 'ack', s: this.acked })}\n`);
+      const upTo = this.acked;
+      const send = () => {
+        this.ackQueued = false;
+        if (!this.socket.destroyed && !this.detached) this.socket.write(`${JSON.stringify({ t: 'ack', s: upTo })}\n`);
+        if (this.acked > upTo) this.ack(this.acked);
+      };
+      const stored = this.stored;
+      // Not stored (the turn's writes were refused: another window owns it now): the relay keeps it for that one.
+      if (stored) void stored().then(send, () => (this.ackQueued = false));
+      else send();
     });
   }
 
