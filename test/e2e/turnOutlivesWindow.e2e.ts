@@ -1,7 +1,7 @@
 // A turn outlives its window, as a person meets it with the defaults on: the window reloads in the middle of an
 // answer, and the new window shows the same turn still running; the answer arrives there whole, once, from the same
 // agent process, with the model's request never cancelled and no Resume asked for. The built-in agent on a scripted
-// model, and Codex ACP (the real agent, offline against the local model endpoint).
+// model, and Codex ACP, Claude's ACP adapter and Gemini CLI (the real agents, offline against the local model endpoint).
 
 import * as assert from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
@@ -92,32 +92,34 @@ describe('a turn outlives its window (real workbench, defaults on)', function ()
     });
   });
 
-  describe('Codex ACP (offline)', function () {
-    let endpoint: ModelEndpoint;
-    let recipe: RealAgentRecipe;
-    let session: E2eSession;
-    let view: SessionView;
+  for (const [name, label] of [['codex', 'Codex ACP'], ['claude', "Claude's ACP adapter"], ['gemini', 'Gemini CLI']] as const) {
+    describe(`${label} (offline)`, function () {
+      let endpoint: ModelEndpoint;
+      let recipe: RealAgentRecipe;
+      let session: E2eSession;
+      let view: SessionView;
 
-    before(async function () {
-      requireAgentsInstalled();
-      endpoint = await ModelEndpoint.start({ apiKey: testApiKey });
-      recipe = await realAgentRecipe('codex', { origin: endpoint.origin });
-      session = await openE2eSession({ name: 'outlive-codex', settings: { 'vigil.agent': recipe.agent, 'vigil.approvals.policy': 'allowAll' } });
-      view = new SessionView(session.workbench);
-      await session.workbench.runCommand('Vigil: New Session');
-      await view.waitPainted();
-      await view.waitAgent(recipe.agent.command);
-      await view.waitPhase('idle');
-    });
+      before(async function () {
+        requireAgentsInstalled();
+        endpoint = await ModelEndpoint.start({ apiKey: testApiKey });
+        recipe = await realAgentRecipe(name, { origin: endpoint.origin });
+        session = await openE2eSession({ name: `outlive-${name}`, settings: { 'vigil.agent': recipe.agent, 'vigil.approvals.policy': 'allowAll' } });
+        view = new SessionView(session.workbench);
+        await session.workbench.runCommand('Vigil: New Session');
+        await view.waitPainted();
+        await view.waitAgent(recipe.agent.command);
+        await view.waitPhase('idle');
+      });
 
-    after(async function () {
-      await session?.close();
-      await recipe?.dispose();
-      await endpoint?.close();
-    });
+      after(async function () {
+        await session?.close();
+        await recipe?.dispose();
+        await endpoint?.close();
+      });
 
-    it('a reload mid-answer: the same Codex process finishes the turn in the new window, no Resume', async () => {
-      await reloadMidAnswer(session, endpoint, view, 'codex');
+      it(`a reload mid-answer: the same ${label} process finishes the turn in the new window, no Resume`, async () => {
+        await reloadMidAnswer(session, endpoint, view, name);
+      });
     });
-  });
+  }
 });
