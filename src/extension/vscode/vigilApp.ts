@@ -43,6 +43,7 @@ import { SessionViewProvider } from './webview/sessionViewProvider';
 import { openWorkspaceFile } from './workspaceLinks';
 import { EditJournal } from '../core/acp/editJournal';
 import { EditDiffs } from './editDiffs';
+import { ContextKeys } from './contextKeys';
 import { activeFile, windowFolders } from './windowFolders';
 
 /** The view's heartbeat comes every 4 s while a person can see it; a little slack for a busy host. */
@@ -71,6 +72,7 @@ export class VigilApp extends Disposable {
   private servicesPromise: Promise<VigilServices> | undefined;
   private started: VigilServices | undefined;
   private contextTimer: NodeJS.Timeout | undefined;
+  private readonly contextKeys = new ContextKeys();
   /** When the session view last said a person can see it (its heartbeat; a closed tab stops it). */
   private viewSeenAt = 0;
   private readonly titles = new Map<string, string>();
@@ -372,13 +374,14 @@ export class VigilApp extends Disposable {
   }
 
   /**
-   * Status bar and the list's rows whose state changed now, on the same event as the view; context keys
-   * and a listing of the stored sessions a moment later (bursts coalesce). Mere activity (`statusOnly`)
-   * does not list the sessions again.
+   * Status bar, the list's rows whose state changed and whether a turn runs (the palette's Abort Turn) now, on
+   * the same event as the view; the other context keys and a listing of the stored sessions a moment later
+   * (bursts coalesce). Mere activity (`statusOnly`) does not list the sessions again.
    */
   private changed(statusOnly = false): void {
     this.statusBar.render();
     this.tree.redrawChanged();
+    this.contextKeys.set('vigil.turnRunning', this.sessions.turnLive);
     if (statusOnly || this.contextTimer) return;
     this.contextTimer = setTimeout(() => {
       this.contextTimer = undefined;
@@ -391,8 +394,7 @@ export class VigilApp extends Disposable {
     const services = this.started;
     const phase = this.sessions.currentSnapshot?.turn.phase;
     const resumable = phase === 'aborted' || phase === 'interrupted' || (services ? (await services.supervisor.listResumable()).length > 0 : false);
-    await vscode.commands.executeCommand('setContext', 'vigil.turnRunning', this.sessions.turnLive);
-    await vscode.commands.executeCommand('setContext', 'vigil.hasResumable', resumable);
-    await vscode.commands.executeCommand('setContext', 'vigil.hasRunningTasks', (services?.registry.list().some((t) => t.status === 'running')) ?? false);
+    this.contextKeys.set('vigil.hasResumable', resumable);
+    this.contextKeys.set('vigil.hasRunningTasks', (services?.registry.list().some((t) => t.status === 'running')) ?? false);
   }
 }
