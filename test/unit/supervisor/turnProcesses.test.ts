@@ -175,6 +175,19 @@ describe('a turn’s leftover processes', () => {
     assert.deepEqual((await watch.leftovers([])).map((r) => r.pid).sort((a, b) => a - b), [80, 81]);
   });
 
+  it('a turn taken back after a reload: what the agent started since the turn began is the turn\'s, although it ran before the take-back', async () => {
+    // The turn began at tick 25 (the take-back at tick 35, 10 ticks = 100 ms later): 52 was started by the agent
+    // during the turn, before the reload; 51 (tick 21) was there before the turn.
+    const tree = new Map([p(AGENT, SELF, 20), p(51, AGENT, 21, { pgid: AGENT, sid: AGENT }), p(52, AGENT, 30, { pgid: AGENT, sid: AGENT })].map((r) => [r.pid, r]));
+    const host = new FakeHost();
+    host.rows = [...base, tree.get(52)!];
+    const reads: TurnProcessReads = { table: () => host.table(), subtree: () => host.subtree(), environHas: (pid, name, value) => host.environHas(pid, name, value), baseline: async () => ({ table: tree, now: 35 }) };
+    const takenBack = await TurnProcessWatch.begin({ agentPid: AGENT, reads, selfPid: SELF, runningForMs: 100 });
+    assert.deepEqual((await takenBack.leftovers([])).map((r) => r.pid), [52]);
+    const fresh = await TurnProcessWatch.begin({ agentPid: AGENT, reads, selfPid: SELF });
+    assert.deepEqual(await fresh.leftovers([]), [], 'a snapshot taken at the take-back would spare it');
+  });
+
   (process.platform === 'linux' ? it : it.skip)('reads the quick baseline from /proc: the agent and its children now, and a time no older process passes (real processes)', async function () {
     this.timeout(30_000);
     const older = spawn('sleep', ['600'], { detached: true, stdio: 'ignore' });

@@ -145,9 +145,8 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
   }
 
   /**
-   * The turn an earlier window began, taken back after a reload: re-attach to the relay, adopt its
-   * connection state, then let through what the earlier window missed (into this turn, once) and follow
-   * the running prompt to its answer. No relay, or one that ends first: the turn ends as a crash does.
+   * The turn an earlier window began, taken back after a reload: re-attach to the relay, adopt its connection state, then let
+   * through what the earlier window missed (into this turn, once) and follow the prompt. No relay: it ends as a crash does.
    */
   private async promptTakenBack(request: PromptRequest): Promise<PromptOutcome> {
     const spec = await this.deps.launch();
@@ -163,6 +162,8 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
     request.adopted?.silentFor(channel.welcome.silentMs);
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
     channel.ackAfter(request.stored);
+    // What the agent started since the turn began is the turn's, for Stop and the turn's end, also from before the reload.
+    await this.leftovers.begin(request.turnId, live.process.pid, live.marker, Date.now() - (request.adopted?.startedAt ?? Date.now()));
     const running = promptRunning(channel, live.acpSessionId);
     const answer = running ? live.connection.adoptPrompt(live.acpSessionId, this.sink(request, describer), promptAnswer(channel, live.acpSessionId)) : undefined;
     channel.flow();
@@ -175,6 +176,7 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
       this.running = undefined;
       channel.ackAfter(undefined);
       this.gate.endTurn();
+      this.leftovers.endPrompt();
     }
   }
 

@@ -32,6 +32,8 @@ export interface RelayedChannel extends AgentChannel {
     silentMs: number;
     /** Per ACP session: what it was opened with and the latest state updates, in order (the relay's KeptState). */
     state?: Record<string, ({ kind: 'opened'; result: unknown } | { kind: 'update'; update: unknown })[]>;
+    /** The agent's process marker (the value of its VIGIL_AGENT_RUN). */
+    marker?: string;
   };
   /**
    * The window goes while a turn runs: the agent keeps running, the relay's deadline starts. What the turn

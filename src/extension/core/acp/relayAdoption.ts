@@ -4,7 +4,7 @@
 
 import { RequestError, type PromptResponse } from '@agentclientprotocol/sdk';
 import { VigilError } from '../common/errors';
-import { TurnLeftovers } from '../supervisor/turnLeftovers';
+import { AGENT_MARKER_ENV, TurnLeftovers } from '../supervisor/turnLeftovers';
 import type { LiveAgent, RelayedChannel } from './acpHandleDeps';
 import type { LaunchSpec } from './agentLaunch';
 import type { AgentSessionBook } from './agentSessionBinding';
@@ -30,7 +30,7 @@ export async function reattach(c: SpawnContext, spec: LaunchSpec, book: AgentSes
     if (kept.kind === 'opened') c.agentState.opened(kept.result);
     else c.agentState.apply(kept.update as Parameters<typeof c.agentState.apply>[0]);
   }
-  const live: LiveAgent = { process: channel, connection, acpSessionId, terminals, ...(binding?.opener ? { opener: binding.opener } : {}), label: spec.label, marker: TurnLeftovers.marker() };
+  const live: LiveAgent = { process: channel, connection, acpSessionId, terminals, ...(binding?.opener ? { opener: binding.opener } : {}), label: spec.label, marker: channel.welcome.marker ? { name: AGENT_MARKER_ENV, value: channel.welcome.marker } : TurnLeftovers.marker() };
   return { live, channel };
 }
 

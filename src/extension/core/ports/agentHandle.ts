@@ -80,7 +80,7 @@ export interface PromptRequest {
    * sent; the handle re-attaches and follows it to its answer (docs/turn-supervisor.md, The detached state),
    * and says how long the agent had been silent, so the watchdog counts that silence.
    */
-  adopted?: { silentFor(ms: number): void };
+  adopted?: { silentFor(ms: number): void; readonly startedAt: number };
   /** Resolves once every event handed to `onEvent` so far is stored (the turn's transcript): the relay's acknowledgement waits for it. */
   stored?(): Promise<void>;
 }

@@ -169,7 +169,7 @@ function attach(socket: net.Socket): void {
   clearTimeout(killTimer);
   detachedAt = undefined;
   book.gen += 1;
-  const welcome = { t: 'welcome', v: RELAY_PROTOCOL, agentPid: agent.pid, initialize: book.initialize, sessions: book.sessions, inflight: book.inflight(), silentMs: now() - lastProgress, state: book.keptState() };
+  const welcome = { t: 'welcome', v: RELAY_PROTOCOL, agentPid: agent.pid, initialize: book.initialize, sessions: book.sessions, inflight: book.inflight(), silentMs: now() - lastProgress, state: book.keptState(), marker: config.marker };
   socket.write(`${JSON.stringify(welcome)}\n`);
   const resent = new Set<string>();
   for (const line of takeLog()) {

@@ -29,6 +29,8 @@ export interface RelayConfig {
   logCapBytes: number;
   /** Bound on agent→client requests held unanswered while detached; past it they are refused. */
   heldCap: number;
+  /** The agent's process marker (its environment's VIGIL_AGENT_RUN), given back to the window that takes it back. */
+  marker?: string;
 }
 
 /** A client request still waiting for the agent's answer (the relay renumbers them: ids never collide across windows). */
@@ -53,6 +55,8 @@ export interface Welcome {
   silentMs: number;
   /** Per ACP session, what the agent said about it that a new window shows first (its options, commands, usage). */
   state?: Record<string, KeptState[]>;
+  /** RelayConfig.marker: how Stop finds what the agent started, also after a reload. */
+  marker?: string;
 }
 
 /**

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { VigilError } from '../common/errors';
 import type { LaunchSpec } from '../acp/agentLaunch';
 import type { LivenessSettings } from '../settings/livenessSettings';
+import { AGENT_MARKER_ENV } from '../supervisor/turnLeftovers';
 import { RELAY_CONFIG_ENV, RELAY_PROTOCOL, type RelayConfig } from './relayProtocol';
 import type { RelayPlace } from './relayPlace';
 
@@ -52,6 +53,7 @@ export function startRelay(spec: LaunchSpec, cwd: string, place: RelayPlace, tim
     killGraceMs: timings.killGraceMs,
     logCapBytes: timings.logCapBytes ?? 16 * 1024 * 1024,
     heldCap: timings.heldCap ?? 64,
+    ...(spec.env[AGENT_MARKER_ENV] ? { marker: spec.env[AGENT_MARKER_ENV] } : {}),
   };
   return new Promise((resolve, reject) => {
     const relay = spawn(nodePath, [relayProgram(), place.sessionId], {

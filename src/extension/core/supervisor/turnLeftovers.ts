@@ -64,12 +64,12 @@ export class TurnLeftovers {
   }
 
   /** Snapshots the host's processes before the prompt is sent. Never throws: without it nothing is stopped. */
-  async begin(turnId: string, agentPid: number | undefined, marker: AgentMarker | undefined): Promise<void> {
+  async begin(turnId: string, agentPid: number | undefined, marker: AgentMarker | undefined, runningForMs?: number): Promise<void> {
     this.turn?.watch.stop();
     this.turn = undefined;
     if (agentPid === undefined || process.platform === 'win32') return;
     try {
-      const watch = await TurnProcessWatch.begin({ agentPid, marker, reads: this.deps.reads });
+      const watch = await TurnProcessWatch.begin({ agentPid, marker, reads: this.deps.reads, ...(runningForMs !== undefined ? { runningForMs } : {}) });
       // Periodic samples only where they are cheap (/proc); elsewhere each would spawn `ps`: tool call events only.
       if (process.platform === 'linux') watch.sampleEvery(this.deps.sampleIntervalMs ?? SAMPLE_INTERVAL_MS);
       this.turn = { turnId, watch };

@@ -56,6 +56,11 @@ export interface TurnProcessOptions {
   reads?: TurnProcessReads;
   /** This process (the extension host): never a leftover, nor is anything above it. */
   selfPid?: number;
+  /**
+   * A turn taken back after a reload began this long ago: what the agent started since then is the turn's,
+   * although it runs already (Linux; elsewhere the snapshot is taken now).
+   */
+  runningForMs?: number;
 }
 
 export class TurnProcessWatch {
@@ -94,6 +99,11 @@ export class TurnProcessWatch {
   static async begin(o: TurnProcessOptions): Promise<TurnProcessWatch> {
     const reads = o.reads ?? procReads;
     const quick = await reads.baseline?.(o.agentPid);
+    if (quick && o.runningForMs !== undefined) {
+      // Start times are in 1/100 s since boot (processTable.ts): the turn's start in the same ticks.
+      const since = quick.now - Math.ceil(o.runningForMs / 10);
+      return new TurnProcessWatch(o, new Map([...quick.table].filter(([, p]) => p.start < since)), since);
+    }
     if (quick) return new TurnProcessWatch(o, quick.table, quick.now);
     return new TurnProcessWatch(o, await reads.table());
   }

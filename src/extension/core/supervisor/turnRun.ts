@@ -240,7 +240,7 @@ export class TurnRun {
       if (!('handle' in got)) return got;
       this.handle = got.handle;
       if (this.interruptState) return { kind: 'killed', reason: this.interruptState.message };
-      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e), stored: () => this.writer.flush(), ...(d.adopted ? { adopted: { silentFor: (ms: number) => this.adopt(ms) } } : {}) });
+      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e), stored: () => this.writer.flush(), ...(d.adopted ? { adopted: { silentFor: (ms: number) => this.adopt(ms), startedAt: this.startedAt } } : {}) });
       return await Promise.race([
         prompt.then(
           (outcome): PromptResult => ({ kind: 'outcome', outcome }),
