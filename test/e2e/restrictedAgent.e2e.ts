@@ -127,7 +127,10 @@ describe('Restricted Mode with your own agent (real workbench, folder not truste
   });
 
   it('the consent belongs to the folder: a new session starts your agent, in plan mode, without asking', async () => {
+    const first = await view.sessionId();
     await session.workbench.runCommand('Vigil: New Session');
+    // The message goes to the new session only once the view shows it (on a loaded machine it can take a moment).
+    await view.locator(`#app[data-painted-seq]:not([data-session-id=""]):not([data-session-id="${first}"])`).waitFor({ timeout: uiTimeout });
     await view.send('second session');
     await view.locator('.entry.agent', { hasText: /mode=plan .*text=second session/ }).waitFor({ timeout: uiTimeout });
     await view.waitPhase('idle');
