@@ -37,8 +37,8 @@ export function relayProgram(dir: string = __dirname): string {
 
 const readyMs = 30_000;
 
-/** Starts the relay and its agent; resolves with the relay's pid once the agent process runs. */
-export function startRelay(spec: LaunchSpec, cwd: string, place: RelayPlace, timings: RelayTimings, nodePath = process.execPath): Promise<{ pid: number; agentPid: number }> {
+/** Starts the relay and its agent; resolves with the relay's pid once the agent process runs. `program`: the bench runs dist's bundle. */
+export function startRelay(spec: LaunchSpec, cwd: string, place: RelayPlace, timings: RelayTimings, nodePath = process.execPath, program = relayProgram()): Promise<{ pid: number; agentPid: number }> {
   const config: RelayConfig = {
     v: RELAY_PROTOCOL,
     dir: place.dir,
@@ -54,7 +54,7 @@ export function startRelay(spec: LaunchSpec, cwd: string, place: RelayPlace, tim
     heldCap: timings.heldCap ?? 64,
   };
   return new Promise((resolve, reject) => {
-    const relay = spawn(nodePath, [relayProgram(), place.sessionId], {
+    const relay = spawn(nodePath, [program, place.sessionId], {
       cwd,
       env: { ...spec.env, ELECTRON_RUN_AS_NODE: '1', [RELAY_CONFIG_ENV]: JSON.stringify(config) },
       stdio: ['ignore', 'pipe', 'ignore'],
