@@ -195,8 +195,9 @@ async function detachedFill(place: RelayPlace, relayPid: number): Promise<void> 
   while (replayed() < detachedChunks || !next.got.some((f) => f.t === 'o')) await pause(20);
   printMemory(`right after replaying the ${logMb.toFixed(1)} MB log to the next window (not yet acknowledged)`, relayPid);
   next.socket.write(`${JSON.stringify({ t: 'ack', s: Math.max(...next.got.map((f) => (typeof f.s === 'number' ? f.s : 0))) })}\n`);
-  await pause(1_000);
-  printMemory('a second after the replay was acknowledged', relayPid);
+  // The relay collects its garbage once quiet for 1.5 s (relayIdleGc.ts).
+  await pause(2_500);
+  printMemory('2.5 s after the replay was acknowledged', relayPid);
   next.socket.end(`${JSON.stringify({ t: 'bye' })}\n`);
   await next.closed;
 }
@@ -219,8 +220,8 @@ async function main(): Promise<void> {
     report(ds, rs);
     const streamedMb = ((2 * messages * chunkBytes) + rounds * bigPerRound * bigBytes) / 1e6;
     printMemory(`right after ${streamedMb.toFixed(0)} MB streamed through it (1 KB chunks and 1 MB frames)`, r.relayPid);
-    await pause(2_000);
-    printMemory('two seconds later, idle', r.relayPid);
+    await pause(2_500);
+    printMemory('2.5 s later, idle', r.relayPid);
     await r.client.detach();
     await detachedFill(r.place, r.relayPid);
   } finally {
