@@ -17,6 +17,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { killProcessTree } from '../common/processTree';
 import { RelayBook } from './relayBook';
+import { IdleGc, loadGc } from './relayIdleGc';
 import { lineSplitter, RELAY_CONFIG_ENV, RELAY_PROTOCOL, relayFileNames, type ClientFrame, type RelayConfig, type RelayEnded, type RelayState } from './relayProtocol';
 
 // From the environment, not argv: the process table then shows the relay, not its agent's command line
@@ -29,6 +30,7 @@ const secret = randomBytes(32);
 /** Bound on an agent stderr line passed on; longer lines are cut. */
 const stderrLineBytes = 64 * 1024;
 const authMs = 5_000;
+const idleGc = new IdleGc(loadGc());
 
 /** A frame the client has not acknowledged; an answer to its own request becomes an earlier window's answer if it goes. */
 interface Unacked {
@@ -139,6 +141,7 @@ function fromAgentLine(line: string): void {
   else send({ t: 'm', m: routed.m }, routed.answered);
 }
 
+agent.stdout.on('data', () => idleGc.activity());
 agent.stdout.on('data', lineSplitter(fromAgentLine, () => end('the agent wrote a line longer than the relay takes')));
 agent.stderr.on(
   'data',
@@ -206,6 +209,7 @@ const server = net.createServer((socket) => {
   const refuse = (reason: string) => socket.end(`${JSON.stringify({ t: 'refused', reason })}\n`);
   const timer = setTimeout(() => socket.destroy(), authMs);
   socket.on('error', () => undefined);
+  socket.on('data', () => idleGc.activity());
   socket.on('close', () => {
     clearTimeout(timer);
     detach(socket);
