@@ -20,3 +20,40 @@ export function collectMatches(matches: TextMatch[], path: string, text: string,
   }
   return false;
 }
+
+/**
+ * `text` in lower case with its indices unchanged, so a hit found in the folded text is at the same place in the
+ * original: İ is the one letter whose lower case is longer (i + a combining dot); it folds to a plain i. A final
+ * sigma folds as any sigma, since its lower case depends on what follows it, which a query cut short does not know.
+ */
+export function foldCase(text: string): string {
+  return text.replace(/\u0130/g, 'i').toLowerCase().replace(/\u03c2/g, '\u03c3');
+}
+
+/** Controls, bidirectional overrides and other invisible format characters: shown as a space in a snippet. */
+const invisible = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]+/g;
+
+/**
+ * One line of `text` around the hit at [index, index + length): up to `before` characters ahead of it and the rest of
+ * `width` after, on word edges where there is one, "…" where text was left out, every run of spaces, line breaks and
+ * invisible characters (controls, bidirectional overrides) as one space, so hostile text can neither hide nor reorder.
+ */
+export function snippetAround(text: string, index: number, length: number, width = 120, before = 40): string {
+  const from = Math.max(0, index - before);
+  const to = Math.min(text.length, Math.max(index + length, from + width));
+  let start = from;
+  if (from > 0) {
+    const space = text.lastIndexOf(' ', index);
+    start = space > from ? space + 1 : from;
+  }
+  let end = to;
+  if (to < text.length) {
+    const space = text.lastIndexOf(' ', to);
+    end = space >= index + length ? space : to;
+  }
+  // A surrogate pair is never cut in two.
+  if (start > 0 && /[\udc00-\udfff]/.test(text[start] ?? '')) start -= 1;
+  if (end < text.length && /[\ud800-\udbff]/.test(text[end - 1] ?? '')) end -= 1;
+  const body = text.slice(start, end).replace(invisible, ' ').replace(/\s+/g, ' ').trim();
+  return `${start > 0 ? '… ' : ''}${body}${end < text.length ? ' …' : ''}`;
+}
