@@ -5,11 +5,11 @@
 // `budgetMs` is spent, saying which. A new search cancels the one still running and starts once it has let go.
 
 import { promises as fs } from 'node:fs';
-import { foldCase, snippetAround } from '../../../shared/textSearch';
+import { foldCase, singleSpaced, snippetAround } from '../../../shared/textSearch';
 import type { Logger } from '../ports/logger';
 import { errorMessage } from '../common/errors';
 import { SearchCache, type CachedText } from './searchCache';
-import { MESSAGE_SEPARATOR, readTranscriptText, searchableText, type OpenForRead, type TranscriptText } from './transcriptText';
+import { MESSAGE_SEPARATOR, readTranscriptText, type OpenForRead, type TranscriptText } from './transcriptText';
 
 export interface SearchableSession {
   id: string;
@@ -64,7 +64,7 @@ export const MAX_QUERY_CHARS = 200;
 
 /** The query searched: whitespace and invisible characters as single spaces, trimmed, cut to MAX_QUERY_CHARS. */
 export function normalizeQuery(raw: string): string {
-  return searchableText(raw.slice(0, MAX_QUERY_CHARS * 4)).trim().slice(0, MAX_QUERY_CHARS).trim();
+  return singleSpaced(raw.slice(0, MAX_QUERY_CHARS * 4)).trim().slice(0, MAX_QUERY_CHARS).trim();
 }
 
 export interface SessionSearchDeps {
@@ -141,7 +141,7 @@ export class SessionSearch {
     const ordered = [...sessions].sort((a, b) => b.updatedAt - a.updatedAt);
     const inTitle = new Set<string>();
     for (const session of ordered) {
-      if (!foldCase(searchableText(session.title)).includes(folded)) continue;
+      if (!foldCase(singleSpaced(session.title)).includes(folded)) continue;
       inTitle.add(session.id);
       result.hits.push({ sessionId: session.id, title: session.title, updatedAt: session.updatedAt, where: 'title' });
     }

@@ -3,6 +3,7 @@
 // byte cap. Lines too long to hold a message are scanned past without being kept; a line is parsed only when its
 // bytes name a message record, so tool outputs (most of a transcript's bytes) cost a byte search, not a JSON parse.
 
+import { singleSpaced } from '../../../shared/textSearch';
 import { MAX_LINE_BYTES } from '../store/recordBound';
 
 /** The part of a file handle the reader needs (node's `fs.promises` FileHandle fits); tests wrap it. */
@@ -38,13 +39,6 @@ export interface TranscriptText {
 }
 
 export const MESSAGE_SEPARATOR = '\u0000';
-
-/** Whitespace and invisible characters (controls, bidirectional overrides, zero-width), folded to one space. */
-const spacing = /[\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]+/g;
-
-export function searchableText(text: string): string {
-  return text.replace(spacing, ' ');
-}
 
 const USER_PROMPT = Buffer.from('"userPrompt"');
 const AGENT_CHUNK = Buffer.from('"agent_message_chunk"');
@@ -118,7 +112,7 @@ class TextBuilder {
     if (this.full || message.text === '') return;
     const joined = message.kind === 'agent' && this.lastKind === 'agent';
     this.lastKind = message.kind;
-    let piece = (joined || this.parts.length === 0 ? '' : MESSAGE_SEPARATOR) + searchableText(message.text);
+    let piece = (joined || this.parts.length === 0 ? '' : MESSAGE_SEPARATOR) + singleSpaced(message.text);
     if (this.chars + piece.length > this.maxChars) {
       piece = piece.slice(0, Math.max(0, this.maxChars - this.chars));
       this.full = true;
