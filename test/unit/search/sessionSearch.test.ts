@@ -2,6 +2,7 @@
 // limit, time budget, bytes per session), cancelled by the next search, and served from the text kept before.
 
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { SessionSearch, normalizeQuery, type SearchableSession, type SessionSearchDeps } from '../../../src/extension/core/search/sessionSearch';
@@ -128,6 +129,19 @@ describe('SessionSearch', () => {
     assert.deepEqual(ids(result.hits), ['s0']);
     assert.deepEqual([result.cut, result.unreadable, result.searched], [1, 1, 3]);
     assert.match(logs.map((l) => l.message).join('\n'), /session s1 could not be read: EACCES/);
+  });
+
+  it('does not open a transcript that is not a regular file (a pipe would hold the read forever)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const f = await fixture([
+      { title: 'a', lines: [prompt('needle')] },
+      { title: 'b', lines: [prompt('needle')] },
+    ]);
+    const fifo = path.join(f.root, 's1', 'transcript.jsonl');
+    await fs.rm(fifo);
+    execFileSync('mkfifo', [fifo]);
+    const result = await new SessionSearch(f.deps).search('needle', f.sessions);
+    assert.deepEqual([ids(result.hits), result.unreadable, f.opened], [['s0'], 1, ['s0']]);
   });
 
   it('serves a repeated search from the text kept, and reads again a transcript that changed since', async () => {

@@ -70,8 +70,8 @@ export function normalizeQuery(raw: string): string {
 export interface SessionSearchDeps {
   transcriptPath(sessionId: string): string;
   open?: OpenForRead;
-  /** A file's size and modification time, to tell whether the text kept from it still holds. */
-  stat?: (file: string) => Promise<{ size: number; mtimeMs: number }>;
+  /** A file's kind, size and modification time: whether to read it, and whether the text kept from it still holds. */
+  stat?: (file: string) => Promise<{ size: number; mtimeMs: number; isFile(): boolean }>;
   now?: () => number;
   limits?: Partial<SessionSearchLimits>;
   logger?: Logger;
@@ -181,7 +181,10 @@ export class SessionSearch {
     let entry: CachedText | undefined;
     try {
       const file = this.deps.transcriptPath(session.id);
-      entry = this.cache.get(session.id, await this.stat(file));
+      const stat = await this.stat(file);
+      // A pipe or a device in its place would hold the read forever, or without end.
+      if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
+      entry = this.cache.get(session.id, stat);
       if (!entry) {
         const read = await this.readText(file, stop);
         if (!read) return undefined;
