@@ -144,6 +144,22 @@ describe('SessionSearch', () => {
     assert.deepEqual([ids(result.hits), result.unreadable, f.opened], [['s0'], 1, ['s0']]);
   });
 
+  it('does not wait on a pipe swapped in for a transcript after it was checked', async function () {
+    if (process.platform === 'win32') this.skip();
+    const f = await fixture([
+      { title: 'a', lines: [prompt('needle')] },
+      { title: 'b', lines: [prompt('needle')] },
+    ]);
+    const fifo = path.join(f.root, 's1', 'transcript.jsonl');
+    await fs.rm(fifo);
+    execFileSync('mkfifo', [fifo]);
+    // The check saw a file; the default open meets the pipe.
+    const stale = { size: 7, mtimeMs: 7, isFile: () => true };
+    const search = new SessionSearch({ transcriptPath: f.deps.transcriptPath, stat: async (file) => (file === fifo ? stale : fs.stat(file)) });
+    const result = await search.search('needle', f.sessions);
+    assert.deepEqual([ids(result.hits), result.unreadable], [['s0'], 1]);
+  });
+
   it('serves a repeated search from the text kept, and reads again a transcript that changed since', async () => {
     const f = await fixture([
       { title: 'a', lines: [prompt('alpha')] },

@@ -4,7 +4,7 @@
 // the first `maxBytesPerSession` of each, and stops at `limit` hits (every later session would rank lower) or when
 // `budgetMs` is spent, saying which. A new search cancels the one still running and starts once it has let go.
 
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import { foldCase, singleSpaced, snippetAround } from '../../../shared/textSearch';
 import type { Logger } from '../ports/logger';
 import { errorMessage } from '../common/errors';
@@ -96,7 +96,8 @@ export class SessionSearch {
   constructor(private readonly deps: SessionSearchDeps) {
     this.limits = { ...sessionSearchLimits, ...deps.limits };
     this.cache = new SearchCache(this.limits.cacheChars);
-    this.open = deps.open ?? ((file) => fs.open(file, 'r'));
+    // Non-blocking, so that a pipe swapped in after the check below cannot hold the open (no effect on a file).
+    this.open = deps.open ?? ((file) => fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0)));
     this.stat = deps.stat ?? ((file) => fs.stat(file));
     this.now = deps.now ?? Date.now;
   }
@@ -146,7 +147,7 @@ export class SessionSearch {
       result.hits.push({ sessionId: session.id, title: session.title, updatedAt: session.updatedAt, where: 'title' });
     }
     result.searched = inTitle.size;
-    if (result.hits.length > 0) onProgress?.({ ...result, hits: [...result.hits] });
+    if (result.hits.length > 0) onProgress?.({ ...result, hits: result.hits.slice(0, this.limits.limit) });
     const timeUp = () => this.now() - started >= this.limits.budgetMs;
     const stop = () => signal.aborted || timeUp();
     const rest = ordered.filter((s) => !inTitle.has(s.id));
@@ -203,8 +204,10 @@ export class SessionSearch {
   private async readText(file: string, stop: () => boolean): Promise<TranscriptText | undefined> {
     const handle = await this.open(file);
     try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
       const limits = { maxBytes: this.limits.maxBytesPerSession, maxChars: this.limits.maxCharsPerSession };
-      return await readTranscriptText(handle, await handle.stat(), limits, stop);
+      return await readTranscriptText(handle, stat, limits, stop);
     } finally {
       await handle.close().catch(() => undefined);
     }

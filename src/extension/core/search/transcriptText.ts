@@ -8,7 +8,7 @@ import { MAX_LINE_BYTES } from '../store/recordBound';
 
 /** The part of a file handle the reader needs (node's `fs.promises` FileHandle fits); tests wrap it. */
 export interface ReadHandle {
-  stat(): Promise<{ size: number; mtimeMs: number }>;
+  stat(): Promise<{ size: number; mtimeMs: number; isFile(): boolean }>;
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   close(): Promise<void>;
 }
