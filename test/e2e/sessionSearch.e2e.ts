@@ -50,7 +50,7 @@ describe('searching sessions (real workbench)', function () {
       chunk('The changelog, and the tokenizer '),
       chunk('regression in the PDF parser, which drops ligatures.'),
     ]);
-    const newHit = seed(storage, here, 'Flaky CI', 2 * 24 * HOUR, [prompt('Why did the nightly build fail? The log says: Tokenizer regression in stage 3'), chunk('A race in the cache.')]);
+    const newHit = seed(storage, here, 'Flaky CI', 2 * 24 * HOUR, [prompt('Why did the nightly build fail? The log says: Tokenizer regression in stage 3 $(alert)'), chunk('A race in the cache.')]);
     const titleHit = seed(storage, here, 'Tokenizer regression hunt', 40 * 24 * HOUR, [prompt('Start with the failing test.')]);
     seed(storage, here, 'Unrelated', HOUR, [prompt('Rename the module'), tool('tokenizer regression in a tool output is not searched')]);
     seed(storage, other, 'Tokenizer regression elsewhere', HOUR, [prompt('tokenizer regression in another folder')]);
@@ -70,7 +70,7 @@ describe('searching sessions (real workbench)', function () {
     const rows = await quickInput.locator('.monaco-list-row').evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
     assert.strictEqual(rows.length, 3, `three hits: ${JSON.stringify(rows)}`);
     assert.match(rows[0], /^Tokenizer regression hunt\s*in the title · /, `the title hit first: ${JSON.stringify(rows)}`);
-    assert.match(rows[1], /^Flaky CI\s*in the transcript · 2 days ago .*Tokenizer regression in stage 3/, 'then the newer transcript hit, with its snippet');
+    assert.match(rows[1], /^Flaky CI\s*in the transcript · 2 days ago .*Tokenizer regression in stage 3 \$\(alert\)$/, 'then the newer transcript hit, with its snippet, its `$(` shown as typed');
     assert.match(rows[2], /^Release checklist\s*in the transcript · .*the tokenizer regression in the PDF parser/, 'then the older one, its streamed chunks joined');
     assert.ok(!rows.some((r) => r.includes('elsewhere') || r.includes('Unrelated')), 'another folder\'s session and a tool output are not searched');
     await workbench.screenshot('e2e-session-search-ranked');
