@@ -52,6 +52,7 @@ describe('searching sessions (real workbench)', function () {
     ]);
     const newHit = seed(storage, here, 'Flaky CI', 2 * 24 * HOUR, [prompt('Why did the nightly build fail? The log says: Tokenizer regression in stage 3 $(alert)'), chunk('A race in the cache.')]);
     const titleHit = seed(storage, here, 'Tokenizer regression hunt', 40 * 24 * HOUR, [prompt('Start with the failing test.')]);
+    seed(storage, here, 'Notes on the tokenizer regression', 10 * 24 * HOUR, [prompt('Keep notes here.')]);
     seed(storage, here, 'Unrelated', HOUR, [prompt('Rename the module'), tool('tokenizer regression in a tool output is not searched')]);
     seed(storage, other, 'Tokenizer regression elsewhere', HOUR, [prompt('tokenizer regression in another folder')]);
 
@@ -66,12 +67,14 @@ describe('searching sessions (real workbench)', function () {
     // Typed as a person types, a key at a time: each key starts a search that cancels the one before.
     await input.pressSequentially('tokenizer regression', { delay: 30 });
     const title = quickInput.locator('.quick-input-title');
-    await page.waitForFunction(() => /^3 sessions match$/.test(document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? ''), undefined, { timeout: uiTimeout });
+    await page.waitForFunction(() => /^4 sessions match$/.test(document.querySelector('.quick-input-widget .quick-input-title')?.textContent ?? ''), undefined, { timeout: uiTimeout });
     const rows = await quickInput.locator('.monaco-list-row').evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
-    assert.strictEqual(rows.length, 3, `three hits: ${JSON.stringify(rows)}`);
-    assert.match(rows[0], /^Tokenizer regression hunt\s*in the title · /, `the title hit first: ${JSON.stringify(rows)}`);
-    assert.match(rows[1], /^Flaky CI\s*in the transcript · 2 days ago .*Tokenizer regression in stage 3 \$\(alert\)$/, 'then the newer transcript hit, with its snippet, its `$(` shown as typed');
-    assert.match(rows[2], /^Release checklist\s*in the transcript · .*the tokenizer regression in the PDF parser/, 'then the older one, its streamed chunks joined');
+    assert.strictEqual(rows.length, 4, `four hits: ${JSON.stringify(rows)}`);
+    // The newer title hit first, though the older one's title starts with the query (the workbench's own sort is off).
+    assert.match(rows[0], /^Notes on the tokenizer regression\s*in the title · 1 week ago/, `the title hits first, newest first: ${JSON.stringify(rows)}`);
+    assert.match(rows[1], /^Tokenizer regression hunt\s*in the title · /, `the title hits first, newest first: ${JSON.stringify(rows)}`);
+    assert.match(rows[2], /^Flaky CI\s*in the transcript · 2 days ago .*Tokenizer regression in stage 3 \$\(alert\)$/, 'then the newer transcript hit, with its snippet, its `$(` shown as typed');
+    assert.match(rows[3], /^Release checklist\s*in the transcript · .*the tokenizer regression in the PDF parser/, 'then the older one, its streamed chunks joined');
     assert.ok(!rows.some((r) => r.includes('elsewhere') || r.includes('Unrelated')), 'another folder\'s session and a tool output are not searched');
     await workbench.screenshot('e2e-session-search-ranked');
 

@@ -49,6 +49,7 @@ export class SessionSearchPick extends Disposable {
     pick.placeholder = vscode.l10n.t('Search the titles and transcripts of this folder\'s sessions');
     // The hit shows highlighted in its snippet; every row stays, since the search, not the pick, decides what matches.
     pick.matchOnDetail = true;
+    keepOrder(pick);
     const render = (result: SearchResult | undefined, searching: boolean) => {
       pick.title = searchStatus({ sessions: sessions.length, result, searching }, sessionSearchLimits);
       if (!result) return;
@@ -134,5 +135,19 @@ export class SessionSearchPick extends Disposable {
       this.search?.clear();
     }, this.deps.keepMs ?? 120_000);
     this.dropTimer.unref?.();
+  }
+}
+
+/**
+ * The search ranks its hits (title hits first, newest first in each); the workbench would sort the rows whose title
+ * matches by how it matches (a title starting with the query first). `sortByLabel` turns that off: proposed API
+ * (microsoft/vscode#73904) whose setter the extension host runs unchecked (1.100). Where it is refused, the
+ * workbench's own order of the title hits stands; they still come first.
+ */
+function keepOrder(pick: vscode.QuickPick<vscode.QuickPickItem>): void {
+  try {
+    Object.assign(pick, { sortByLabel: false });
+  } catch {
+    // The workbench's order, then.
   }
 }
