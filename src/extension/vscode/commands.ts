@@ -15,6 +15,7 @@ import type { AgentOptionPicks } from './agentOptionPicks';
 import type { CheckpointCommands } from './checkpointCommands';
 import type { RestrictedAgentConsent } from './restrictedAgentConsent';
 import type { TurnChangesReview } from './turnChangesReview';
+import { SessionSearchPick } from './sessionSearchPick';
 
 /** What the commands reach of the running extension: vigilApp.ts provides it and registers them (so this module never imports it). */
 export interface CommandHost extends ExportHost {
@@ -36,6 +37,11 @@ export interface CommandHost extends ExportHost {
 type Handler = (...args: unknown[]) => unknown;
 
 export function registerCommands(app: CommandHost): void {
+  let search: SessionSearchPick | undefined;
+  const sessionSearch = () => {
+    if (!search) app.context.subscriptions.push((search = new SessionSearchPick({ services: () => app.services(), logger: app.logger })));
+    return search;
+  };
   const commands: Record<string, Handler> = {
     'vigil.newSession': async () => {
       await app.sessions.newSession();
@@ -48,6 +54,7 @@ export function registerCommands(app: CommandHost): void {
       await app.sessions.open(id);
       await app.sessionView.reveal();
     },
+    'vigil.searchSessions': (arg) => sessionSearch().show(typeof arg === 'string' ? arg : undefined),
     'vigil.abortTurn': async () => {
       if (!app.sessions.turnLive) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: no turn is running in the open session.'));
