@@ -86,23 +86,28 @@ export function createAgentApp(config: AgentConfig): AgentApp {
       _meta: { vigil: advertised },
     };
   });
-  const newSession = (id: string, params: { cwd: string; mcpServers: ConstructorParameters<typeof McpHub>[0]; _meta?: unknown }) =>
-    new AgentSession(id, params.cwd, historyFromMeta(params._meta), new McpHub(params.mcpServers, params.cwd, mcpOptions), {
+  const newSession = (id: string, params: { cwd: string; mcpServers: ConstructorParameters<typeof McpHub>[0]; _meta?: unknown }) => {
+    const session = new AgentSession(id, params.cwd, historyFromMeta(params._meta), new McpHub(params.mcpServers, params.cwd, mcpOptions), {
       model: configuredModel(config),
       contextWindow: config.contextWindow,
     });
+    session.modelWindow = modelsKnown?.find((m) => m.id === session.model)?.contextWindow;
+    return session;
+  };
   const optionsOf = (session: AgentSession) => configOptionsOf(session, modelsKnown ?? [], config.provider);
   /** The answer's options; when the model list is not known yet, the rest follows as `config_option_update`. */
   const offerOptions = (session: AgentSession, client: AgentContext) => {
     if (modelsKnown === undefined) {
       models ??= listModels(config, hostFor(client)).then((list) => (modelsKnown = list));
-      void models.then(() =>
+      void models.then((list) => {
+        // The window of the session's model as the list gives it (read before each model call).
+        session.modelWindow ??= list.find((m) => m.id === session.model)?.contextWindow;
         // After the answer to session/new|load has gone out, so the client knows the session it is about.
         setImmediate(() => {
           if (sessions.get(session.id) !== session) return;
           void client.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'config_option_update', configOptions: optionsOf(session) } }).catch(() => undefined);
-        }),
-      );
+        });
+      });
     }
     return { configOptions: optionsOf(session), modes: modeStateOf(session) };
   };

@@ -7,6 +7,7 @@ import { runAgentLoop } from './agentLoop';
 import { clientPortFor } from './clientPort';
 import { compactIfNeeded } from './compaction';
 import type { AgentConfig } from './config';
+import { defaultContextWindow } from './contextUsage';
 import { instructionsNote, instructionsPrompt, readInstructions } from './instructions';
 import { log } from './log';
 import { modeInfo } from './modes';
@@ -44,16 +45,19 @@ export async function runPromptTurn(d: PromptDeps, session: AgentSession, model:
   const folderPart = instructionsPrompt(instructions);
   const system = () => `${basePrompt(session.cwd, session.mcp.problems)}\n${modeInfo[session.mode].prompt}${folderPart}`;
   const timeouts = { firstTokenMs: config.firstTokenTimeoutMs, idleMs: config.idleTimeoutMs, turnMs: config.turnTimeoutMs };
-  session.meter.contextWindow = config.contextWindow ?? session.modelWindow ?? session.meter.contextWindow;
+  // The configured window, else the listed model's (the list may arrive during the turn), else the default.
+  const syncWindow = () => (session.meter.contextWindow = config.contextWindow ?? session.modelWindow ?? defaultContextWindow);
   const stopReason = await runAgentLoop({
     provider: model,
     system,
     mode: () => session.mode,
     beforeCall: async () => {
+      syncWindow();
       await compactIfNeeded({ provider: model, system: system(), history: session.history, meter: session.meter, compactAt: config.compactAt, maxOutputTokens: config.maxTokens, signal: turn.signal, timeouts, emit });
     },
     afterCall: async (usage) => {
       if (usage) session.meter.record(usage, session.history.length);
+      syncWindow();
       await emit(session.meter.update(system(), session.history));
     },
     extraTools,
