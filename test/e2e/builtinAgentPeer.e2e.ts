@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { scriptedModelSessionForSuite } from '../harness/scriptedModelSession';
 import { uiTimeout } from '../harness/sessionView';
+import { waitSessionRow } from '../harness/sideBar';
 import { text, toolCall } from '../fakes/modelEndpoints/script';
 
 const models = [
@@ -23,13 +24,8 @@ describe('the built-in agent as a peer: modes, models, usage, title, AGENTS.md (
 
   const chip = (category: string) => scripted.current.view.locator(`#agent-options .agent-option[data-category="${category}"]`);
   const waitText = (selector: string, shown: string | RegExp) => scripted.current.view.locator(selector, { hasText: shown }).waitFor({ timeout: uiTimeout });
-  /** The Sessions list catches up with the ended turn (its row stops saying running) before a screenshot. */
-  const listSettled = () =>
-    scripted.current.session.workbench.page.waitForFunction(
-      () => [...document.querySelectorAll('.monaco-list[aria-label="Sessions"] .monaco-list-row')].some((row) => /Scripted session/.test(row.getAttribute('aria-label') ?? '') && !/running/i.test(row.getAttribute('aria-label') ?? '')),
-      undefined,
-      { timeout: uiTimeout },
-    );
+  /** The Sessions list catches up with the ended turn (its row is named by the agent, no longer running) before a screenshot. */
+  const listSettled = () => waitSessionRow(scripted.current.session.workbench.page, /^Scripted session(?!.*running)/i);
 
   it('the first answer names AGENTS.md; the header shows mode, model, usage and the agent’s title', async () => {
     const { endpoint, view, session } = scripted.current;
