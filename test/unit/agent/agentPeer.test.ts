@@ -8,6 +8,7 @@ import type { SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sd
 import { ScriptedOpenAiServer } from '../../fixtures/models/scriptedOpenAiServer';
 import { builtinLaunch } from '../../../src/extension/core/acp/agentLaunch';
 import { agentConfigSchema, configEnvVar } from '../../../src/shared/agentProtocol/agentConfig';
+import { maxModels, readOllamaTags, readOpenAiList } from '../../../src/agent/modelList';
 import { AgentUnderTest } from './agentHarness';
 
 type Select = Extract<SessionConfigOption, { type: 'select' }>;
@@ -63,6 +64,35 @@ describe('built-in agent: modes, models, usage, title, output tokens', function 
     assert.deepEqual(option((update as { configOptions: unknown }).configOptions, 'model')?.options.map((o) => 'value' in o && o.value), ['scripted-model']);
     assert.equal(a.text(), '');
     assert.match(a.stderr, /did not list its models .*HTTP 500.*offering scripted-model only/);
+  });
+
+  it('a server without an OpenAI model list is asked for Ollama’s tags', async () => {
+    server.models = 404;
+    server.ollamaTags = ['llama3.1:8b', 'qwen2.5-coder:7b', 'scripted-model'];
+    const a = await start();
+    const update = await a.waitForUpdate((u) => u.sessionUpdate === 'config_option_update', 'the listed models');
+    assert.deepEqual(option((update as { configOptions: unknown }).configOptions, 'model')?.options.map((o) => 'value' in o && o.value), ['scripted-model', 'llama3.1:8b', 'qwen2.5-coder:7b']);
+    assert.deepEqual(server.modelListRequests.map((r) => r.path), ['/v1/models', '/api/tags']);
+  });
+
+  it('a list is read as hostile: odd ids, odd windows and too many entries are left out', () => {
+    const list = readOpenAiList({ data: [{ id: 'ok-1', context_length: 8_192 }, { id: 'new\nline' }, { id: 'x'.repeat(300) }, { id: 42 }, null, { id: 'ok-2', context_length: -1, max_model_len: 1.5 }] });
+    assert.deepEqual(list, [{ id: 'ok-1', contextWindow: 8_192 }, { id: 'ok-2' }]);
+    assert.throws(() => readOpenAiList({ models: [] }), /no "data" list/);
+    assert.deepEqual(readOllamaTags({ models: [{ name: 'a:1' }, { name: '$(bad) name' }, {}] }), [{ id: 'a:1' }]);
+    assert.equal(readOpenAiList({ data: Array.from({ length: 5_000 }, (_, i) => ({ id: `m${i}` })) }).length, maxModels * 5);
+  });
+
+  it('the demo offers its one model and names a new session from its first request, the same way every time', async () => {
+    agent = await AgentUnderTest.start({ provider: 'demo', demoBuildSeconds: 0 }, { files: { 'README.md': '# Sample\n' } });
+    const a = agent;
+    assert.deepEqual(option(a.sessionResponse?.configOptions, 'model')?.options.map((o) => 'name' in o && o.name), ['demo model']);
+    await a.prompt('Show me around the project please');
+    const info = await a.waitForUpdate((u) => u.sessionUpdate === 'session_info_update', 'the title');
+    assert.equal((info as { title: string }).title, 'Demo: Show me around the project');
+    const usage = (await a.waitForUpdate((u) => u.sessionUpdate === 'usage_update', 'usage')) as { used: number; size: number };
+    assert.equal(usage.size, 128_000);
+    assert.ok(usage.used > 0);
   });
 
   it('Ask mode offers only reading tools and refuses a write the model calls anyway; Code mode offers them all again', async () => {
