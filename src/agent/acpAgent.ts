@@ -9,7 +9,8 @@ import type { HostChannel } from './hostChannel';
 import { IdleMemory } from './idleMemory';
 import { log } from './log';
 import { McpHub } from './mcp/mcpHub';
-import { configuredModel, listModels, type ModelChoice } from './modelList';
+import { configuredModel } from './modelList';
+import { OptionRequests } from './optionRequests';
 import { providerTakesImages, userMessageOf } from './promptMessage';
 import { createProvider } from './providers/createProvider';
 import { demoLabel } from './providers/demoProvider';
@@ -17,7 +18,6 @@ import { ProviderError } from './providers/providerError';
 import type { ChatMessage, ModelProvider } from './providers/types';
 import { runPromptTurn } from './promptTurn';
 import { AgentSession } from './session';
-import { applyOption, configOptionsOf, modeConfigId, modeStateOf } from './sessionOptions';
 import { lmChunkParams, sessionMeta, vigilMethods, type LmChunkParams } from '../shared/agentProtocol/vigilMethods';
 import { agentFeatures, offers, readVigilExtensions, type VigilExtensions } from '../shared/vigilExtensions';
 
@@ -29,9 +29,6 @@ export function createAgentApp(config: AgentConfig): AgentApp {
   const lmListeners = new Map<string, (event: LmChunkParams['event']) => void>();
   /** One provider per model a session chose (most processes serve one session with one model). */
   const providers = new Map<string, Promise<ModelProvider>>();
-  /** The provider's model list, asked once per process (at the first session) and kept. */
-  let models: Promise<ModelChoice[]> | undefined;
-  let modelsKnown: ModelChoice[] | undefined;
   const idleMemory = new IdleMemory();
   /** What the client advertised in `initialize`: `_vigil/*` methods are called only when listed here. */
   let clientExtensions: VigilExtensions = { methods: [], features: [] };
@@ -86,35 +83,20 @@ export function createAgentApp(config: AgentConfig): AgentApp {
       _meta: { vigil: advertised },
     };
   });
+  const options = new OptionRequests(config, { sessionOf, isOpen: (session) => sessions.get(session.id) === session, hostFor });
+  options.serve(app);
   const newSession = (id: string, params: { cwd: string; mcpServers: ConstructorParameters<typeof McpHub>[0]; _meta?: unknown }) => {
     const session = new AgentSession(id, params.cwd, historyFromMeta(params._meta), new McpHub(params.mcpServers, params.cwd, mcpOptions), {
       model: configuredModel(config),
       contextWindow: config.contextWindow,
     });
-    session.modelWindow = modelsKnown?.find((m) => m.id === session.model)?.contextWindow;
+    session.modelWindow = options.windowOf(session.model);
     return session;
-  };
-  const optionsOf = (session: AgentSession) => configOptionsOf(session, modelsKnown ?? [], config.provider);
-  /** The answer's options; when the model list is not known yet, the rest follows as `config_option_update`. */
-  const offerOptions = (session: AgentSession, client: AgentContext) => {
-    if (modelsKnown === undefined) {
-      models ??= listModels(config, hostFor(client)).then((list) => (modelsKnown = list));
-      void models.then((list) => {
-        // The window of the session's model as the list gives it (read before each model call).
-        session.modelWindow ??= list.find((m) => m.id === session.model)?.contextWindow;
-        // After the answer to session/new|load has gone out, so the client knows the session it is about.
-        setImmediate(() => {
-          if (sessions.get(session.id) !== session) return;
-          void client.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'config_option_update', configOptions: optionsOf(session) } }).catch(() => undefined);
-        });
-      });
-    }
-    return { configOptions: optionsOf(session), modes: modeStateOf(session) };
   };
   app.onRequest('session/new', ({ params, client }) => {
     const session = newSession(randomUUID(), params);
     openSession(session);
-    return { sessionId: session.id, ...offerOptions(session, client) };
+    return { sessionId: session.id, ...options.offer(session, client) };
   });
   app.onRequest('session/load', async ({ params, client }) => {
     const session = newSession(params.sessionId, params);
@@ -122,23 +104,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
     for (const update of replay(session.history)) {
       await client.notify('session/update', { sessionId: session.id, update });
     }
-    return offerOptions(session, client);
-  });
-  app.onRequest('session/set_config_option', async ({ params, client }) => {
-    const session = sessionOf(params.sessionId);
-    const value: unknown = params.value;
-    const changed = applyOption(session, params.configId, value, modelsKnown ?? []);
-    log('info', `session ${session.id}: ${params.configId} is ${String(value)}${changed ? '' : ' (unchanged)'}`);
-    if (changed === 'mode') await client.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'current_mode_update', currentModeId: session.mode } });
-    return { configOptions: optionsOf(session) };
-  });
-  app.onRequest('session/set_mode', async ({ params, client }) => {
-    const session = sessionOf(params.sessionId);
-    if (applyOption(session, modeConfigId, params.modeId, modelsKnown ?? [])) {
-      log('info', `session ${session.id}: mode is ${session.mode}`);
-      await client.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'config_option_update', configOptions: optionsOf(session) } });
-    }
-    return {};
+    return options.offer(session, client);
   });
   app.onNotification('session/cancel', ({ params }) => {
     const session = sessions.get(params.sessionId);
