@@ -4,28 +4,22 @@
 
 import { randomUUID } from 'node:crypto';
 import { agent, RequestError, type AgentApp, type AgentContext, type SessionUpdate } from '@agentclientprotocol/sdk';
-import { runAgentLoop } from './agentLoop';
-import { clientPortFor } from './clientPort';
 import type { AgentConfig } from './config';
 import type { HostChannel } from './hostChannel';
 import { IdleMemory } from './idleMemory';
 import { log } from './log';
 import { McpHub } from './mcp/mcpHub';
+import { configuredModel } from './modelList';
+import { OptionRequests } from './optionRequests';
 import { providerTakesImages, userMessageOf } from './promptMessage';
 import { createProvider } from './providers/createProvider';
 import { demoLabel } from './providers/demoProvider';
 import { ProviderError } from './providers/providerError';
 import type { ChatMessage, ModelProvider } from './providers/types';
+import { runPromptTurn } from './promptTurn';
 import { AgentSession } from './session';
-import { lmChunkParams, sessionMeta, vigilMethods, wakeupPrefix, type LmChunkParams } from '../shared/agentProtocol/vigilMethods';
+import { lmChunkParams, sessionMeta, vigilMethods, type LmChunkParams } from '../shared/agentProtocol/vigilMethods';
 import { agentFeatures, offers, readVigilExtensions, type VigilExtensions } from '../shared/vigilExtensions';
-import { providerRetryMethod, retryNoticeText, type ProviderRetryParams } from '../shared/providerRetry';
-
-const systemPrompt = (cwd: string, mcpProblems: readonly string[] = []) =>
-  `You are Vigil's built-in coding agent working in the workspace folder ${cwd}. Use the tools to read, search, edit and run. ` +
-  'For long commands (builds, test suites, servers) use run_command with background=true, then end your turn saying you will continue; ' +
-  `a message starting with "${wakeupPrefix.trim()}" brings you the result. Be concise.` +
-  (mcpProblems.length > 0 ? `\nUnavailable in this session (tell the person if they ask for them): ${mcpProblems.join('; ')}.` : '');
 
 /** JSON-RPC error code for a provider failure; `data.vigil.code` says which. */
 export const providerErrorCode = -32050;
@@ -33,7 +27,8 @@ export const providerErrorCode = -32050;
 export function createAgentApp(config: AgentConfig): AgentApp {
   const sessions = new Map<string, AgentSession>();
   const lmListeners = new Map<string, (event: LmChunkParams['event']) => void>();
-  let provider: Promise<ModelProvider> | undefined;
+  /** One provider per model a session chose (most processes serve one session with one model). */
+  const providers = new Map<string, Promise<ModelProvider>>();
   const idleMemory = new IdleMemory();
   /** What the client advertised in `initialize`: `_vigil/*` methods are called only when listed here. */
   let clientExtensions: VigilExtensions = { methods: [], features: [] };
@@ -42,6 +37,22 @@ export function createAgentApp(config: AgentConfig): AgentApp {
     const previous = sessions.get(session.id);
     if (previous) void previous.mcp?.dispose();
     sessions.set(session.id, session);
+  };
+
+  const sessionOf = (id: string): AgentSession => {
+    const session = sessions.get(id);
+    if (!session) throw RequestError.invalidParams(undefined, `unknown session ${id}`);
+    return session;
+  };
+  /** The provider of a session's model; a failed start is forgotten, so a later prompt tries again (e.g. after a fixed setting). */
+  const providerFor = (model: string, client: AgentContext): Promise<ModelProvider> => {
+    let p = providers.get(model);
+    if (!p) {
+      p = createProvider(model === configuredModel(config) ? config : { ...config, model }, hostFor(client));
+      providers.set(model, p);
+      p.catch(() => providers.delete(model));
+    }
+    return p;
   };
 
   const hostFor = (client: AgentContext): HostChannel => ({
@@ -72,18 +83,28 @@ export function createAgentApp(config: AgentConfig): AgentApp {
       _meta: { vigil: advertised },
     };
   });
-  app.onRequest('session/new', ({ params }) => {
-    const id = randomUUID();
-    openSession(new AgentSession(id, params.cwd, historyFromMeta(params._meta), new McpHub(params.mcpServers, params.cwd, mcpOptions)));
-    return { sessionId: id };
+  const options = new OptionRequests(config, { sessionOf, isOpen: (session) => sessions.get(session.id) === session, hostFor });
+  options.serve(app);
+  const newSession = (id: string, params: { cwd: string; mcpServers: ConstructorParameters<typeof McpHub>[0]; _meta?: unknown }) => {
+    const session = new AgentSession(id, params.cwd, historyFromMeta(params._meta), new McpHub(params.mcpServers, params.cwd, mcpOptions), {
+      model: configuredModel(config),
+      contextWindow: config.contextWindow,
+    });
+    session.modelWindow = options.windowOf(session.model);
+    return session;
+  };
+  app.onRequest('session/new', ({ params, client }) => {
+    const session = newSession(randomUUID(), params);
+    openSession(session);
+    return { sessionId: session.id, ...options.offer(session, client) };
   });
   app.onRequest('session/load', async ({ params, client }) => {
-    const session = new AgentSession(params.sessionId, params.cwd, historyFromMeta(params._meta), new McpHub(params.mcpServers, params.cwd, mcpOptions));
+    const session = newSession(params.sessionId, params);
     openSession(session);
     for (const update of replay(session.history)) {
       await client.notify('session/update', { sessionId: session.id, update });
     }
-    return {};
+    return options.offer(session, client);
   });
   app.onNotification('session/cancel', ({ params }) => {
     const session = sessions.get(params.sessionId);
@@ -93,6 +114,7 @@ export function createAgentApp(config: AgentConfig): AgentApp {
   app.onRequest('session/close', async ({ params }) => {
     const session = sessions.get(params.sessionId);
     session?.turn?.abort(new Error('the session was closed'));
+    session?.closed.abort(new Error('the session was closed'));
     sessions.delete(params.sessionId);
     await session?.mcp?.dispose();
     return {};
@@ -101,51 +123,15 @@ export function createAgentApp(config: AgentConfig): AgentApp {
     lmListeners.get(params.streamId)?.(params.event);
   });
   app.onRequest('session/prompt', async ({ params, client }) => {
-    const session = sessions.get(params.sessionId);
-    if (!session) throw RequestError.invalidParams(undefined, `unknown session ${params.sessionId}`);
+    const session = sessionOf(params.sessionId);
     if (session.turn) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session');
     const turn = new AbortController();
     session.turn = turn;
     idleMemory.turnStarted();
     session.history.push(userMessageOf(params.prompt, session.cwd, providerTakesImages(config.provider)));
-    const emit = (update: SessionUpdate) => client.notify('session/update', { sessionId: session.id, update });
     try {
-      provider ??= createProvider(config, hostFor(client));
-      const model = await provider.catch((error: unknown) => {
-        provider = undefined; // a later prompt retries (e.g. after the person fixed the setting)
-        throw error;
-      });
-      // The session's MCP servers start with its first prompt (in parallel, bounded), not with the agent.
-      const extraTools = session.mcp.isEmpty ? undefined : await session.mcp.prepare();
-      const stopReason = await runAgentLoop({
-        provider: model,
-        system: systemPrompt(session.cwd, session.mcp.problems),
-        extraTools,
-        history: session.history,
-        maxSteps: config.maxSteps,
-        timeouts: { firstTokenMs: config.firstTokenTimeoutMs, idleMs: config.idleTimeoutMs, turnMs: config.turnTimeoutMs },
-        emit,
-        retry: {
-          policy: { maxRetries: config.retryMaxRetries, baseDelayMs: config.retryBaseDelayMs, maxDelayMs: 30_000, maxWaitMs: config.retryMaxWaitMs },
-          onRetry: async (notice) => {
-            log('warn', `model call: ${retryNoticeText(notice)}`);
-            // Only a host that advertised the method hears of it; a plain ACP client sees the longer silence.
-            if (!offers(clientExtensions, providerRetryMethod)) return;
-            const params: ProviderRetryParams = { sessionId: session.id, ...notice };
-            await client.notify(providerRetryMethod, params).catch((error: unknown) => log('debug', `could not report the retry: ${String(error)}`));
-          },
-        },
-        tool: {
-          sessionId: session.id,
-          cwd: session.cwd,
-          client: clientPortFor(client, session.id),
-          hostServes: (name) => offers(clientExtensions, name),
-          signal: turn.signal,
-          commandTimeoutMs: config.commandTimeoutMs,
-          allowedAlways: session.allowedAlways,
-          publishPlan: (entries) => emit({ sessionUpdate: 'plan', entries: entries.map((e) => ({ ...e, priority: 'medium' as const })) }),
-        },
-      });
+      const model = await providerFor(session.model, client);
+      const stopReason = await runPromptTurn({ config, client, hostServes: (name) => offers(clientExtensions, name) }, session, model, turn);
       return { stopReason };
     } catch (error) {
       if (turn.signal.aborted) return { stopReason: 'cancelled' as const };

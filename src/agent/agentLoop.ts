@@ -7,13 +7,26 @@ import { withTimeouts } from './providers/timeouts';
 import type { ChatMessage, ModelProvider, ToolCallRequest } from './providers/types';
 import { runTool } from './tools/runTool';
 import type { ExtraTools } from './tools/extraTools';
-import type { ToolContext } from './tools/toolContext';
+import type { ToolContext, ToolResult } from './tools/toolContext';
 import { log } from './log';
 import { toolKinds, toolSpecs, isToolName } from './tools/toolSpecs';
+import { defaultMode, modeAllows, refusedInMode, type AgentMode } from './modes';
+
+export interface CallUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cost?: number;
+}
 
 export interface LoopOptions {
   provider: ModelProvider;
-  system: string;
+  /** Read before each model call: it names the session's mode, which may change during the turn. */
+  system(): string;
+  /** The session's mode, read before each call and each tool: a tool it does not allow is neither offered nor run. */
+  mode?(): AgentMode;
+  /** Before each model call (compaction), and after it with the server's count when it gave one (usage). */
+  beforeCall?(): Promise<void>;
+  afterCall?(usage: CallUsage | undefined): Promise<void>;
   history: ChatMessage[];
   tool: ToolContext;
   maxSteps: number;
@@ -27,17 +40,22 @@ export interface LoopOptions {
 
 /** Runs until the model stops; throws the abort reason on cancel and provider errors as they are. History is updated as it goes. */
 export async function runAgentLoop(o: LoopOptions): Promise<StopReason> {
-  const tools = [...toolSpecs(), ...(o.extraTools?.specs ?? [])];
+  const allTools = [...toolSpecs(), ...(o.extraTools?.specs ?? [])];
   const turnDeadline = Date.now() + o.timeouts.turnMs;
   for (let step = 0; step < o.maxSteps; step += 1) {
     let text = '';
     const calls: ToolCallRequest[] = [];
     let reason: 'stop' | 'tool_calls' | 'max_tokens' | 'refusal' = 'stop';
+    let usage: CallUsage | undefined;
+    await o.beforeCall?.();
+    const mode = o.mode?.() ?? defaultMode;
+    const tools = allTools.filter((t) => modeAllows(mode, t.name));
+    const system = o.system();
     try {
       const events = modelCall({
         open: (callAbort) =>
           withTimeouts(
-            o.provider.stream({ system: o.system, messages: o.history, tools }, callAbort.signal),
+            o.provider.stream({ system, messages: o.history, tools }, callAbort.signal),
             { ...o.timeouts, turnDeadline },
             (error) => callAbort.abort(error),
             o.tool.signal,
@@ -61,12 +79,16 @@ export async function runAgentLoop(o: LoopOptions): Promise<StopReason> {
           case 'end':
             reason = event.reason;
             break;
+          case 'usage':
+            usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens, ...(event.cost !== undefined ? { cost: event.cost } : {}) };
+            break;
         }
       }
     } finally {
       // Partial text is kept even on cancel or failure, so the history matches what the person saw.
       if (text || calls.length) o.history.push({ role: 'assistant', text, toolCalls: calls.length ? calls : undefined });
     }
+    await o.afterCall?.(usage);
     if (calls.length === 0) {
       return reason === 'max_tokens' ? 'max_tokens' : reason === 'refusal' ? 'refusal' : 'end_turn';
     }
@@ -86,9 +108,15 @@ async function runOneCall(o: LoopOptions, call: ToolCallRequest): Promise<void> 
   await o.emit({ sessionUpdate: 'tool_call', toolCallId: call.id, title, kind, status: 'pending', rawInput });
   await o.emit({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: 'in_progress' });
   let recorded = false;
+  // Read again for each call: the person may have switched to Ask or Plan while the model was answering.
+  const mode = o.mode?.() ?? defaultMode;
   try {
     const toolCall = { toolCallId: call.id, title, kind, rawInput };
-    const run = extra ? extra.run(o.tool, call.name, call.arguments, toolCall) : runTool(o.tool, call.name, call.arguments, toolCall);
+    const run = !modeAllows(mode, call.name)
+      ? Promise.resolve<ToolResult>({ ok: false, text: refusedInMode(mode, call.name) })
+      : extra
+        ? extra.run(o.tool, call.name, call.arguments, toolCall)
+        : runTool(o.tool, call.name, call.arguments, toolCall);
     const result = await raceAbort(run, o.tool.signal);
     const content: ToolCallContent[] = [{ type: 'content', content: { type: 'text', text: result.text } }];
     if (result.terminalId) content.unshift({ type: 'terminal', terminalId: result.terminalId });

@@ -24,7 +24,8 @@ describe('attention notifications (real workbench)', function () {
     assert.notStrictEqual(second, first);
     await view.locator(`#app[data-session-id="${second}"]`).waitFor({ timeout: uiTimeout });
     endpoint.release('The held answer.');
-    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'the agent finished its turn in “Hold this turn for a while”' });
+    // The session is named by the person's words, or already by the agent's title for it (sent as its first turn ends).
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /the agent finished its turn in “(Hold this turn for a while|Scripted session)”/ });
     await toast.waitFor({ timeout: uiTimeout });
     // The pointer rests on the toast as a reader's would: the workbench hides an information toast 15 s after it
     // appears unless the pointer is over it, and on a loaded machine the screenshot alone can take seconds.

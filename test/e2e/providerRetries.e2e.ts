@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { scriptedModelSessionForSuite } from '../harness/scriptedModelSession';
 import { vigilStorage } from '../harness/runFiles';
 import { uiTimeout } from '../harness/sessionView';
+import { waitSessionRow } from '../harness/sideBar';
 import { httpError, text } from '../fakes/modelEndpoints/script';
 
 describe('model retries (real workbench)', function () {
@@ -26,6 +27,8 @@ describe('model retries (real workbench)', function () {
     assert.strictEqual(endpoint.mainRequests().length, 2, 'the request was sent again once');
     const meta = JSON.parse(readFileSync(path.join(vigilStorage(session.server), 'sessions', sessionId, 'session.json'), 'utf8')) as { wakeupsPaused?: string };
     assert.strictEqual(meta.wakeupsPaused, undefined, 'a rate limit does not pause the session’s wakeups');
+    // The agent names the session as its turn ends: the list shows that name before the picture is taken.
+    await waitSessionRow(session.workbench.page, /^Scripted session/);
     await session.workbench.screenshot('e2e-provider-retry');
     session.workbench.assertStayedOnMachine();
   });

@@ -2,7 +2,7 @@
 // once the header names that model (code-server may hand the extension host the user settings a moment late).
 
 import { openE2eSession, type E2eSession } from './e2eSession';
-import { SessionView, uiTimeout } from './sessionView';
+import { SessionView } from './sessionView';
 import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
 
 export interface ScriptedModelSession {
@@ -12,18 +12,27 @@ export interface ScriptedModelSession {
   close(): Promise<void>;
 }
 
-export async function openScriptedModelSession(name: string, settings: Record<string, unknown> = {}): Promise<ScriptedModelSession> {
-  const endpoint = await ModelEndpoint.start();
+export interface ScriptedModelOptions {
+  /** What the endpoint's `GET /v1/models` lists. */
+  models?: ReadonlyArray<Record<string, unknown>>;
+  /** Adds to the copied sample workspace before the server starts. */
+  prepareWorkspace?(workspace: string): void;
+}
+
+export async function openScriptedModelSession(name: string, settings: Record<string, unknown> = {}, options: ScriptedModelOptions = {}): Promise<ScriptedModelSession> {
+  const endpoint = await ModelEndpoint.start({ models: options.models });
   let session: E2eSession | undefined;
   try {
     session = await openE2eSession({
       name,
+      prepareWorkspace: options.prepareWorkspace,
       settings: { 'vigil.model.provider': 'openai-compatible', 'vigil.model.baseUrl': `${endpoint.origin}/v1`, 'vigil.model.name': 'scripted-model', ...settings },
     });
     const view = new SessionView(session.workbench);
     await session.workbench.runCommand('Vigil: New Session');
     await view.waitPainted();
-    await view.locator('#session-header .session-model', { hasText: 'openai-compatible: scripted-model' }).waitFor({ timeout: uiTimeout });
+    // The session's model (`openai-compatible: scripted-model`), or the agent's model option once it said it.
+    await view.waitModelChip('scripted-model');
     const opened = session;
     return {
       session: opened,
@@ -45,10 +54,10 @@ export async function openScriptedModelSession(name: string, settings: Record<st
  * One scripted-model workbench for the enclosing `describe`: opened before its tests, closed after them.
  * `current` is the open one (a test reading it outside the suite's lifetime is a bug in the test).
  */
-export function scriptedModelSessionForSuite(name: string, settings: Record<string, unknown> = {}): { readonly current: ScriptedModelSession } {
+export function scriptedModelSessionForSuite(name: string, settings: Record<string, unknown> = {}, options: ScriptedModelOptions = {}): { readonly current: ScriptedModelSession } {
   let opened: ScriptedModelSession | undefined;
   before(async function () {
-    opened = await openScriptedModelSession(name, settings);
+    opened = await openScriptedModelSession(name, settings, options);
   });
   after(async function () {
     await opened?.close();

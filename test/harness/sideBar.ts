@@ -43,3 +43,15 @@ export function sessionRowLabels(page: Page): Promise<string[]> {
     [...document.querySelectorAll('.monaco-list[aria-label="Sessions"] .monaco-list-row')].map((row) => row.getAttribute('aria-label') ?? ''),
   );
 }
+
+/**
+ * Waits until a row of the Sessions list has an accessible label matching `pattern` (its title, status and age):
+ * the list is redrawn a moment after the view, e.g. when an agent named the session as its turn ended.
+ */
+export async function waitSessionRow(page: Page, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+  await page.waitForFunction(
+    ([source, flags]) => [...document.querySelectorAll('.monaco-list[aria-label="Sessions"] .monaco-list-row')].some((row) => new RegExp(source, flags).test(row.getAttribute('aria-label') ?? '')),
+    [pattern.source, pattern.flags] as const,
+    { timeout: timeoutMs },
+  );
+}

@@ -18,11 +18,11 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { VERSION } from '@anthropic-ai/sdk/version';
+import { anthropicVersion } from './anthropicVersion';
 import { customHeaders, postForStream, readEnv, type SdkParts } from './sdkRequest';
 
 const defaultBaseUrl = 'https://api.anthropic.com';
-/** The API version the client pins (a literal in its `buildHeaders`, not exported). */
-export const anthropicVersion = '2026-10-21';
+export { anthropicVersion };
 const sdk: SdkParts<Stream<RawMessageStreamEvent>> = {
   APIUserAbortError,
   APIConnectionError,

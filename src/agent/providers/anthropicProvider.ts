@@ -34,6 +34,8 @@ export class AnthropicProvider implements ModelProvider {
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const blocks = new Map<number, { id: string; name: string; json: string }>();
     let stopReason: string | null = null;
+    let inputTokens = 0;
+    let outputTokens = 0;
     try {
       const stream = await this.client.create(
         {
@@ -48,6 +50,13 @@ export class AnthropicProvider implements ModelProvider {
       );
       for await (const event of stream) {
         switch (event.type) {
+          case 'message_start': {
+            // Cached prompt tokens are counted apart from the rest; the context holds all of them.
+            const u = event.message.usage;
+            inputTokens = count(u.input_tokens) + count(u.cache_creation_input_tokens) + count(u.cache_read_input_tokens);
+            outputTokens = count(u.output_tokens);
+            break;
+          }
           case 'content_block_start':
             if (event.content_block.type === 'tool_use') {
               blocks.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
@@ -63,6 +72,7 @@ export class AnthropicProvider implements ModelProvider {
             break;
           case 'message_delta':
             stopReason = event.delta.stop_reason ?? stopReason;
+            outputTokens = count(event.usage?.output_tokens) || outputTokens;
             break;
           default:
             break;
@@ -73,6 +83,7 @@ export class AnthropicProvider implements ModelProvider {
     }
     const calls = [...blocks.values()].map((b) => ({ id: b.id, name: b.name, arguments: b.json || '{}' }));
     for (const call of calls) yield { kind: 'toolCall', call };
+    if (inputTokens > 0) yield { kind: 'usage', inputTokens, outputTokens };
     if (stopReason === null) throw new ProviderError('PROVIDER_FAILED', 'The Anthropic stream ended before the model finished (connection dropped).', undefined, { facts: { connection: 'stream ended before the finish' } });
     yield { kind: 'end', reason: calls.length > 0 ? 'tool_calls' : stopReason === 'max_tokens' ? 'max_tokens' : stopReason === 'refusal' ? 'refusal' : 'stop' };
   }
@@ -101,6 +112,10 @@ function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
     }
   }
   return out;
+}
+
+function count(v: unknown): number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : 0;
 }
 
 function safeJson(text: string): unknown {

@@ -10,6 +10,7 @@ export const demoLabel = 'Vigil demo model (offline, scripted — choose a real 
 
 export class DemoProvider implements ModelProvider {
   readonly label = 'demo';
+  readonly offline = true;
   private calls = 0;
   private held = false;
 

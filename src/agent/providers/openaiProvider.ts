@@ -38,6 +38,8 @@ export class OpenAiProvider implements ModelProvider {
         {
           model: this.model,
           stream: true,
+          // The last chunk then carries the call's token counts (the header's context usage).
+          stream_options: { include_usage: true },
           max_tokens: this.options.maxTokens,
           messages: toOpenAiMessages(request.system, request.messages),
           tools: request.tools.length > 0 ? request.tools.map(toOpenAiTool) : undefined,
@@ -49,8 +51,10 @@ export class OpenAiProvider implements ModelProvider {
     }
     const pending = new Map<number, { id: string; name: string; arguments: string }>();
     let finish: string | null = null;
+    let usage: ModelEvent | undefined;
     try {
       for await (const chunk of stream) {
+        usage = usageOf(chunk.usage) ?? usage;
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         const delta = choice.delta as { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> };
@@ -71,12 +75,25 @@ export class OpenAiProvider implements ModelProvider {
     }
     const calls = [...pending.entries()].sort((a, b) => a[0] - b[0]).map(([index, c]) => ({ ...c, id: c.id || `call_${index}` }));
     for (const call of calls) yield { kind: 'toolCall', call };
+    if (usage) yield usage;
     if (finish === null) {
       // The server closed the stream without a finish reason: a dropped connection, not an answer.
       throw new ProviderError('PROVIDER_FAILED', 'The model stream ended before the model finished (connection dropped).', undefined, { facts: { connection: 'stream ended before the finish' } });
     }
     yield { kind: 'end', reason: calls.length > 0 ? 'tool_calls' : finish === 'length' ? 'max_tokens' : finish === 'content_filter' ? 'refusal' : 'stop' };
   }
+}
+
+/** `usage` of the last chunk; OpenRouter adds `cost` (in US dollars). Anything that is not a count is ignored. */
+function usageOf(raw: unknown): ModelEvent | undefined {
+  const u = (raw ?? undefined) as { prompt_tokens?: unknown; completion_tokens?: unknown; cost?: unknown } | undefined;
+  if (!u || !isCount(u.prompt_tokens) || !isCount(u.completion_tokens)) return undefined;
+  const cost = typeof u.cost === 'number' && Number.isFinite(u.cost) && u.cost >= 0 ? u.cost : undefined;
+  return { kind: 'usage', inputTokens: u.prompt_tokens, outputTokens: u.completion_tokens, ...(cost !== undefined ? { cost } : {}) };
+}
+
+function isCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 }
 
 function toOpenAiTool(tool: ModelRequest['tools'][number]): ChatCompletionTool {

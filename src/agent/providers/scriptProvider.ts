@@ -23,6 +23,7 @@ export type ScriptedResponse = z.infer<typeof scriptedResponse>;
 
 export class ScriptProvider implements ModelProvider {
   readonly label = 'demo (script)';
+  readonly offline = true;
   private readonly responses: ScriptedResponse[];
   private index = 0;
 

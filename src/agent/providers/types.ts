@@ -14,10 +14,14 @@ export type ModelEvent =
   | { kind: 'text'; text: string }
   | { kind: 'thought'; text: string }
   | { kind: 'toolCall'; call: ToolCallRequest }
-  | { kind: 'end'; reason: 'stop' | 'tool_calls' | 'max_tokens' | 'refusal' };
+  | { kind: 'end'; reason: 'stop' | 'tool_calls' | 'max_tokens' | 'refusal' }
+  /** What the call cost, as the server counted it: the prompt's tokens, the answer's, and money where it says. */
+  | { kind: 'usage'; inputTokens: number; outputTokens: number; cost?: number };
 
 export interface ModelProvider {
   /** Shown in logs and, for the demo, in the transcript. */
   readonly label: string;
+  /** An offline model (the demo, its script): Vigil's side questions (a title, a summary) are answered without it. */
+  readonly offline?: boolean;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
 }

@@ -1,5 +1,6 @@
-// Quick picks over the options the session's agent offers (ACP configOptions or legacy modes): "Select
-// Agent Mode…", "Agent Options…" and, for an agent with a model option, "Select Model…". Every change
+// Quick picks over the options the session's agent offers (ACP configOptions or legacy modes), the built-in
+// agent's (mode, the session's model) as any other's: "Select Agent Mode…", "Agent Options…" and, for a
+// third-party agent with a model option, "Select Model…" (for the built-in one it chooses the provider). Every change
 // goes to the agent (session/set_config_option or session/set_mode); its answer is what the view shows.
 
 import * as vscode from 'vscode';
@@ -13,7 +14,7 @@ export interface AgentOptionPickDeps {
   /** The session the view shows. */
   currentSessionId(): string | undefined;
   turnLive(sessionId: string): boolean;
-  /** Whether a third-party ACP agent serves new turns (the built-in agent offers no options). */
+  /** Whether a third-party ACP agent serves new turns ("Select Model…" then picks among its models, not a provider). */
   thirdPartyAgent(): boolean;
   logger: Logger;
   redact(text: string): string;
@@ -130,10 +131,6 @@ export class AgentOptionPicks {
   private async load(sessionId: string | undefined, what: string): Promise<{ sessionId: string; state: AgentStateView } | undefined> {
     if (!sessionId) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: open or start a session first (Vigil: New Session); the agent\'s {0} belong to a session.', what));
-      return undefined;
-    }
-    if (!this.deps.thirdPartyAgent()) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: the built-in agent has no {0} of its own; "Vigil: Select Model…" chooses its model, "Vigil: Select Agent…" another agent.', what));
       return undefined;
     }
     const services = await this.deps.services();

@@ -121,9 +121,9 @@ export class VigilConfiguration extends Disposable {
 
   /** `vigil.model.*` in the shape the agent launcher takes (never an unconfirmed workspace endpoint). */
   modelSettings(): ModelSettings {
-    const { provider, baseUrl, name } = this.current.model;
+    const { provider, baseUrl, name, maxOutputTokens } = this.current.model;
     const { enabled, timeoutMs } = this.current.liveness;
-    return { provider, baseUrl: baseUrl || undefined, name: name || undefined, retryMaxWaitMs: retryWaitBoundMs(enabled ? timeoutMs : 0) };
+    return { provider, baseUrl: baseUrl || undefined, name: name || undefined, maxOutputTokens, retryMaxWaitMs: retryWaitBoundMs(enabled ? timeoutMs : 0) };
   }
 
   /**

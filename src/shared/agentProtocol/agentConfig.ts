@@ -34,7 +34,12 @@ export const agentConfigSchema = z.object({
   maxSteps: z.number().int().positive().default(25),
   /** A foreground command is killed after this long. */
   commandTimeoutMs: z.number().positive().default(120_000),
+  /** The most tokens one model answer may have (`vigil.model.maxOutputTokens`). */
   maxTokens: z.number().int().positive().default(4096),
+  /** The model's context window in tokens; unset: what the provider's model list says, else 128k. */
+  contextWindow: z.number().int().positive().optional(),
+  /** The history is compacted (older turns summarised) once it fills this fraction of the context window. */
+  compactAt: z.number().min(0.1).max(0.95).default(0.8),
   /** An MCP server must connect and list its tools within this long, or it is left out (and named to the model). */
   mcpConnectTimeoutMs: z.number().positive().default(15_000),
   /** An MCP tool call that takes longer is abandoned with a tool error. */

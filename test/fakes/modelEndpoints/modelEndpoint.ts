@@ -25,18 +25,26 @@ export class ModelEndpoint {
   private readonly changes = new EventEmitter();
   private counter = 0;
 
-  private constructor(private readonly server: http.Server, readonly port: number, private readonly apiKey: string | undefined) {
+  private constructor(
+    private readonly server: http.Server,
+    readonly port: number,
+    private readonly apiKey: string | undefined,
+    private readonly models: ReadonlyArray<Record<string, unknown>> | undefined,
+  ) {
     this.changes.setMaxListeners(0);
   }
 
-  /** With `apiKey`, model requests that do not carry it (header or `?key=`) are refused with 401, as the real APIs do. */
-  static async start(o: { apiKey?: string } = {}): Promise<ModelEndpoint> {
+  /**
+   * With `apiKey`, model requests that do not carry it (header or `?key=`) are refused with 401, as the real APIs do.
+   * `models`: what `GET …/models` lists (OpenAI's shape) instead of the one `test-model`.
+   */
+  static async start(o: { apiKey?: string; models?: ReadonlyArray<Record<string, unknown>> } = {}): Promise<ModelEndpoint> {
     const server = http.createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
-    const endpoint = new ModelEndpoint(server, (server.address() as AddressInfo).port, o.apiKey);
+    const endpoint = new ModelEndpoint(server, (server.address() as AddressInfo).port, o.apiKey, o.models);
     server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => void endpoint.handle(req, res));
     return endpoint;
   }
@@ -177,6 +185,7 @@ export class ModelEndpoint {
         answer: (r, _b, res) => {
           r.answered = 'models';
           if (pathname.includes('v1beta')) json(res, 200, { models: [{ name: 'models/gemini-2.5-pro', supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] }] });
+          else if (this.models) json(res, 200, { object: 'list', data: this.models, has_more: false });
           else json(res, 200, { object: 'list', data: [{ id: 'test-model', object: 'model', type: 'model', display_name: 'Test model', created: 0, created_at: '2025-01-01T00:00:00Z', owned_by: 'vigil-tests' }], has_more: false });
         },
       };

@@ -24,6 +24,8 @@ export class AgentUnderTest {
   permission: PermissionMode = 'allow';
   sessionId = '';
   initializeResponse: InitializeResponse | undefined;
+  /** The answer to session/new or session/load (its options and modes). */
+  sessionResponse: Record<string, unknown> | undefined;
   private child!: ChildProcess;
   private conn!: ClientConnection;
   private waiters: Array<() => void> = [];
@@ -61,10 +63,11 @@ export class AgentUnderTest {
     });
     const mcpServers = options.mcpServers ?? [];
     if (options.load) {
-      await a.conn.agent.request('session/load', { sessionId: options.load.sessionId, cwd: workspace, mcpServers, _meta: { vigil: { history: options.load.history } } });
+      a.sessionResponse = (await a.conn.agent.request('session/load', { sessionId: options.load.sessionId, cwd: workspace, mcpServers, _meta: { vigil: { history: options.load.history } } })) as Record<string, unknown>;
       a.sessionId = options.load.sessionId;
     } else {
       const s = await a.conn.agent.request('session/new', { cwd: workspace, mcpServers });
+      a.sessionResponse = s as Record<string, unknown>;
       a.sessionId = s.sessionId;
     }
     return a;
@@ -79,7 +82,7 @@ export class AgentUnderTest {
   }
 
   /** Any other request, as a client would send it. */
-  request<M extends 'session/close' | 'session/new'>(method: M, params: Parameters<ClientConnection['agent']['request']>[1]): Promise<unknown> {
+  request<M extends 'session/close' | 'session/new' | 'session/set_config_option' | 'session/set_mode'>(method: M, params: Parameters<ClientConnection['agent']['request']>[1]): Promise<unknown> {
     return this.conn.agent.request(method, params as never);
   }
 

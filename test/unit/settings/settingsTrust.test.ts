@@ -67,7 +67,7 @@ describe('settings trust', () => {
     const r = resolveSettingTrust(SETTING_KEYS, hostile, { trusted: false, answer: never });
     const { settings } = validateSettings(r.effective);
     assert.deepStrictEqual(settings.agent, { kind: 'built-in' });
-    assert.deepStrictEqual(settings.model, { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', name: '' });
+    assert.deepStrictEqual(settings.model, { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', name: '', maxOutputTokens: 4096 });
     assert.deepStrictEqual(settings.approvals, SETTING_DEFAULTS.approvals);
     assert.strictEqual(settings.tasks.outputByteLimit, SETTING_DEFAULTS.tasks.outputByteLimit);
     assert.strictEqual(settings.tasks.offerToAgents, false, 'the person turned it off; an untrusted workspace cannot turn it on');

@@ -18,6 +18,7 @@ describe('settings validation', () => {
       'model.provider': 'openai-compatible',
       'model.baseUrl': ' http://127.0.0.1:11434/v1 ',
       'model.name': 'llama3',
+      'model.maxOutputTokens': 16_384,
       'wakeups.maxPerTurn': 1,
       'tasks.outputByteLimit': 2048,
       'tasks.offerToAgents': false,
@@ -29,7 +30,7 @@ describe('settings validation', () => {
     }));
     assert.deepStrictEqual(issues, []);
     assert.deepStrictEqual(settings.agent, { kind: 'custom', command: 'gemini', args: ['--acp'], env: { A: '1' }, secretEnv: [] });
-    assert.deepStrictEqual(settings.model, { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', name: 'llama3' });
+    assert.deepStrictEqual(settings.model, { provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', name: 'llama3', maxOutputTokens: 16_384 });
     assert.strictEqual(settings.wakeups.maxPerTurn, 1);
     assert.strictEqual(settings.tasks.outputByteLimit, 2048);
     assert.strictEqual(settings.tasks.offerToAgents, false);
@@ -72,6 +73,7 @@ describe('settings validation', () => {
       'approvals.policy': 'yes',
       'model.name': 'x'.repeat(201),
       'approvals.timeoutSeconds': 5,
+      'model.maxOutputTokens': 100,
     }));
     assert.deepStrictEqual(settings, SETTING_DEFAULTS);
     const byKey = Object.fromEntries(issues.map((i) => [i.key, i.message]));
@@ -84,6 +86,16 @@ describe('settings validation', () => {
     assert.match(byKey['vigil.approvals.timeoutSeconds'], /from 10 to 86400. Using 600/);
     assert.match(byKey['vigil.approvals.policy'], /Using "allowReadOnly"/);
     assert.match(byKey['vigil.model.name'], /201 characters long; at most 200/);
+    assert.match(byKey['vigil.model.maxOutputTokens'], /is number 100; it must be a whole number from 256 to 1000000. Using 4096 meanwhile/);
+  });
+
+  it('model.maxOutputTokens: a fraction, a string or a huge value falls back to 4096, naming the range', () => {
+    for (const bad of [4096.5, '8192', 2_000_000, true]) {
+      const { settings, issues } = validateSettings(reader({ 'model.maxOutputTokens': bad }));
+      assert.strictEqual(settings.model.maxOutputTokens, 4096);
+      assert.strictEqual(issues[0]?.key, 'vigil.model.maxOutputTokens');
+      assert.match(issues[0].message, /from 256 to 1000000/);
+    }
   });
 
   it('base URL: empty or http(s) only', () => {

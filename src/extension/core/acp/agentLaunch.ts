@@ -46,6 +46,8 @@ export interface ModelSettings {
   provider: ProviderKind;
   baseUrl?: string;
   name?: string;
+  /** `vigil.model.maxOutputTokens`: the most tokens one model answer may have. */
+  maxOutputTokens?: number;
   /** Tests: how long the demo's background "build" runs. */
   demoBuildSeconds?: number;
   /** The longest wait before a model retry: from the watchdog's bound (retryWaitBoundMs), so a wait never looks stalled. */
@@ -72,6 +74,7 @@ export function builtinLaunch(o: { agentScript: string; execPath: string; model:
     provider: o.model.provider,
     baseUrl: o.model.baseUrl || undefined,
     model: o.model.name || undefined,
+    maxTokens: o.model.maxOutputTokens,
     demoBuildSeconds: o.model.demoBuildSeconds,
     retryMaxWaitMs: o.model.retryMaxWaitMs,
   };

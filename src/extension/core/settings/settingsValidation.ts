@@ -19,7 +19,12 @@ export interface ModelSettingValues {
   baseUrl: string;
   /** '' = the provider's default model. */
   name: string;
+  /** The most tokens the built-in agent asks the model to write in one answer (`max_tokens`). */
+  maxOutputTokens: number;
 }
+
+/** `vigil.model.maxOutputTokens`: the bounds every provider accepts (below 256 hardly fits a tool call). */
+export const MAX_OUTPUT_TOKENS_RANGE = { min: 256, max: 1_000_000, default: 4096 } as const;
 
 /** `vigil.notifications.*`: one switch per kind of event (presentation/attentionPolicy.ts decides what each covers). */
 export interface AttentionSettings {
@@ -61,7 +66,7 @@ export interface SettingIssue {
 
 export const SETTING_DEFAULTS: ValidatedSettings = {
   agent: { kind: 'built-in' },
-  model: { provider: 'demo', baseUrl: '', name: '' },
+  model: { provider: 'demo', baseUrl: '', name: '', maxOutputTokens: MAX_OUTPUT_TOKENS_RANGE.default },
   wakeups: { maxPerTurn: 5 },
   turns: { detachedGraceSeconds: 600 },
   tasks: { outputByteLimit: 1_048_576, offerToAgents: true, maxRunningPerSession: DEFAULT_TASK_CAPS.perSession, maxRunningPerWindow: DEFAULT_TASK_CAPS.perWindow },
@@ -76,7 +81,7 @@ export const SETTING_DEFAULTS: ValidatedSettings = {
 export type SettingReader = (key: string) => unknown;
 
 /** Every key `validateSettings` reads. (`model.scriptFile` is gone: the demo script is test-only, via VIGIL_DEMO_SCRIPT.) */
-export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'wakeups.maxPerTurn', 'turns.detachedGraceSeconds', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'tasks.maxRunningPerSession', 'tasks.maxRunningPerWindow', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'checkpoints.enabled', 'edits.review', 'notifications.turnFinished', 'notifications.approvalNeeded', 'notifications.stalled', 'notifications.wakeup'] as const;
+export const SETTING_KEYS = ['agent', 'model.provider', 'model.baseUrl', 'model.name', 'model.maxOutputTokens', 'wakeups.maxPerTurn', 'turns.detachedGraceSeconds', 'tasks.outputByteLimit', 'tasks.offerToAgents', 'tasks.maxRunningPerSession', 'tasks.maxRunningPerWindow', 'approvals.policy', 'approvals.byKind', 'approvals.timeoutSeconds', 'mcpServers', 'checkpoints.enabled', 'edits.review', 'notifications.turnFinished', 'notifications.approvalNeeded', 'notifications.stalled', 'notifications.wakeup'] as const;
 
 export function validateSettings(read: SettingReader): { settings: ValidatedSettings; issues: SettingIssue[] } {
   const issues: SettingIssue[] = [];
@@ -87,6 +92,7 @@ export function validateSettings(read: SettingReader): { settings: ValidatedSett
       provider: oneOf(read('model.provider'), providerKinds, SETTING_DEFAULTS.model.provider, 'model.provider', issue),
       baseUrl: baseUrl(read('model.baseUrl'), issue),
       name: text(read('model.name'), 'model.name', 200, issue),
+      maxOutputTokens: integer(read('model.maxOutputTokens'), 'model.maxOutputTokens', MAX_OUTPUT_TOKENS_RANGE.min, MAX_OUTPUT_TOKENS_RANGE.max, MAX_OUTPUT_TOKENS_RANGE.default, issue),
     },
     wakeups: { maxPerTurn: integer(read('wakeups.maxPerTurn'), 'wakeups.maxPerTurn', 1, 100, SETTING_DEFAULTS.wakeups.maxPerTurn, issue) },
     turns: { detachedGraceSeconds: integer(read('turns.detachedGraceSeconds'), 'turns.detachedGraceSeconds', 0, 86_400, SETTING_DEFAULTS.turns.detachedGraceSeconds, issue) },
