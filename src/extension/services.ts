@@ -270,7 +270,10 @@ export class VigilServices extends Disposable {
     release();
     await crossWindow.start().catch((error: unknown) => o.logger.error(`the cross-window mailbox could not start: ${errorMessage(error)}`));
     // Turns an earlier window left to their relays are taken back before the scan would call them interrupted.
-    const taken = await takeBackTurns({ relays, supervisor, mayRun: (id) => folders.mayDeliver(id), logger: tagged(o.logger, 'relay') });
+    const taken = await takeBackTurns({
+      relays, supervisor, mayRun: (id) => folders.mayDeliver(id), logger: tagged(o.logger, 'relay'),
+      withdrawQuestions: (id, turnId, windowId) => crossWindow.control.withdrawQuestions(id, turnId, windowId),
+    });
     if (taken.length > 0) o.logger.info(`turns taken back after the window reloaded: ${taken.join(', ')}`);
     const recovered = await supervisor.recoverInterrupted().catch((error: unknown) => {
       o.logger.error(`recovering interrupted sessions failed: ${errorMessage(error)}`);

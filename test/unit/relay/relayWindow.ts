@@ -1,7 +1,10 @@
 // One Vigil window in a process of its own, for the tests of a turn that outlives its window: it starts the
 // services on a storage root with the fake agent behind the relay, starts a turn, says `streaming <session>`
 // once the answer is coming, and then either disposes its services and exits (a reload) on `leave` from its
-// stdin, or waits to be killed (an extension host SIGKILLed mid-stream).
+// stdin, or waits to be killed (an extension host SIGKILLed mid-stream). It also says `asking <session> <request>`
+// when an approval opens, `ended <reason>` when a turn ends here, and answers its open approvals on `answer <answer>`
+// (a window that wakes after another took its turn). VIGIL_TEST_APPROVALS (below) says what is asked; VIGIL_TEST_LEASE_TTL
+// sets the lease's TTL in ms.
 //
 // Run: node relayWindow.js <storageRoot> <workspace> <prompt>
 
@@ -11,6 +14,12 @@ import { VigilServices } from '../../../src/extension/services';
 import { fakeSpec } from './relayWorld';
 
 export const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** VIGIL_TEST_APPROVALS: `ask` (every kind) or the kinds asked about, comma-separated; else everything is allowed. */
+function asked(kind: string): boolean {
+  const which = process.env.VIGIL_TEST_APPROVALS;
+  return which === 'ask' || (which ?? '').split(',').includes(kind);
+}
 
 export function windowOptions(storageRoot: string, workspace: string, windowId: string) {
   return {
@@ -25,17 +34,24 @@ export function windowOptions(storageRoot: string, workspace: string, windowId: 
     outputByteLimit: () => 64 * 1024,
     detachedGraceSeconds: () => Number(process.env.VIGIL_TEST_GRACE ?? 60),
     launchFor: async () => fakeSpec(),
-    policy: { isTrusted: () => true, mode: () => 'allowAll' as const },
+    policy: { isTrusted: () => true, mode: (kind: string) => (asked(kind) ? ('ask' as const) : ('allowAll' as const)) },
     prompter: new ApprovalBroker(),
+    ...(process.env.VIGIL_TEST_LEASE_TTL ? { leaseTtlMs: Number(process.env.VIGIL_TEST_LEASE_TTL) } : {}),
   };
 }
 
 async function main(): Promise<void> {
   const [storageRoot, workspace, prompt] = process.argv.slice(2);
-  const services = await VigilServices.start(windowOptions(storageRoot, workspace, 'window-a'));
+  const options = windowOptions(storageRoot, workspace, 'window-a');
+  const broker = options.prompter;
+  const services = await VigilServices.start(options);
   const meta = await services.supervisor.sessions.create('relay test');
   let said = false;
+  broker.subscribe((change) => {
+    if (change.type === 'requested') process.stdout.write(`asking ${change.sessionId} ${change.approval.requestId}\n`);
+  });
   services.supervisor.subscribe((e) => {
+    if (e.type === 'turnEnded') process.stdout.write(`ended ${e.ended.reason}\n`);
     if (said || e.type !== 'activity' || !/message|streaming|approval/.test(e.description)) return;
     said = true;
     process.stdout.write(`streaming ${meta.id}\n`);
@@ -43,7 +59,14 @@ async function main(): Promise<void> {
   const started = await services.supervisor.startTurn(meta.id, prompt, { source: 'user' });
   if (started.kind !== 'started') throw new Error(`the turn did not start: ${JSON.stringify(started)}`);
   readline.createInterface({ input: process.stdin }).on('line', (line) => {
-    if (line.trim() !== 'leave') return;
+    const [word, answer] = line.trim().split(' ');
+    if (word === 'answer') {
+      const open = broker.openFor(meta.id);
+      for (const approval of open) broker.answer(approval.requestId, answer as 'allowOnce' | 'reject');
+      process.stdout.write(`answered ${open.length}\n`);
+      return;
+    }
+    if (word !== 'leave') return;
     services.dispose();
     // Like an extension host that goes once its deactivation is done.
     setImmediate(() => process.exit(0));

@@ -26,7 +26,7 @@ import { refusalFor } from './promptContent';
 import { authenticateAtStart, withOneOffAgent } from './oneOffAgent';
 import { classifyPromptError, explainStartFailure, failure, hasFailure, type KnownAuth } from './promptFailure';
 import { enterReadOnlyMode } from './readOnlyMode';
-import { ackWhenStored, promptAnswer, promptRunning, reattach } from './relayAdoption';
+import { ackWhenStored, notTakenBack, promptAnswer, promptRunning, reattach } from './relayAdoption';
 import { TurnLeftovers, vigilServerPrograms } from '../supervisor/turnLeftovers';
 import type { KeptProgram } from '../supervisor/turnProcesses';
 
@@ -150,10 +150,10 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
    */
   private async promptTakenBack(request: PromptRequest): Promise<PromptOutcome> {
     const spec = await this.deps.launch();
-    const back = await reattach(this.spawning, spec, this.book).catch((error: unknown) => {
-      throw failure(error, 'AGENT_CRASHED', `The agent of this turn could not be taken back after the window reloaded: ${errorMessage(error)}`);
+    const back = await reattach(this.spawning, spec, this.book, request.adopted?.epoch).catch((error: unknown) => {
+      throw notTakenBack(failure(error, 'AGENT_CRASHED', `The agent of this turn could not be taken back after the window reloaded: ${errorMessage(error)}`));
     });
-    if (!back) throw failure(new VigilError('AGENT_FAILED', 'gone'), 'AGENT_CRASHED', 'The agent of this turn ended while the window reloaded.');
+    if (!back) throw notTakenBack(failure(new VigilError('AGENT_FAILED', 'gone'), 'AGENT_CRASHED', 'The agent of this turn ended while the window reloaded.'));
     const { live, channel } = back;
     this.watch(live);
     this.auth = { ...authInfoOf(spec.command, spec.args, live.connection.initializeResponse), spec };

@@ -60,7 +60,7 @@ export interface RelayedChannel extends AgentChannel {
 export interface AgentRelays {
   start(sessionId: string, spec: LaunchSpec, cwd: string, stderr: StderrLog): Promise<RelayedChannel>;
   /** The session's relay, attached with its messages held until `flow()`; undefined when none runs. */
-  attach(sessionId: string, stderr: StderrLog): Promise<RelayedChannel | undefined>;
+  attach(sessionId: string, stderr: StderrLog, epoch?: number): Promise<RelayedChannel | undefined>;
 }
 
 export interface AcpHandleDeps {

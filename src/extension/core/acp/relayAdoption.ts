@@ -12,8 +12,8 @@ import { connectAgent, type SpawnContext } from './agentSpawn';
 import { StderrLog } from './stderrLog';
 
 /** The session's agent, re-attached (its messages held until the caller's sink is ready); undefined when no relay runs it. */
-export async function reattach(c: SpawnContext, spec: LaunchSpec, book: AgentSessionBook): Promise<{ live: LiveAgent; channel: RelayedChannel } | undefined> {
-  const channel = await c.deps.relays?.()?.attach(c.sessionId, new StderrLog(spec, c.deps.log));
+export async function reattach(c: SpawnContext, spec: LaunchSpec, book: AgentSessionBook, epoch?: number): Promise<{ live: LiveAgent; channel: RelayedChannel } | undefined> {
+  const channel = await c.deps.relays?.()?.attach(c.sessionId, new StderrLog(spec, c.deps.log), epoch);
   if (!channel) return undefined;
   const { connection, terminals } = connectAgent(c, channel, spec, true);
   connection.adoptInitialize(channel.welcome.initialize);
@@ -55,4 +55,10 @@ export function promptAnswer(channel: RelayedChannel, acpSessionId: string): Pro
 /** A relayed agent acknowledges what the running turn stored, not just received (see RelayedChannel.ackAfter). */
 export function ackWhenStored(process: unknown, stored: (() => Promise<void>) | undefined): void {
   (process as Partial<RelayedChannel>).ackAfter?.(stored);
+}
+
+/** Marks a take-back's failure: the turn ends interrupted, offered for Resume (see AgentFailure.notTakenBack). */
+export function notTakenBack(error: Error): Error {
+  (error.cause as { notTakenBack?: boolean }).notTakenBack = true;
+  return error;
 }

@@ -109,16 +109,7 @@ export class RemoteControl {
       const previous = got.reclaimed!.previous;
       // From here the old holder's writes are refused (STALE_EPOCH): only this window writes the end.
       await markInterrupted(d.sessions, sessionId, previous, takeoverReason(), d.lease.guard(got.token), d.logger);
-      for (const request of await d.mailbox.listApprovals(sessionId)) {
-        if (request.turnId !== turnId) continue;
-        await d.mailbox.claimAnswer(sessionId, request.requestId, { version: 1, answer: 'cancelled', by: d.windowId, at: d.clock.wallNow() }).catch(() => undefined);
-        await d.mailbox.withdrawApproval(sessionId, request.requestId);
-      }
-      for (const request of await d.mailbox.listElicitations(sessionId)) {
-        if (request.turnId !== turnId) continue;
-        await d.mailbox.claimElicitationAnswer(sessionId, request.requestId, { version: 1, action: 'cancel', by: d.windowId, at: d.clock.wallNow() }).catch(() => undefined);
-        await d.mailbox.withdrawElicitation(sessionId, request.requestId);
-      }
+      await this.withdrawQuestions(sessionId, turnId);
       await d.mailbox.clearBoard(sessionId, turnId);
       await d.mailbox.sweepAnswers(sessionId);
       if (board?.turnId === turnId && board.host === this.host && board.agentPid !== undefined && board.agentPid !== process.pid) {
@@ -133,6 +124,23 @@ export class RemoteControl {
       await d.mailbox.clearAbort(sessionId, turnId).catch(() => undefined);
     }
     return { kind: 'takenOver', killedAgent };
+  }
+
+  /**
+   * Withdraws the questions (approvals, elicitations) published for `turnId`, only those of `windowId` when
+   * given: each is answered `cancelled` in the store first, so a late answer from any window loses and is told so.
+   */
+  async withdrawQuestions(sessionId: string, turnId: string, windowId?: string): Promise<void> {
+    const { d } = this;
+    const ours = (q: { turnId: string; windowId: string }) => q.turnId === turnId && (windowId === undefined || q.windowId === windowId);
+    for (const request of (await d.mailbox.listApprovals(sessionId)).filter(ours)) {
+      await d.mailbox.claimAnswer(sessionId, request.requestId, { version: 1, answer: 'cancelled', by: d.windowId, at: d.clock.wallNow() }).catch(() => undefined);
+      await d.mailbox.withdrawApproval(sessionId, request.requestId);
+    }
+    for (const request of (await d.mailbox.listElicitations(sessionId)).filter(ours)) {
+      await d.mailbox.claimElicitationAnswer(sessionId, request.requestId, { version: 1, action: 'cancel', by: d.windowId, at: d.clock.wallNow() }).catch(() => undefined);
+      await d.mailbox.withdrawElicitation(sessionId, request.requestId);
+    }
   }
 
   /** Resolves with the ack, or undefined once `boundMs` passed on the clock without one. */

@@ -57,6 +57,8 @@ export interface AgentFailure {
   message: string;
   /** What the person can do about it (shown as buttons on the failure notice). */
   remedies?: NoticeAction[];
+  /** A turn taken back after a reload whose agent could not be re-attached: it ends interrupted (Resume offered), as a crash of its window does. */
+  notTakenBack?: boolean;
 }
 
 /** What a stopped turn's agent had left running and was stopped (SIGTERM now, SIGKILL after the grace). */
@@ -80,7 +82,7 @@ export interface PromptRequest {
    * sent; the handle re-attaches and follows it to its answer (docs/turn-supervisor.md, The detached state),
    * and says how long the agent had been silent, so the watchdog counts that silence.
    */
-  adopted?: { silentFor(ms: number): void; readonly startedAt: number };
+  adopted?: { silentFor(ms: number): void; readonly startedAt: number; /** The lease epoch it was taken back under (the relay's fencing). */ readonly epoch: number };
   /** Resolves once every event handed to `onEvent` so far is stored (the turn's transcript): the relay's acknowledgement waits for it. */
   stored?(): Promise<void>;
 }

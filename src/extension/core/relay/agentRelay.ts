@@ -2,7 +2,8 @@
 // group, that runs one agent process as its child and owns the agent's stdio. It outlives the extension host:
 // a window reload or an extension-host restart detaches the window, not the agent, and the next window
 // re-attaches on the relay's private socket (0700 folder, per-relay secret, one client at a time: a second
-// attach is refused while one is attached, so a turn is never taken from a live window).
+// attach is refused while one is attached, so a turn is never taken from a live window, unless it comes with a
+// higher lease epoch: the lease moved on to that window, and the attached one is frozen and fenced off).
 //
 // While no window is attached, every agent message goes to a bounded durable log (replayed at the next
 // attach, then dropped) and the agent's requests wait for a window. The relay has one policy of its own, a
@@ -40,6 +41,8 @@ interface Unacked {
 }
 
 let client: net.Socket | undefined;
+/** The lease epoch the attached client took the turn back under (0: it started the agent); only a higher one takes the agent from it. */
+let clientEpoch = 0;
 let killTimer: NodeJS.Timeout | undefined;
 let seq = 0;
 /** Frames sent to the attached client and not yet acknowledged: logged again if it goes away. */
@@ -166,6 +169,11 @@ function detach(socket: net.Socket): void {
   unackedBytes = 0;
 }
 
+function cutOff(socket: net.Socket): void {
+  detach(socket);
+  socket.destroy();
+}
+
 function attach(socket: net.Socket): void {
   client = socket;
   // A window came back after the deadline's cancel and before its kill: the agent is its again.
@@ -229,9 +237,15 @@ const server = net.createServer((socket) => {
         clearTimeout(timer);
         if (!authentic(frame)) return void socket.destroy();
         if ((frame as { v?: unknown }).v !== RELAY_PROTOCOL) return refuse(`this relay speaks version ${RELAY_PROTOCOL}, not ${String((frame as { v?: unknown }).v)}`);
-        if (client) return refuse('another window is attached to this agent');
         if (agentExited) return refuse('the agent has exited');
+        const epoch = (frame as { epoch?: unknown }).epoch;
+        const given = typeof epoch === 'number' && Number.isSafeInteger(epoch) ? epoch : 0;
+        if (client && given <= clientEpoch) return refuse('another window is attached to this agent');
+        // The turn's lease moved on to this window (the attached one froze and its lease lapsed): the old one is cut off,
+        // so what it sends when it wakes reaches nothing.
+        if (client) cutOff(client);
         authed = true;
+        clientEpoch = given;
         attach(socket);
       },
       () => socket.destroy(),

@@ -10,8 +10,8 @@ import type { Logger } from '../ports/logger';
 import type { AgentRelays, RelayedChannel } from '../acp/acpHandleDeps';
 import type { LaunchSpec } from '../acp/agentLaunch';
 import type { StderrLog } from '../acp/stderrLog';
-import { RelayedAgent } from './relayClient';
-import { listRelays, placeRelay, removeRelayPlace, sameVersion, type RelayRemains } from './relayPlace';
+import { otherVersionOf, RelayedAgent } from './relayClient';
+import { listRelays, placeRelay, relayVersionWords, removeRelayPlace, sameVersion, type RelayRemains } from './relayPlace';
 import { relayFileNames } from './relayProtocol';
 import { relayProgram, startRelay, type RelayTimings } from './relayStart';
 
@@ -57,14 +57,32 @@ export class RelayAgents implements AgentRelays {
     }
   }
 
-  async attach(sessionId: string, stderr: StderrLog): Promise<RelayedChannel | undefined> {
+  /** `epoch`: the lease epoch of the turn taken back; a relay still serving a window of a lower one (frozen) is taken from it. */
+  async attach(sessionId: string, stderr: StderrLog, epoch?: number): Promise<RelayedChannel | undefined> {
     const remains = (await listRelays(this.storageRoot)).find((r) => r.sessionId === sessionId);
     if (!remains?.state || !isRelayProcess(remains.state.pid)) return undefined;
     if (!sameVersion(remains.state)) {
-      await killProcessTree(remains.state.pid).catch(() => undefined);
-      throw new VigilError('AGENT_FAILED', `The agent was started by another version of Vigil (relay protocol ${remains.state.v}); it was stopped.`);
+      await this.stop(remains);
+      throw new VigilError('AGENT_FAILED', relayVersionWords(remains.state.v));
     }
-    return RelayedAgent.attach(remains.dir, remains.state.socket, remains.state.pid, stderr, this.log, true);
+    try {
+      return await RelayedAgent.attach(remains.dir, remains.state.socket, remains.state.pid, stderr, this.log, true, epoch);
+    } catch (error) {
+      // Its state said this version, its answer another: it cannot be spoken to, and nothing else would stop it.
+      const theirs = otherVersionOf(error);
+      if (theirs === undefined) throw error;
+      await this.stop(remains);
+      throw new VigilError('AGENT_FAILED', relayVersionWords(theirs), { cause: error });
+    }
+  }
+
+  /** Stops a relay this window will not use (another version): its tree, and its agent should that have left the tree. */
+  async stop(remains: RelayRemains): Promise<void> {
+    if (!remains.state) return;
+    this.log.warn(`session ${remains.sessionId}: stopping the agent relay ${remains.state.pid} (relay protocol ${remains.state.v})`);
+    for (const pid of [remains.state.pid, remains.state.agentPid]) {
+      if (isAlive(pid)) await killProcessTree(pid).catch((error: unknown) => this.log.warn(`stopping ${pid}: ${errorMessage(error)}`));
+    }
   }
 
   /** The sessions whose agent runs behind a live relay of this root, and those whose relay ended without a window (with why). */

@@ -26,6 +26,14 @@ const welcomeMs = 10_000;
 /** How long a going window waits for its turn's transcript before it says bye. */
 const detachStoreMs = 2_000;
 
+/** The protocol version of a relay that refused this window, or answered it, in another version; undefined for any other failure. */
+export function otherVersionOf(error: unknown): number | undefined {
+  const cause = (error as { cause?: { relayProtocol?: unknown } } | undefined)?.cause;
+  if (typeof cause?.relayProtocol === 'number') return cause.relayProtocol;
+  const said = /this relay speaks version (\d+)/.exec(error instanceof Error ? error.message : '');
+  return said ? Number(said[1]) : undefined;
+}
+
 export class RelayedAgent implements RelayedChannel {
   readonly stream: Stream;
   readonly exited: Promise<AgentExit>;
@@ -71,7 +79,7 @@ export class RelayedAgent implements RelayedChannel {
    * Connects to the relay in `dir` (its socket and secret there) and authenticates. `hold`: keep the agent's
    * messages until {@link flow} (a re-attach, whose replay must wait for the adopted turn).
    */
-  static async attach(dir: string, socketPath: string, relayPid: number, stderr: StderrLog, log: Logger, hold = false): Promise<RelayedAgent> {
+  static async attach(dir: string, socketPath: string, relayPid: number, stderr: StderrLog, log: Logger, hold = false, epoch?: number): Promise<RelayedAgent> {
     const secret = (await fs.readFile(path.join(dir, relayFileNames.secret), 'utf8')).trim();
     const socket = net.connect(socketPath);
     socket.on('error', (error) => log.debug(`relay ${relayPid}: ${error.message}`));
@@ -98,7 +106,7 @@ export class RelayedAgent implements RelayedChannel {
       ),
     );
     socket.once('close', () => onWelcome(new VigilError('AGENT_FAILED', 'The agent relay closed the connection before it was ready.')));
-    socket.once('connect', () => socket.write(`${JSON.stringify({ t: 'hello', v: RELAY_PROTOCOL, secret })}\n`));
+    socket.once('connect', () => socket.write(`${JSON.stringify({ t: 'hello', v: RELAY_PROTOCOL, secret, ...(epoch !== undefined ? { epoch } : {}) })}\n`));
     const welcome = await untilAborted(welcomed, timeoutSignal(welcomeMs), () => new VigilError('AGENT_TIMEOUT', `The agent relay (pid ${relayPid}) did not answer within ${welcomeMs / 1000} s.`));
     if (welcome instanceof Error) {
       socket.destroy();
@@ -106,7 +114,7 @@ export class RelayedAgent implements RelayedChannel {
     }
     if (welcome.v !== RELAY_PROTOCOL) {
       socket.destroy();
-      throw new VigilError('AGENT_FAILED', `The agent's relay is from another version of Vigil (protocol ${welcome.v}, this one speaks ${RELAY_PROTOCOL}).`);
+      throw new VigilError('AGENT_FAILED', `The agent's relay is from another version of Vigil (protocol ${welcome.v}, this one speaks ${RELAY_PROTOCOL}).`, { cause: { relayProtocol: welcome.v } });
     }
     const agent = (box.agent = new RelayedAgent(socket, relayPid, welcome, stderr, log, hold));
     for (const frame of frames) agent.onFrame(frame);

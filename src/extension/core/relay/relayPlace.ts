@@ -72,6 +72,11 @@ export function sameVersion(state: RelayState): boolean {
   return state.v === RELAY_PROTOCOL;
 }
 
+/** How a person is told that the agent ran behind a relay this Vigil cannot speak to. */
+export function relayVersionWords(theirs: unknown): string {
+  return `The agent ran behind a relay of another version of Vigil (relay protocol ${String(theirs)}; this one speaks ${RELAY_PROTOCOL}), which this window cannot take the turn back from; it was stopped. Resume continues the turn with a new agent.`;
+}
+
 async function readJson<T>(file: string): Promise<T | undefined> {
   try {
     return JSON.parse(await fs.readFile(file, 'utf8')) as T;

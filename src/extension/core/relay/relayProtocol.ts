@@ -77,7 +77,12 @@ export type RelayFrame =
   | { t: 'refused'; reason: string };
 
 export type ClientFrame =
-  | { t: 'hello'; v: number; secret: string }
+  /**
+   * `epoch`: the lease epoch of the turn a window takes back. Higher than the attached window's, it takes the agent
+   * from that window (frozen, its lease lapsed and reclaimed); otherwise a second window is refused. Optional, so
+   * a relay that does not know it still refuses the second window, as before.
+   */
+  | { t: 'hello'; v: number; secret: string; epoch?: number }
   | { t: 'm'; m: unknown }
   | { t: 'ack'; s: number }
   /** A clean detach (window closing): the relay keeps the agent and starts its deadline. */

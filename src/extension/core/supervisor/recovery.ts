@@ -11,7 +11,8 @@ import { summaries } from '../../../shared/turnWords';
 /** What the person reads (the ids of the old holder go to the log, not the notice). */
 function reasonFor(previous: LeaseHolder, cause: ReclaimCause, logger: Logger, known?: string): string {
   logger.info(`reclaimed the lease of ${describeHolder(previous)} (${cause})`);
-  return known ?? cause === 'holder-dead' ? summaries.stoppedWindowClosed : summaries.stoppedWindowLapsed;
+  // Parenthesised: `known ?? a ? b : c` reads as `(known ?? a) ? b : c`, and the known reason was never said.
+  return known ?? (cause === 'holder-dead' ? summaries.stoppedWindowClosed : summaries.stoppedWindowLapsed);
 }
 
 /**

@@ -240,7 +240,7 @@ export class TurnRun {
       if (!('handle' in got)) return got;
       this.handle = got.handle;
       if (this.interruptState) return { kind: 'killed', reason: this.interruptState.message };
-      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e), stored: () => this.writer.flush(), ...(d.adopted ? { adopted: { silentFor: (ms: number) => this.adopt(ms), startedAt: this.startedAt } } : {}) });
+      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e), stored: () => this.writer.flush(), ...(d.adopted ? { adopted: { silentFor: (ms: number) => this.adopt(ms), startedAt: this.startedAt, epoch: d.token.epoch } } : {}) });
       return await Promise.race([
         prompt.then(
           (outcome): PromptResult => ({ kind: 'outcome', outcome }),
@@ -301,6 +301,7 @@ export class TurnRun {
       case 'error': {
         const cause = (result.error as { cause?: unknown })?.cause as AgentFailure | undefined;
         if (cause && typeof cause === 'object' && typeof cause.code === 'string') this.failure = cause;
+        if (cause?.notTakenBack) return { reason: 'interrupted', message: errorMessage(result.error) };
         return { reason: 'failed', message: errorMessage(result.error) };
       }
       case 'outcome':

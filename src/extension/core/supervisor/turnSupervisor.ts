@@ -313,7 +313,9 @@ export class TurnSupervisor extends Disposable implements TurnPort {
       const turnId = previous.turnId;
       const got = await acquireForTurn({
         lease: this.lease, clock: this.o.clock, sessionId, holder: this.lease.holderFor(this.o.windowId, turnId),
-        wait: true, signal: acquiring.signal, options: this.busyWait, notice: () => undefined,
+        // Never waits: a live holder is a window that took the turn back first (two windows starting at once);
+        // this one follows it, as any second window does, instead of holding its start until that turn ends.
+        wait: false, signal: acquiring.signal, options: this.busyWait, notice: () => undefined,
       });
       if (got.kind !== 'acquired') return { kind: 'busy' };
       if (!got.reclaimed || got.reclaimed.previous.turnId !== turnId) {
