@@ -79,7 +79,7 @@ describe('workspace settings trust (extension host)', () => {
     release();
     const launch = await config.launchSettings();
     assert.strictEqual(launch.agent, undefined);
-    assert.deepStrictEqual(launch.model, { provider: 'demo', baseUrl: undefined, name: undefined, retryMaxWaitMs: 120_000 });
+    assert.deepStrictEqual(launch.model, { provider: 'demo', baseUrl: undefined, name: undefined, maxOutputTokens: 4096, retryMaxWaitMs: 120_000 });
     assert.strictEqual(config.settings.approvals.policy, 'allowReadOnly');
     assert.deepStrictEqual(asked, []);
     assert.strictEqual(config.ignoredWorkspaceValue('agent'), 'restricted');
