@@ -191,7 +191,7 @@ export function composer(p: ComposerProps): TemplateResult {
     ${c?.problem ? html`<div class="composer-problem" role="alert"><span class="codicon codicon-warning"></span> ${c.problem}</div>` : nothing}
     <div class="composer-buttons">
       ${c
-        ? html`<input id="attach-image-input" type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
+        ? html`<span class="composer-attach"><input id="attach-image-input" type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
               @change=${(e: Event) => {
                 const input = e.target as HTMLInputElement;
                 files(input.files, e);
@@ -201,10 +201,10 @@ export function composer(p: ComposerProps): TemplateResult {
               title=${c.imagesAccepted === false ? 'This agent does not take images' : 'Attach an image (or paste one)'}
               @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('#attach-image-input') as HTMLInputElement | null)?.click()}><span class="codicon codicon-file-media" aria-hidden="true"></span>Image…</button>
             <button type="button" class="button secondary" id="attach-problems" title="Attach the Problems of the file open in the editor"
-              @click=${() => c.onProblems()}><span class="codicon codicon-warning" aria-hidden="true"></span>Problems</button>`
+              @click=${() => c.onProblems()}><span class="codicon codicon-warning" aria-hidden="true"></span>Problems</button></span>`
         : nothing}
-      <button type="button" class="button" id="send" ?disabled=${p.live || (p.draft.trim() === '' && !c?.hasAttachments)} @click=${() => p.onSend()}><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>
-      <button type="button" class="button secondary" id="stop" ?disabled=${!p.live} @click=${() => p.onStop()}><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Stop</button>
+      <span class="composer-send"><button type="button" class="button" id="send" ?disabled=${p.live || (p.draft.trim() === '' && !c?.hasAttachments)} @click=${() => p.onSend()}><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>
+      <button type="button" class="button secondary" id="stop" ?disabled=${!p.live} @click=${() => p.onStop()}><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Stop</button></span>
     </div>
   </div>`;
 }
