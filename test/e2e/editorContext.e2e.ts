@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../harness/codeServer';
 import { openE2eSession, type E2eSession } from '../harness/e2eSession';
 import { SessionView, uiTimeout } from '../harness/sessionView';
-import { waitSessionFrame } from '../harness/editorTabs';
+import { chooseFromContextMenu, waitSessionFrame } from '../harness/editorTabs';
 
 const contextAgent = path.join(repoRoot, 'out', 'test', 'fixtures', 'agents', 'fakeContextAgent.js');
 
@@ -56,6 +56,11 @@ describe('context from the editor (real workbench)', function () {
     await view.waitAgent('fakeContextAgent');
   });
 
+  afterEach(async function () {
+    // What the workbench showed when a step failed: the first thing to look at.
+    if (this.currentTest?.state === 'failed') await session?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
+
   after(async function () {
     await session?.close();
     if (logDir) rmSync(logDir, { recursive: true, force: true });
@@ -66,12 +71,11 @@ describe('context from the editor (real workbench)', function () {
     const editor = await openFile('README.md');
     await editor.focus();
     await page.keyboard.press('Control+A');
-    await page.locator('.editor-instance .monaco-editor .view-lines').first().click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Add Selection to Vigil' }).click({ timeout: uiTimeout });
+    const text = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await chooseFromContextMenu(page, text, 'Add Selection to Vigil');
     await view.locator('.attachment-chips .chip[data-kind="selection"]', { hasText: 'README.md:1' }).waitFor({ timeout: uiTimeout });
 
-    await page.locator('.editor-instance .monaco-editor .view-lines').first().click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Add File to Vigil' }).click({ timeout: uiTimeout });
+    await chooseFromContextMenu(page, text, 'Add File to Vigil');
     await view.locator('.attachment-chips .chip[data-kind="file"]', { hasText: 'README.md' }).waitFor({ timeout: uiTimeout });
     // The keyboard is in the composer: a person types the question straight away.
     const frame = await view.frame();

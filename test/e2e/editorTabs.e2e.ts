@@ -11,7 +11,7 @@ import { sessionRowLabels } from '../harness/sideBar';
 import { repoRoot } from '../harness/codeServer';
 import { writeModelScript } from '../harness/runFiles';
 import { openE2eSession, type E2eSession } from '../harness/e2eSession';
-import { editorTabs, sessionFrames, waitSessionFrame } from '../harness/editorTabs';
+import { chooseFromContextMenu, editorTabs, sessionFrames, waitSessionFrame } from '../harness/editorTabs';
 import { SessionView, uiTimeout } from '../harness/sessionView';
 
 async function sendIn(frame: Frame, text: string): Promise<void> {
@@ -46,6 +46,11 @@ describe('sessions in editor tabs (real workbench)', function () {
     view = new SessionView(session.workbench);
   });
 
+  afterEach(async function () {
+    // What the workbench showed when a step failed: the first thing to look at.
+    if (this.currentTest?.state === 'failed') await session?.workbench.screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+  });
+
   after(async function () {
     await session?.close();
   });
@@ -61,8 +66,7 @@ describe('sessions in editor tabs (real workbench)', function () {
     // The session list's context menu, as a person right-clicks its row.
     const row = page.locator('.monaco-list[aria-label="Sessions"] .monaco-list-row', { hasText: 'Hello from the side bar' }).first();
     await row.waitFor({ timeout: uiTimeout });
-    await row.click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Open Session in Editor' }).click({ timeout: uiTimeout });
+    await chooseFromContextMenu(page, row, 'Open Session in Editor');
     const tab = await waitSessionFrame(page, 'tab', first);
     await editorTabs(page, 'Hello from the side bar').first().waitFor({ timeout: uiTimeout });
     assert.deepStrictEqual((await userTexts(tab)).map((t) => t.trim()).filter((t) => t.includes('Hello')).length, 1, 'the tab shows the transcript so far');
@@ -74,7 +78,7 @@ describe('sessions in editor tabs (real workbench)', function () {
     await tab.locator('#app[data-phase="idle"]').waitFor({ timeout: uiTimeout });
     await sideBar.locator('#app[data-phase="idle"]').waitFor({ timeout: uiTimeout });
     assert.strictEqual(await tab.locator('.entry.agent').count(), await sideBar.locator('.entry.agent').count(), 'both show the same answers');
-    await waitListed(page, 'Hello from the side bar', 'Idle');
+    await waitListed(page, 'Hello from the side bar', 'idle');
     await session.workbench.screenshot('e2e-tabs-1-tab-and-side-bar-in-step');
 
     // The tab's title button starts a new session in a tab beside it, with the keyboard in its input.
@@ -93,7 +97,7 @@ describe('sessions in editor tabs (real workbench)', function () {
     await editorTabs(page, 'Second session, typed at once').first().waitFor({ timeout: uiTimeout });
     await secondTab.locator('.entry.agent', { hasText: 'Answer one.' }).waitFor({ timeout: uiTimeout });
     await secondTab.locator('#app[data-phase="idle"]').waitFor({ timeout: uiTimeout });
-    await waitListed(page, 'Second session, typed at once', 'Idle');
+    await waitListed(page, 'Second session, typed at once', 'idle');
     assert.strictEqual(await view.sessionId(), first, 'the side bar keeps its own session');
     await session.workbench.screenshot('e2e-tabs-2-two-sessions-side-by-side');
   });

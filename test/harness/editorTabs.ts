@@ -1,7 +1,7 @@
 // The session webviews in a workbench with editor tabs: the side bar's view and each Vigil tab are each
 // two iframes deep; a tab's outer frame is the one not marked as a webview view. Found by what they show.
 
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { extensionId } from './workbench';
 import { uiTimeout } from './sessionView';
 
@@ -45,4 +45,25 @@ export async function waitSessionFrame(page: Page, where: 'tab' | 'view', sessio
 /** The editor tabs whose label contains `text`, across all editor groups. */
 export function editorTabs(page: Page, text: string) {
   return page.locator('.tabs-container .tab', { hasText: text });
+}
+
+/**
+ * Right-clicks `target` and chooses `item` from its context menu, as a person does. The workbench's menu now and
+ * then takes no click that comes right as it opens (the item stays highlighted, the menu open): then the
+ * highlighted item is chosen with Enter, as a person whose click did nothing would.
+ */
+export async function chooseFromContextMenu(page: Page, target: Locator, item: string): Promise<void> {
+  await target.click({ button: 'right' });
+  const menu = page.locator('.context-view .monaco-menu');
+  const entry = menu.locator('.action-label', { hasText: item }).first();
+  await entry.waitFor({ timeout: uiTimeout });
+  await entry.hover();
+  await entry.click();
+  try {
+    await menu.waitFor({ state: 'detached', timeout: 5_000 });
+  } catch {
+    await entry.hover();
+    await page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'detached', timeout: uiTimeout });
+  }
 }

@@ -69,6 +69,7 @@ export class SessionPanel extends Disposable {
       this.dispose();
     }));
     renderSessionWebview(panel.webview, distUri);
+    o.logger.debug(`session ${this.sessionId} opened in a tab`);
   }
 
   get active(): boolean {
