@@ -107,7 +107,8 @@ describe('sessions in editor tabs (real workbench)', function () {
     const first = await view.sessionId();
     await session.workbench.runCommand('Vigil: Open Session in Editor');
     await session.workbench.pickQuickItem('Hello from the side bar');
-    await page.waitForFunction(() => document.querySelector('.tabs-container .tab.active')?.textContent?.includes('Hello from the side bar') ?? false, undefined, { timeout: uiTimeout });
+    // The focused group's tab is the session's: its tab was revealed, not opened again.
+    await page.locator('.editor-group-container.active .tab.active', { hasText: 'Hello from the side bar' }).waitFor({ timeout: uiTimeout });
     assert.strictEqual(await editorTabs(page, 'Hello from the side bar').count(), 1, 'one tab per session');
 
     // The key works from a text editor: the last used composer (this tab's) gets the keyboard.
