@@ -32,8 +32,8 @@ export type MentionItem =
   | { kind: 'file'; path: string }
   /** The active editor's selection, taken when it was picked (1-based inclusive lines). */
   | { kind: 'selection'; path: string; startLine: number; endLine: number; text: string }
-  /** The Problems list, taken when it was picked. */
-  | { kind: 'problems'; count: number; text: string };
+  /** The Problems list, taken when it was picked; `path`: of that file only (the active file's). */
+  | { kind: 'problems'; count: number; text: string; path?: string };
 
 export type PromptMention = MentionItem | { kind: 'image'; name: string; mimeType: ImageMimeType; data: string };
 
@@ -76,7 +76,7 @@ export function mentionLabel(m: PromptMention): string {
     case 'selection':
       return `${m.path}:${m.startLine}${m.endLine !== m.startLine ? `-${m.endLine}` : ''}`;
     case 'problems':
-      return `Problems (${m.count})`;
+      return m.path !== undefined ? `Problems of ${m.path} (${m.count})` : `Problems (${m.count})`;
     case 'image':
       return m.name;
   }

@@ -24,6 +24,10 @@ export type WebviewMessage =
   | { type: 'prompt'; id: RequestId; sessionId?: string; text: string; mentions?: PromptMention[] }
   /** `@` typed in the composer: the host answers with `mentions` (files matching `query`, and the selection and Problems). */
   | { type: 'mentionQuery'; id: RequestId; sessionId?: string; query: string }
+  /** Files dropped on the composer (from the Explorer: their URIs, as the drag named them); the host checks each and answers with `addMentions`. */
+  | { type: 'dropUris'; id: RequestId; sessionId?: string; uris: string[] }
+  /** The composer's Problems button: the host answers with `addMentions`, the Problems of the active editor's file. */
+  | { type: 'activeProblems'; id: RequestId; sessionId?: string }
   /** The person's answer to an elicitation; `content` only with `accept` of a form. */
   | { type: 'elicitation'; id: RequestId; sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }
   /** Opens the URL of a URL elicitation the host holds (the view never names the URL itself). */
@@ -65,8 +69,15 @@ export type HostMessage =
   | { type: 'history'; requestId: RequestId; snapshotSeq: number; entries: EntryView[] }
   /** The answer to `mentionQuery`; `images`: whether the session's agent takes images (unknown until it started). */
   | { type: 'mentions'; requestId: RequestId; items: MentionItem[]; images?: boolean; note?: string }
+  /** Chips for the composer, checked by the host (Add File/Selection to Vigil, a drop, the Problems button); `note`: what was refused and why. */
+  | { type: 'addMentions'; requestId?: RequestId; items: MentionItem[]; note?: string }
+  /** Puts the keyboard focus in the composer's input (Vigil: Focus Chat Input). */
+  | { type: 'focusInput' }
   | { type: 'pong'; id: RequestId }
   | { type: 'error'; requestId?: RequestId; message: string };
+
+/** A dropped URI: a path's bound, with room for its scheme, authority and percent-escapes. */
+const dropUriChars = contextLimits.pathChars * 2 + 512;
 
 /** Snapshots longer than this are sent as their tail first; the rest follows on request. */
 export const snapshotTailEntries = 300;
@@ -96,7 +107,7 @@ const embedded = z.string().max(contextLimits.embeddedChars);
 const mentionItemSchema: z.ZodType<MentionItem> = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('file'), path: mentionPath }),
   z.strictObject({ kind: z.literal('selection'), path: mentionPath, startLine: lineNumber, endLine: lineNumber, text: embedded }),
-  z.strictObject({ kind: z.literal('problems'), count: z.number().int().nonnegative().max(1_000_000), text: embedded }),
+  z.strictObject({ kind: z.literal('problems'), count: z.number().int().nonnegative().max(1_000_000), text: embedded, path: mentionPath.optional() }),
 ]);
 const mentionSchema: z.ZodType<PromptMention> = z.union([
   mentionItemSchema,
@@ -127,6 +138,8 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
     mentions: z.array(mentionSchema).max(contextLimits.attachments).optional(),
   }).refine((m) => m.text.trim() !== '' || (m.mentions?.length ?? 0) > 0, 'a prompt needs text or an attachment'),
   z.strictObject({ type: z.literal('mentionQuery'), id: requestId, sessionId, query: z.string().max(contextLimits.queryChars) }),
+  z.strictObject({ type: z.literal('dropUris'), id: requestId, sessionId, uris: z.array(z.string().min(1).max(dropUriChars)).min(1).max(contextLimits.attachments) }),
+  z.strictObject({ type: z.literal('activeProblems'), id: requestId, sessionId }),
   z.strictObject({
     type: z.literal('elicitation'), id: requestId, sessionId, requestId: refId, action: z.enum(['accept', 'decline', 'cancel']),
     content: z.record(z.string().max(elicitationLimits.nameChars), elicitationValue).optional(),
@@ -164,6 +177,8 @@ export const hostMessageSchema: z.ZodType<HostMessage> = z.discriminatedUnion('t
   }),
   z.strictObject({ type: z.literal('event'), seq: z.number().int().nonnegative(), event: hostEventSchema }),
   z.strictObject({ type: z.literal('mentions'), requestId, items: z.array(mentionItemSchema).max(contextLimits.mentionResults + 2), images: z.boolean().optional(), note: z.string().max(1_000).optional() }),
+  z.strictObject({ type: z.literal('addMentions'), requestId: requestId.optional(), items: z.array(mentionItemSchema).max(contextLimits.attachments), note: z.string().max(4_000).optional() }),
+  z.strictObject({ type: z.literal('focusInput') }),
   z.strictObject({ type: z.literal('pong'), id: requestId }),
   z.strictObject({ type: z.literal('error'), requestId: requestId.optional(), message: z.string().max(20_000) }),
 ]);

@@ -62,7 +62,7 @@ function keyOf(m: PromptMention): string {
     case 'selection':
       return `selection:${m.path}:${m.startLine}:${m.endLine}:${m.text.length}`;
     case 'problems':
-      return 'problems';
+      return `problems:${m.path ?? ''}`;
     case 'image':
       return `image:${m.name}:${m.data.length}:${m.data.slice(-32)}`;
   }

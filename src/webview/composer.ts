@@ -38,6 +38,32 @@ export interface ComposerContext {
   /** The cursor moved or the text changed. */
   onCursor(text: string, cursor: number): void;
   onFiles(files: readonly File[]): void;
+  /** Files dropped from the Explorer, by the URIs the drag carries (the host checks them). */
+  onUris(uris: string[]): void;
+  /** The Problems button: the active editor file's Problems. */
+  onProblems(): void;
+}
+
+/** Drag types that name workspace files: VS Code's own and the standard URI list. */
+const uriTypes = ['application/vnd.code.uri-list', 'text/uri-list', 'resourceurls'];
+
+/** The URIs a drag from the Explorer (or an editor tab) carries; none for files from the desktop. */
+export function droppedUris(data: DataTransfer | null | undefined): string[] {
+  if (!data) return [];
+  for (const type of uriTypes) {
+    const text = data.getData(type);
+    if (!text) continue;
+    if (type === 'resourceurls') {
+      try {
+        const list: unknown = JSON.parse(text);
+        return Array.isArray(list) ? list.filter((u): u is string => typeof u === 'string' && u !== '') : [];
+      } catch {
+        continue;
+      }
+    }
+    return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  }
+  return [];
 }
 
 const listId = 'command-list';
@@ -112,8 +138,14 @@ export function composer(p: ComposerProps): TemplateResult {
   const ariaActive = open ? optionId(list!.active) : c?.activeDescendant;
   const autocomplete = commands.length > 0 || c ? 'list' : 'none';
   const usage = `${c ? '@ mentions a file, the selection or Problems; ' : ''}Enter sends, Shift+Enter for a newline${commands.length > 0 ? ', / for commands' : ''}`;
-  return html`<div id="composer" @dragover=${(e: DragEvent) => c && e.dataTransfer?.types.includes('Files') && e.preventDefault()}
-      @drop=${(e: DragEvent) => files(e.dataTransfer?.files, e)}>
+  const drop = (e: DragEvent) => {
+    const uris = droppedUris(e.dataTransfer);
+    if (uris.length === 0 || !c) return files(e.dataTransfer?.files, e);
+    e.preventDefault();
+    c.onUris(uris);
+  };
+  const droppable = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].some((t) => t === 'Files' || uriTypes.includes(t.toLowerCase()));
+  return html`<div id="composer" @dragover=${(e: DragEvent) => c && droppable(e) && e.preventDefault()} @drop=${drop}>
     ${c?.chips ?? nothing}
     ${open ? commandList(list!, (i) => {
       const area = document.getElementById('prompt-input') as HTMLTextAreaElement | null;
@@ -159,7 +191,7 @@ export function composer(p: ComposerProps): TemplateResult {
     ${c?.problem ? html`<div class="composer-problem" role="alert"><span class="codicon codicon-warning"></span> ${c.problem}</div>` : nothing}
     <div class="composer-buttons">
       ${c
-        ? html`<input id="attach-image-input" type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
+        ? html`<span class="composer-attach"><input id="attach-image-input" type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
               @change=${(e: Event) => {
                 const input = e.target as HTMLInputElement;
                 files(input.files, e);
@@ -167,10 +199,12 @@ export function composer(p: ComposerProps): TemplateResult {
               }} />
             <button type="button" class="button secondary" id="attach-image" ?disabled=${c.imagesAccepted === false}
               title=${c.imagesAccepted === false ? 'This agent does not take images' : 'Attach an image (or paste one)'}
-              @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('#attach-image-input') as HTMLInputElement | null)?.click()}><span class="codicon codicon-file-media" aria-hidden="true"></span>Image…</button>`
+              @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('#attach-image-input') as HTMLInputElement | null)?.click()}><span class="codicon codicon-file-media" aria-hidden="true"></span>Image…</button>
+            <button type="button" class="button secondary" id="attach-problems" title="Attach the Problems of the file open in the editor"
+              @click=${() => c.onProblems()}><span class="codicon codicon-warning" aria-hidden="true"></span>Problems</button></span>`
         : nothing}
-      <button type="button" class="button" id="send" ?disabled=${p.live || (p.draft.trim() === '' && !c?.hasAttachments)} @click=${() => p.onSend()}><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>
-      <button type="button" class="button secondary" id="stop" ?disabled=${!p.live} @click=${() => p.onStop()}><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Stop</button>
+      <span class="composer-send"><button type="button" class="button" id="send" ?disabled=${p.live || (p.draft.trim() === '' && !c?.hasAttachments)} @click=${() => p.onSend()}><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>
+      <button type="button" class="button secondary" id="stop" ?disabled=${!p.live} @click=${() => p.onStop()}><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Stop</button></span>
     </div>
   </div>`;
 }

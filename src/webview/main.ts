@@ -19,6 +19,7 @@
 //   .entry.user > .copy-entry, .entry.agent > .copy-entry   Copy as Markdown (through the host)
 //   .task-strip .task[data-task-id]     .task-command (first) .task-state (.task-elapsed | .task-exit) .show-output .kill
 //   #prompt-input (a native textarea), #send, #stop  (buttons are native <button class="button">)
+//   #attach-image, #attach-problems, .attachment-chips .chip[data-kind], .composer-problem   attachments and why one was refused
 //   #agent-options .agent-option[data-config-id][data-category] (.agent-option-value), .agent-options-all,
 //   .agent-option-pending, #agent-usage   the agent's model/mode/options and context usage in the header
 //   #command-list[role=listbox] .command-option[data-command] (.active)  the `/` completions; #command-hint

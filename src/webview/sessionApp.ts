@@ -12,10 +12,9 @@ import type { HostMessage } from '../shared/webviewProtocol';
 import type { PromptMention } from '../shared/promptContext';
 import { approvalsView } from './approvalsView';
 import { CommandCompletions } from './commandCompletions';
-import { Attachments, chipsTemplate, readImage } from './attachments';
-import { composer, type ComposerContext } from './composer';
+import { composer } from './composer';
+import { ComposerAttachments } from './composerAttachments';
 import { ElicitationForms, elicitationsView } from './elicitationView';
-import { MentionPicker, pickerListId, pickerTemplate } from './mentionPicker';
 import { renderEntry } from './entryTemplates';
 import type { HostBridge, Intent, ViewState } from './hostBridge';
 import { noticesView } from './noticesView';
@@ -46,11 +45,8 @@ export class SessionApp {
   private readonly completions = new CommandCompletions();
   /** What was attached to the prompts in flight: put back as chips if the host refuses one. */
   private readonly pendingMentions = new Map<string, PromptMention[]>();
-  private readonly picker = new MentionPicker();
-  private readonly attachments = new Attachments();
+  private readonly context: ComposerAttachments;
   private readonly forms = new ElicitationForms();
-  /** Why the last attachment was refused (shown under the input until the next change). */
-  private contextProblem: string | undefined;
   /** Where the cursor goes after a pick replaced the `@query`. */
   private cursorAfterRender: number | undefined;
   private readonly actions: ViewActions;
@@ -76,6 +72,19 @@ export class SessionApp {
       scrolled: () => this.saveSoon(),
     });
     this.actions = { post: (intent) => this.post(intent), sessionId: () => this.state.session?.id, workspaceRoot: () => this.state.session?.cwd };
+    this.context = new ComposerAttachments({
+      post: (intent) => this.post(intent),
+      sessionId: () => this.state.session?.id,
+      rerender: () => this.scheduleRender(),
+      draft: () => this.draft,
+      replaceDraft: (text, cursor) => {
+        this.draft = text;
+        this.cursorAfterRender = cursor;
+        this.saveSoon();
+        this.scheduleRender();
+      },
+      focusInput: () => this.focusInput(),
+    });
   }
 
   start(): void {
@@ -126,7 +135,13 @@ export class SessionApp {
       case 'pong':
         return;
       case 'mentions':
-        if (this.picker.results(message.requestId, message.items, message.note, message.images)) this.scheduleRender();
+        if (this.context.picker.results(message.requestId, message.items, message.note, message.images)) this.scheduleRender();
+        return;
+      case 'addMentions':
+        this.context.added(message.requestId, message.items, message.note);
+        return;
+      case 'focusInput':
+        this.focusInput();
         return;
       case 'error': {
         if (this.history && message.requestId === this.history.requestId) return this.resync();
@@ -134,7 +149,7 @@ export class SessionApp {
         const draft = message.requestId !== undefined ? this.pendingPrompts.get(message.requestId) : undefined;
         const mentions = message.requestId !== undefined ? this.pendingMentions.get(message.requestId) : undefined;
         if (draft !== undefined && this.draft === '') this.draft = draft;
-        if (mentions && this.attachments.chips.length === 0) this.attachments.restore(mentions);
+        if (mentions && this.context.attachments.chips.length === 0) this.context.attachments.restore(mentions);
         this.scheduleRender();
         return;
       }
@@ -203,16 +218,13 @@ export class SessionApp {
 
   private send(): void {
     const text = this.draft.trim();
-    const mentions = this.attachments.mentions();
-    if ((text === '' && mentions.length === 0) || isTurnLive(this.state.turn.phase)) return;
+    if ((text === '' && this.context.attachments.chips.length === 0) || isTurnLive(this.state.turn.phase)) return;
+    const mentions = this.context.sent();
     const id = this.post({ type: 'prompt', sessionId: this.state.session?.id, text, ...(mentions.length > 0 ? { mentions } : {}) });
     this.pendingPrompts.set(id, this.draft);
     if (this.pendingPrompts.size > 20) this.pendingPrompts.delete(this.pendingPrompts.keys().next().value as string);
     if (mentions.length > 0) this.pendingMentions.set(id, mentions);
     if (this.pendingMentions.size > 5) this.pendingMentions.delete(this.pendingMentions.keys().next().value as string);
-    this.attachments.clear();
-    this.picker.close();
-    this.contextProblem = undefined;
     this.draft = '';
     this.hostError = undefined;
     this.bridge.saveViewState({ draft: '' });
@@ -303,59 +315,15 @@ export class SessionApp {
         commands: s.agent?.commands,
         completions: this.completions,
         onCompletionsChanged: () => this.scheduleRender(),
-        context: this.composerContext(),
+        context: this.context.context(),
       })}`;
   }
 
-  private composerContext(): ComposerContext {
-    return {
-      chips: chipsTemplate(this.attachments.chips, (id) => {
-        this.attachments.remove(id);
-        this.contextProblem = undefined;
-        this.scheduleRender();
-        this.root.querySelector<HTMLTextAreaElement>('#prompt-input')?.focus();
-      }),
-      picker: pickerTemplate(this.picker, (i) => this.pick(i)),
-      pickerOpen: this.picker.open,
-      activeDescendant: this.picker.activeDescendant,
-      listId: pickerListId,
-      hasAttachments: this.attachments.chips.length > 0,
-      imagesAccepted: this.picker.imagesAccepted,
-      problem: this.contextProblem,
-      onKey: (e) => {
-        const taken = this.picker.key(e.key);
-        if (taken === 'pick') this.pick();
-        else if (taken) this.scheduleRender();
-        return taken !== undefined;
-      },
-      onCursor: (text, cursor) => {
-        const wasOpen = this.picker.open;
-        const query = this.picker.onInput(text, cursor);
-        if (query !== undefined) this.picker.pendingRequest = this.post({ type: 'mentionQuery', sessionId: this.state.session?.id, query });
-        if (query !== undefined || wasOpen !== this.picker.open) this.scheduleRender();
-      },
-      onFiles: (files) => void this.addImages(files),
-    };
-  }
-
-  /** Takes a picker item as a chip and removes its `@query` from the draft. */
-  private pick(index?: number): void {
-    const picked = this.picker.pick(this.draft, index);
-    if (!picked) return;
-    this.contextProblem = this.attachments.add(picked.item);
-    this.draft = picked.text;
-    this.cursorAfterRender = picked.cursor;
-    this.saveSoon();
-    this.scheduleRender();
-  }
-
-  private async addImages(files: readonly File[]): Promise<void> {
-    for (const file of files) {
-      const image = await readImage(file, this.picker.imagesAccepted, this.attachments.images);
-      this.contextProblem = typeof image === 'string' ? image : this.attachments.add(image);
-      if (this.contextProblem) break;
-    }
-    this.scheduleRender();
+  /** The keyboard goes to the input (Focus Chat Input, a chip added from the editor). */
+  private focusInput(): void {
+    const input = this.root.querySelector<HTMLTextAreaElement>('#prompt-input');
+    input?.focus();
+    input?.setSelectionRange(input.value.length, input.value.length);
   }
 
   private afterRender(): void {

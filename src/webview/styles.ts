@@ -149,7 +149,8 @@ export const sessionStyles = css`
   }
   #prompt-input:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
   #prompt-input::placeholder { color: var(--vscode-input-placeholderForeground); }
-  .composer-buttons { display: flex; gap: 6px; justify-content: flex-end; }
+  .composer-buttons { display: flex; flex-wrap: wrap; gap: 6px; justify-content: flex-end; }
+  .composer-attach, .composer-send { display: flex; gap: 6px; }
   #session-header { flex-wrap: wrap; }
   #agent-options { flex: 1 1 100%; display: flex; flex-wrap: wrap; align-items: center; gap: 4px; min-width: 0; font-size: 0.9em; }
   .agent-option {

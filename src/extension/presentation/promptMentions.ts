@@ -12,8 +12,12 @@ type MentionAgents = Pick<AgentHandleProvider, 'get'>;
 
 export interface MentionDeps {
   services(): Promise<{ agents: MentionAgents }>;
-  /** What `@` offers in the composer (vscode/mentionSource.ts). */
-  mentions: { query(root: string | undefined, query: string): Promise<{ items: MentionItem[]; note?: string }> };
+  /** What `@` offers in the composer, and the same mentions of files named by URI and of the active file's Problems (vscode/mentionSource.ts). */
+  mentions: {
+    query(root: string | undefined, query: string): Promise<{ items: MentionItem[]; note?: string }>;
+    uris(root: string | undefined, uris: readonly string[]): Promise<{ items: MentionItem[]; note?: string }>;
+    activeProblems(root: string | undefined): { items: MentionItem[]; note?: string };
+  };
   /** The folder a session's agent works in (its workspace folder), for mentions of files. */
   workFolder(sessionId: string): Promise<string | undefined>;
   /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
@@ -39,9 +43,24 @@ export async function promptAttachments(d: MentionDeps, services: { agents: Ment
 /** What `@` offers for `query` in the session (or, without one, in the folder a new session gets). */
 export async function mentionChoices(d: MentionDeps, sessionId: string | undefined, query: string): Promise<{ items: MentionItem[]; images?: boolean; note?: string }> {
   const services = await d.services();
-  const root = sessionId ? await d.workFolder(sessionId) : d.folderForNewSession();
+  const root = await mentionRoot(d, sessionId);
   const found = await d.mentions.query(root, query);
   const handle = sessionId ? ((await services.agents.get(sessionId).catch(() => undefined)) as Partial<AcpAgentHandle> | undefined) : undefined;
   const caps = handle?.knownPromptCapabilities;
   return { ...found, ...(caps ? { images: caps.image === true } : {}) };
+}
+
+/** The folder a session's mentions are taken from (without a session: the folder a new one gets). */
+export async function mentionRoot(d: Pick<MentionDeps, 'workFolder' | 'folderForNewSession'>, sessionId: string | undefined): Promise<string | undefined> {
+  return sessionId ? d.workFolder(sessionId) : d.folderForNewSession();
+}
+
+/** Files dropped on the composer or added by command: the mentions `@` would make of them, and why others were refused. */
+export async function droppedMentions(d: MentionDeps, sessionId: string | undefined, uris: readonly string[]): Promise<{ items: MentionItem[]; note?: string }> {
+  return d.mentions.uris(await mentionRoot(d, sessionId), uris);
+}
+
+/** The Problems of the active editor's file, as a mention (or why there is none). */
+export async function activeProblemMentions(d: MentionDeps, sessionId: string | undefined): Promise<{ items: MentionItem[]; note?: string }> {
+  return d.mentions.activeProblems(await mentionRoot(d, sessionId));
 }

@@ -1,9 +1,10 @@
 // One view model per session, keyed by session id: each session's transcript, supervisor events,
-// tasks, approvals and agent state are folded once, into that session's SessionPresenter. The view
-// shows one of them; the channel only numbers and posts what the shown one produced.
+// tasks, approvals and agent state are folded once, into that session's SessionPresenter. The side
+// bar's view shows one of them; editor tabs watch others (or the same one): each surface's channel
+// only numbers and posts what its session's model produced.
 
 import type { AgentStateView } from '../../shared/agentState';
-import type { ApprovalView, ElicitationView, HostEvent, SessionMetaView, TurnPhase } from '../../shared/sessionView';
+import type { ApprovalView, ElicitationView, HostEvent, SessionMetaView, SessionSnapshot, TurnPhase } from '../../shared/sessionView';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
@@ -22,6 +23,13 @@ export interface SessionModelsDeps {
   now?: () => number;
 }
 
+/** A surface other than the side bar's view that shows one session (an editor tab): told each change of its model. */
+export interface ModelWatcher {
+  event(event: HostEvent): void;
+  /** Its session's model was built again (read from the store again): start over from this. */
+  snapshot(snapshot: SessionSnapshot): void;
+}
+
 export class SessionModels {
   private readonly models = new Map<string, SessionPresenter>();
   /**
@@ -31,6 +39,8 @@ export class SessionModels {
    */
   private readonly unshown = new Map<string, TurnStatusTracker>();
   private shownId: string | undefined;
+  /** The surfaces (editor tabs) watching a session's model: it is kept while one does. */
+  private readonly watchers = new Map<string, Set<ModelWatcher>>();
 
   constructor(private readonly d: SessionModelsDeps) {}
 
@@ -50,20 +60,55 @@ export class SessionModels {
 
   /** Builds the session's model from its durable transcript and live state, and shows it. */
   show(seed: PresenterSeed): SessionPresenter {
+    const model = this.build(seed);
+    this.shownId = seed.meta.id;
+    this.prune();
+    return model;
+  }
+
+  /** Builds the session's model for a watcher (an editor tab) without showing it in the side bar. */
+  hold(seed: PresenterSeed): SessionPresenter {
+    return this.build(seed);
+  }
+
+  private build(seed: PresenterSeed): SessionPresenter {
     const sessionId = seed.meta.id;
     const model: SessionPresenter = new SessionPresenter(
       seed,
       (event) => {
-        if (this.shownId === sessionId && this.models.get(sessionId) === model) this.d.post(event);
+        if (this.models.get(sessionId) !== model) return;
+        if (this.shownId === sessionId) this.d.post(event);
+        for (const watcher of this.watchers.get(sessionId) ?? []) watcher.event(event);
       },
       this.d.now,
       this.unshown.get(sessionId),
     );
     this.unshown.delete(sessionId);
     this.models.set(sessionId, model);
-    this.shownId = sessionId;
-    this.prune();
+    for (const watcher of this.watchers.get(sessionId) ?? []) watcher.snapshot(model.snapshot);
     return model;
+  }
+
+  /** A surface follows the session's model (kept while watched); the returned function stops it. */
+  watch(sessionId: string, watcher: ModelWatcher): () => void {
+    let set = this.watchers.get(sessionId);
+    if (!set) this.watchers.set(sessionId, (set = new Set()));
+    set.add(watcher);
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0 && this.watchers.get(sessionId) === set) this.watchers.delete(sessionId);
+      this.prune();
+    };
+  }
+
+  /** The sessions the view or a tab shows. */
+  onScreen(): string[] {
+    return [...new Set([...(this.shownId !== undefined ? [this.shownId] : []), ...this.watchers.keys()])];
+  }
+
+  /** Whether a surface besides the side bar (an editor tab) shows the session. */
+  watched(sessionId: string): boolean {
+    return this.watchers.has(sessionId);
   }
 
   /** Shows the model kept for a session whose turn runs here, as it stands (nothing read, nothing folded again). */
@@ -75,9 +120,12 @@ export class SessionModels {
     return model;
   }
 
-  /** Whether showing the session can reuse its model: one is kept, and it is not the one on screen. */
+  /**
+   * Whether showing the session can reuse its model: one is kept current (a turn of this window writes its
+   * records, or a tab follows it), and it is not the one on screen.
+   */
   kept(sessionId: string): boolean {
-    return sessionId !== this.shownId && this.models.has(sessionId) && this.d.isLive(sessionId);
+    return sessionId !== this.shownId && this.models.has(sessionId) && (this.d.isLive(sessionId) || this.watched(sessionId));
   }
 
   /** The session's turn state as the view would show it, when a model or a turn of this window knows it. */
@@ -135,10 +183,10 @@ export class SessionModels {
     this.models.get(meta.id)?.meta(meta, extra);
   }
 
-  /** Drops the models of sessions neither shown nor running a turn here: memory stays bounded by what is live. */
+  /** Drops the models of sessions neither shown, watched nor running a turn here: memory stays bounded by what is live. */
   prune(): void {
     for (const sessionId of [...this.models.keys()]) {
-      if (sessionId !== this.shownId && !this.d.isLive(sessionId)) this.models.delete(sessionId);
+      if (sessionId !== this.shownId && !this.watched(sessionId) && !this.d.isLive(sessionId)) this.models.delete(sessionId);
     }
   }
 }

@@ -10,6 +10,7 @@ import { findEntry } from '../../shared/sessionViewReducer';
 import { messageMarkdown } from './transcriptMarkdown';
 import type * as Protocol from '../../shared/webviewProtocol';
 import type { HostMessage, WebviewMessage } from '../../shared/webviewProtocol';
+import type { MentionItem } from '../../shared/promptContext';
 
 /**
  * The protocol module (and zod with it) is loaded when the first message arrives, not while the
@@ -36,6 +37,10 @@ export class SessionViewChannel {
   private seq = 0;
   /** What the last tail snapshot omitted, kept (as sent) until the webview asks for it. */
   private omitted: { seq: number; entries: EntryView[] } | undefined;
+  /** Focus asked for before the webview said `ready`: given once it has painted the snapshot. */
+  private focusPending = false;
+  /** Chips sent before the webview said `ready`: sent after its snapshot. */
+  private readonly queued: Array<() => void> = [];
 
   constructor(
     private readonly post: PostToWebview,
@@ -70,6 +75,22 @@ export class SessionViewChannel {
   /** A change the model already folded. Before `ready` it is dropped: the handshake sends the model's snapshot. */
   postEvent(event: HostEvent): void {
     if (this.ready) this.send({ type: 'event', seq: ++this.seq, event });
+  }
+
+  /** Chips for the composer (Add File/Selection to Vigil); a webview still loading gets them after its snapshot. */
+  addMentions(items: MentionItem[], note?: string): void {
+    this.whenReady(() => this.send({ type: 'addMentions', items, ...(note ? { note } : {}) }));
+  }
+
+  /** Puts the keyboard in the composer's input (now, or once the webview is ready). */
+  focusInput(): void {
+    if (this.ready) this.send({ type: 'focusInput' });
+    else this.focusPending = true;
+  }
+
+  private whenReady(send: () => void): void {
+    if (this.ready) send();
+    else if (this.queued.length < 20) this.queued.push(send);
   }
 
   /** Entry point for everything the webview posts. Never throws. */
@@ -108,6 +129,9 @@ export class SessionViewChannel {
       case 'ready':
         this.ready = true;
         this.sendSnapshot(c.getSnapshot());
+        for (const send of this.queued.splice(0)) send();
+        if (this.focusPending) this.send({ type: 'focusInput' });
+        this.focusPending = false;
         this.observer.onReady?.();
         return;
       case 'history': {
@@ -133,6 +157,18 @@ export class SessionViewChannel {
       case 'mentionQuery': {
         const found = c.onMentionQuery ? await c.onMentionQuery({ sessionId: message.sessionId, query: message.query }) : { items: [] };
         this.send({ type: 'mentions', requestId: message.id, ...found });
+        return;
+      }
+      case 'dropUris': {
+        if (!c.onDropUris) throw new Error('This view cannot take dropped files.');
+        const found = await c.onDropUris({ sessionId: message.sessionId, uris: message.uris });
+        this.send({ type: 'addMentions', requestId: message.id, ...found });
+        return;
+      }
+      case 'activeProblems': {
+        if (!c.onActiveProblems) throw new Error('This view cannot attach Problems.');
+        const found = await c.onActiveProblems({ sessionId: message.sessionId });
+        this.send({ type: 'addMentions', requestId: message.id, ...found });
         return;
       }
       case 'elicitation':

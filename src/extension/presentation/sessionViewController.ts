@@ -16,8 +16,13 @@ export interface SessionViewController {
   onPrompt(intent: { sessionId?: string; text: string; mentions?: PromptMention[] }): void | Promise<void>;
   /** `@` in the composer: files matching the query, the selection, the Problems list. */
   onMentionQuery?(intent: { sessionId?: string; query: string }): Promise<{ items: MentionItem[]; images?: boolean; note?: string }>;
+  /** Files dropped on the composer, by the URIs the drag named (hostile until checked): the mentions `@` would make of them. */
+  onDropUris?(intent: { sessionId?: string; uris: string[] }): Promise<{ items: MentionItem[]; note?: string }>;
+  /** The composer's Problems button: the Problems of the active editor's file, as a mention. */
+  onActiveProblems?(intent: { sessionId?: string }): Promise<{ items: MentionItem[]; note?: string }>;
   onElicitation?(intent: { sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }): void | Promise<void>;
-  onOpenElicitationUrl?(intent: { requestId: string }): void | Promise<void>;
+  /** `sessionId`: the session of the surface asking (an editor tab's); else the side bar's. */
+  onOpenElicitationUrl?(intent: { requestId: string; sessionId?: string }): void | Promise<void>;
   /** Stop button or Escape: the user's abort of the running turn. */
   onStop(intent: { sessionId?: string }): void | Promise<void>;
   onResume(intent: { sessionId?: string }): void | Promise<void>;

@@ -16,6 +16,8 @@ import type { CheckpointCommands } from './checkpointCommands';
 import type { RestrictedAgentConsent } from './restrictedAgentConsent';
 import type { TurnChangesReview } from './turnChangesReview';
 import { SessionSearchPick } from './sessionSearchPick';
+import type { SessionPanels } from './webview/sessionPanels';
+import type { EditorContext } from './editorContext';
 
 /** What the commands reach of the running extension: vigilApp.ts provides it and registers them (so this module never imports it). */
 export interface CommandHost extends ExportHost {
@@ -31,6 +33,8 @@ export interface CommandHost extends ExportHost {
   readonly checkpoints: CheckpointCommands;
   readonly turnChanges: TurnChangesReview;
   readonly restricted: RestrictedAgentConsent;
+  readonly panels: SessionPanels;
+  readonly editorContext: EditorContext;
   focusSession(): Promise<void>;
 }
 
@@ -46,7 +50,19 @@ export function registerCommands(app: CommandHost): void {
     'vigil.newSession': async () => {
       await app.sessions.newSession();
       await app.sessionView.reveal();
+      app.sessionView.focusInput();
     },
+    'vigil.newSessionInEditor': async () => {
+      const meta = await app.sessions.newSession(undefined, false);
+      (await app.panels.open(meta.id)).channel.focusInput();
+    },
+    'vigil.openSessionInEditor': async (arg) => {
+      const id = sessionIdOf(arg) ?? (await pickSession(app, 'Open which session in an editor?', false));
+      if (id) await app.panels.open(id);
+    },
+    'vigil.focusChatInput': () => app.editorContext.focusChatInput(),
+    'vigil.addSelection': () => app.editorContext.addSelection(),
+    'vigil.addFile': (uri, uris) => app.editorContext.addFile(uri, uris),
     'vigil.focusSession': () => app.focusSession(),
     'vigil.openSession': async (arg) => {
       const id = sessionIdOf(arg) ?? (await pickSession(app, 'Open which session?', false));

@@ -1,5 +1,6 @@
 // What the composer's `@` offers, from VS Code: workspace files (findFiles, so `files.exclude` applies;
-// bounded, cached briefly while the person types), the active editor's selection and the Problems list.
+// bounded, cached briefly while the person types), the active editor's selection and the Problems list;
+// and the same mentions for files named by URI (Add File to Vigil, a drop) and the active file's Problems.
 
 import * as vscode from 'vscode';
 import * as path from 'node:path';
@@ -7,6 +8,7 @@ import { contextLimits, type MentionItem } from '../../shared/promptContext';
 import { locatePath } from '../core/acp/workspaceBoundary';
 import { isWithin } from '../core/acp/workspaceFs';
 import { rankPaths } from '../presentation/mentionMatch';
+import { fileMentions, type FoundMentions } from '../presentation/fileMentions';
 
 /** Files scanned per query: enough for a large repository's picker, bounded for a huge one. */
 const scanLimit = 20_000;
@@ -56,8 +58,31 @@ export class MentionSource {
     return files;
   }
 
+  /** Files named by URI (a drop from the Explorer, Add File to Vigil): mentions by the rule `@` follows. */
+  async uris(root: string | undefined, uris: readonly string[]): Promise<FoundMentions> {
+    const paths: string[] = [];
+    const refused: string[] = [];
+    for (const text of uris) {
+      const file = localPath(text);
+      if (file === undefined) refused.push(`${JSON.stringify(text.slice(0, 120))} is not a file on this machine.`);
+      else paths.push(file);
+    }
+    const found = await fileMentions(root, paths);
+    const note = [...refused, ...(found.note ? [found.note] : [])].join(' ');
+    return { items: found.items, ...(note ? { note } : {}) };
+  }
+
+  /** The Problems of the active editor's file, or why there are none to offer. */
+  activeProblems(root: string | undefined): FoundMentions {
+    const file = vscode.window.activeTextEditor?.document.uri;
+    if (!file || file.scheme !== 'file') return { items: [], note: 'Open a file in the editor to attach its Problems.' };
+    if (root === undefined || !isWithin(root, file.fsPath)) return { items: [], note: `${path.basename(file.fsPath)} is outside the session's folder; its Problems are not attached.` };
+    const rel = path.relative(root, file.fsPath).split(path.sep).join('/');
+    return { items: [this.problems(root, file.toString(), rel)] };
+  }
+
   /** The active editor's selection, or why there is none to offer. */
-  private selection(root: string | undefined): MentionItem | string {
+  selection(root: string | undefined): MentionItem | string {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return 'No editor is active, so there is no selection to mention.';
     const sel = editor.selection;
@@ -70,13 +95,13 @@ export class MentionSource {
     return { kind: 'selection', path: shown.slice(0, contextLimits.pathChars), startLine: sel.start.line + 1, endLine, text };
   }
 
-  /** The Problems list of the workspace folder (errors first), bounded in count and size. */
-  private problems(root: string | undefined): MentionItem {
+  /** The Problems list of the workspace folder (errors first), bounded in count and size; `only`: one file's (its URI, and its path as shown). */
+  private problems(root: string | undefined, only?: string, onlyPath?: string): MentionItem {
     const lines: string[] = [];
     let total = 0;
     const all: Array<{ rel: string; d: vscode.Diagnostic }> = [];
     for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {
-      if (uri.scheme !== 'file' || (root !== undefined && !isWithin(root, uri.fsPath))) continue;
+      if (uri.scheme !== 'file' || (root !== undefined && !isWithin(root, uri.fsPath)) || (only !== undefined && uri.toString() !== only)) continue;
       const rel = root !== undefined ? path.relative(root, uri.fsPath).split(path.sep).join('/') : uri.fsPath;
       for (const d of diagnostics) {
         if (d.severity > vscode.DiagnosticSeverity.Warning) continue;
@@ -95,7 +120,20 @@ export class MentionSource {
       lines.push(line);
     }
     const more = total - lines.length;
-    const text = lines.length === 0 ? 'No errors or warnings in the Problems list.' : `${lines.join('\n')}${more > 0 ? `\n… and ${more} more not listed` : ''}`;
-    return { kind: 'problems', count: total, text };
+    const where = onlyPath !== undefined ? ` of ${onlyPath}` : '';
+    const text = lines.length === 0 ? `No errors or warnings in the Problems list${where}.` : `${lines.join('\n')}${more > 0 ? `\n… and ${more} more not listed` : ''}`;
+    return { kind: 'problems', count: total, text, ...(onlyPath !== undefined ? { path: onlyPath.slice(0, contextLimits.pathChars) } : {}) };
   }
+}
+
+/** The path on this machine a dropped URI names: `file:`, or `vscode-remote:` as a browser workbench names this host's files. */
+function localPath(text: string): string | undefined {
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(text.trim(), true);
+  } catch {
+    return undefined;
+  }
+  if (uri.scheme === 'file' || uri.scheme === 'vscode-remote') return uri.with({ scheme: 'file', authority: '' }).fsPath;
+  return undefined;
 }

@@ -8,22 +8,21 @@ import { errorMessage } from '../core/common/errors';
 import type { SettledHooks } from '../core/settings/agentChoiceGate';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
-import type { ApprovalDecision, HostEvent, NoticeAction, SessionSnapshot, TurnPhase } from '../../shared/sessionView';
+import type { ApprovalDecision, ElicitationAction, HostEvent, NoticeAction, SessionSnapshot, TurnPhase } from '../../shared/sessionView';
 import type { TurnEnded } from '../core/ports/turns';
 import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
 import { summaries, waitingForSettings } from '../../shared/turnWords';
-import { answerElicitation, elicitationUrl, type ElicitationRoutes } from '../presentation/elicitationAnswers';
+import { ElicitationIntents } from './elicitationIntents';
 import type { ElicitationValue } from '../../shared/elicitationForm';
 import type { MentionItem, PromptAttachment, PromptMention } from '../../shared/promptContext';
-import type { ElicitationAction } from '../../shared/sessionView';
 import type { MentionSource } from './mentionSource';
-import { mentionChoices, promptAttachments } from '../presentation/promptMentions';
+import { activeProblemMentions, droppedMentions, mentionChoices, promptAttachments } from '../presentation/promptMentions';
 import { stopTurnElsewhere } from './remoteTurnStop';
 import type { SessionPresenter } from '../presentation/sessionPresenter';
-import { SessionModels } from '../presentation/sessionModels';
+import { SessionModels, type ModelWatcher } from '../presentation/sessionModels';
 import type { VigilServices } from '../services';
-import { adoptAgentTitle } from '../presentation/agentTitle';
+import { adoptAgentTitle, titleFrom, titleIfUntitled, untitled } from '../presentation/agentTitle';
 import type { SessionViewController } from '../presentation/sessionViewController';
 import { SessionOpener, type SessionOpenerDeps } from './sessionOpener';
 
@@ -51,7 +50,6 @@ export interface SessionControllerDeps extends SessionOpenerDeps {
 }
 
 const settingsNoticeId = 'settings-wait';
-const untitled = 'New session';
 
 export const resumePrompt =
   'Resume: the previous turn ended before it finished (it was aborted or interrupted). Continue the task from where it stopped. ' +
@@ -65,11 +63,18 @@ export class SessionController extends Disposable implements SessionViewControll
   /** User turns still waiting for a busy lease, per session: Stop cancels the wait. */
   private readonly waiting = new Map<string, AbortController>();
   private attached = false;
+  /** Answers to agents' forms and links, this window's or another's (elicitationIntents.ts). */
+  private readonly elicitationIntents: ElicitationIntents;
 
   constructor(private readonly d: SessionControllerDeps) {
     super();
     this.models = new SessionModels({ post: (event) => this.d.post(event), isLive: (sessionId) => this.services?.supervisor.getSnapshot(sessionId) !== undefined });
     this.opener = new SessionOpener(d, this.models);
+    this.elicitationIntents = new ElicitationIntents({
+      elicitations: d.elicitations,
+      remoteFeedOf: (sessionId) => this.opener.remoteFeedOf(sessionId),
+      claim: async (sessionId, requestId, answer) => (await d.services()).crossWindow.control.answerElicitation(sessionId, requestId, answer),
+    });
     this._register(toDisposable(() => this.opener.stopFollowing()));
   }
 
@@ -78,6 +83,28 @@ export class SessionController extends Disposable implements SessionViewControll
   /** The model of the session the view shows. */
   private get presenter(): SessionPresenter | undefined {
     return this.models.shown;
+  }
+
+  /**
+   * An editor tab of the session: its model (the view's, another tab's, or read now) told to `watcher` from
+   * now on. The returned function ends the watch; the model and its follower go once nothing shows them.
+   */
+  async watch(sessionId: string, watcher: ModelWatcher): Promise<() => void> {
+    const unwatch = await this.opener.hold(sessionId, watcher);
+    return () => {
+      unwatch();
+      this.opener.dropUnshown();
+    };
+  }
+
+  /** A session's model as its surfaces show it; empty when no surface holds it. */
+  snapshotOf(sessionId: string): SessionSnapshot {
+    return this.models.get(sessionId)?.snapshot ?? emptySnapshot();
+  }
+
+  /** Whether the view or a tab shows the session (its changes reach a person without opening it). */
+  private onScreen(sessionId: string): boolean {
+    return sessionId === this.presenter?.sessionId || this.models.watched(sessionId);
   }
 
   get currentSessionId(): string | undefined {
@@ -99,61 +126,46 @@ export class SessionController extends Disposable implements SessionViewControll
     this.attached = true;
     this.services = services;
     const { supervisor, registry } = services;
-    this._register(toDisposable(supervisor.subscribe((event) => this.onSupervisorEvent(event))));
-    this._register(toDisposable(services.agents.subscribeAgentState((event) => {
-      if (event.kind === 'state') {
-        this.models.agentState(event.sessionId, event.state);
-        return;
-      }
-      void this.adoptTitle(services, event.sessionId, event.title);
-    })));
-    this._register(
-      toDisposable(
-        supervisor.sessions.onAppended(({ sessionId, records }) => this.opener.appended(sessionId, records)),
-      ),
-    );
-    this._register(
-      toDisposable(
-        registry.subscribe((event) => {
-          if (event.type === 'created' || event.type === 'changed') {
-            this.models.task(event.task);
-            this.d.changed();
-          }
-        }),
-      ),
-    );
-    this._register(
-      toDisposable(
-        this.d.broker.subscribe((change) => {
-          if (change.type === 'requested') this.models.approvalRequested(change.sessionId, change.approval);
-          else this.models.approvalResolved(change.sessionId, change.requestId);
-          if (change.type === 'requested') void this.d.reveal();
-          this.d.changed();
-        }),
-      ),
-    );
-    this._register(
-      toDisposable(
-        this.d.elicitations.subscribe((change) => {
-          if (change.type === 'requested') this.models.elicitationRequested(change.sessionId, change.elicitation);
-          else this.models.elicitationResolved(change.sessionId, change.requestId);
-          if (change.type === 'requested') void this.d.reveal();
-        }),
-      ),
-    );
+    const models = this.models;
+    const subscriptions = [
+      supervisor.subscribe((event) => this.onSupervisorEvent(event)),
+      services.agents.subscribeAgentState((event) => {
+        if (event.kind === 'state') models.agentState(event.sessionId, event.state);
+        else void this.adoptTitle(services, event.sessionId, event.title);
+      }),
+      supervisor.sessions.onAppended(({ sessionId, records }) => this.opener.appended(sessionId, records)),
+      registry.subscribe((event) => {
+        if (event.type !== 'created' && event.type !== 'changed') return;
+        models.task(event.task);
+        this.d.changed();
+      }),
+      this.d.broker.subscribe((change) => {
+        if (change.type === 'requested') models.approvalRequested(change.sessionId, change.approval);
+        else models.approvalResolved(change.sessionId, change.requestId);
+        if (change.type === 'requested') void this.d.reveal();
+        this.d.changed();
+      }),
+      this.d.elicitations.subscribe((change) => {
+        if (change.type === 'requested') models.elicitationRequested(change.sessionId, change.elicitation);
+        else models.elicitationResolved(change.sessionId, change.requestId);
+        if (change.type === 'requested') void this.d.reveal();
+      }),
+    ];
+    for (const unsubscribe of subscriptions) this._register(toDisposable(unsubscribe));
   }
 
-  /** Re-renders the open session's header (its agent's background wakeups became available or not). */
+  /** Re-renders the headers of the sessions on screen, or of one (its agent's background wakeups became available or not). */
   refreshMeta(sessionId?: string): void {
-    const id = this.presenter?.sessionId;
-    if (!id || (sessionId !== undefined && sessionId !== id)) return;
-    void this.d
-      .services()
-      .then(async (services) => {
-        const meta = await services.supervisor.sessions.get(id);
-        if (meta && this.presenter?.sessionId === id) this.presenter.meta(meta, this.d.metaExtra(id));
-      })
-      .catch((error: unknown) => this.d.logger.debug(`refreshing the session header failed: ${String(error)}`));
+    const ids = sessionId !== undefined ? [sessionId].filter((id) => this.onScreen(id)) : this.models.onScreen();
+    for (const id of ids) {
+      void this.d
+        .services()
+        .then(async (services) => {
+          const meta = await services.supervisor.sessions.get(id);
+          if (meta) this.models.meta(meta, this.d.metaExtra(id));
+        })
+        .catch((error: unknown) => this.d.logger.debug(`refreshing the session header failed: ${String(error)}`));
+    }
   }
 
   /** Answers the webview's `ready` (synchronously, so no event slips between snapshot and send). */
@@ -168,11 +180,12 @@ export class SessionController extends Disposable implements SessionViewControll
     return this.opener.restoreLast();
   }
 
-  async newSession(title = untitled): Promise<SessionMeta> {
+  /** `inView: false`: created only (an editor tab shows it), the view keeps what it shows. */
+  async newSession(title = untitled, inView = true): Promise<SessionMeta> {
     const services = await this.d.services();
     const folder = this.d.folderForNewSession();
     const meta = await services.supervisor.sessions.create(title, undefined, folder !== undefined ? { folder } : {});
-    await this.open(meta.id);
+    if (inView) await this.open(meta.id);
     this.d.changed();
     return meta;
   }
@@ -205,7 +218,7 @@ export class SessionController extends Disposable implements SessionViewControll
     // Checked before the prompt is stored: a refused attachment loses nothing (the draft comes back).
     const attachments = mentions.length > 0 ? await promptAttachments(this.d, services, sessionId, mentions) : undefined;
     await this.nameIfUntitled(services, sessionId, titleText);
-    if (sessionId !== this.presenter?.sessionId) await this.open(sessionId);
+    if (!this.onScreen(sessionId)) await this.open(sessionId);
     await this.start(services, sessionId, text, 'user', attachments);
   }
 
@@ -213,34 +226,28 @@ export class SessionController extends Disposable implements SessionViewControll
     return mentionChoices(this.d, intent.sessionId ?? this.presenter?.sessionId, intent.query);
   }
 
+  onDropUris(intent: { sessionId?: string; uris: string[] }): Promise<{ items: MentionItem[]; note?: string }> {
+    return droppedMentions(this.d, intent.sessionId ?? this.presenter?.sessionId, intent.uris);
+  }
+
+  onActiveProblems(intent: { sessionId?: string }): Promise<{ items: MentionItem[]; note?: string }> {
+    return activeProblemMentions(this.d, intent.sessionId ?? this.presenter?.sessionId);
+  }
+
   async onElicitation(intent: { sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }): Promise<void> {
-    const went = await answerElicitation(this.elicitationRoutes, intent.sessionId ?? this.presenter?.sessionId, intent.requestId, intent.action, intent.content);
-    if (went === 'remote') this.presenter?.elicitationResolved(intent.requestId);
-    if (went === 'gone') void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: that request of the agent was already answered or cancelled.'));
+    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
+    if ((await this.elicitationIntents.answer({ ...intent, sessionId })) === 'remote' && sessionId) this.models.elicitationResolved(sessionId, intent.requestId);
   }
 
-  async onOpenElicitationUrl(intent: { requestId: string }): Promise<void> {
-    const url = elicitationUrl(this.elicitationRoutes, intent.requestId);
-    if (!url) throw new Error('That link request was already answered or cancelled.');
-    // The URL was checked (http/https, no credentials) when the agent sent it; the person clicked to open it.
-    const opened = await vscode.env.openExternal(vscode.Uri.parse(url, true));
-    if (!opened) throw new Error(`The link to ${new URL(url).host} could not be opened.`);
-  }
-
-  /** This window's forms, and those of another window's turn shown in the view. */
-  private get elicitationRoutes(): ElicitationRoutes {
-    return {
-      local: this.d.elicitations,
-      remote: (requestId) => this.opener.remoteFeed?.remoteElicitation(requestId),
-      claim: async (sessionId, requestId, answer) => (await this.d.services()).crossWindow.control.answerElicitation(sessionId, requestId, answer),
-    };
+  onOpenElicitationUrl(intent: { requestId: string; sessionId?: string }): Promise<void> {
+    return this.elicitationIntents.openUrl({ ...intent, sessionId: intent.sessionId ?? this.presenter?.sessionId });
   }
 
   async onResume(intent: { sessionId?: string } = {}): Promise<void> {
     const sessionId = intent.sessionId ?? this.presenter?.sessionId;
     if (!sessionId) return;
     const services = await this.d.services();
-    if (sessionId !== this.presenter?.sessionId) await this.open(sessionId);
+    if (!this.onScreen(sessionId)) await this.open(sessionId);
     await this.checkRunsHere(services, sessionId);
     // Resuming is the person's way of saying the provider is fixed: parked wakeups may flow again.
     services.supervisor.unpause(sessionId);
@@ -259,11 +266,11 @@ export class SessionController extends Disposable implements SessionViewControll
   async onApproval(intent: { sessionId?: string; requestId: string; decision: ApprovalDecision }): Promise<void> {
     if (this.d.broker.answer(intent.requestId, intent.decision)) return;
     const sessionId = intent.sessionId ?? this.presenter?.sessionId;
-    if (sessionId && this.opener.remoteFeed?.isRemoteApproval(intent.requestId)) {
+    if (sessionId && this.opener.remoteFeedOf(sessionId)?.isRemoteApproval(intent.requestId)) {
       const services = await this.d.services();
       const result = await services.crossWindow.control.answer(sessionId, intent.requestId, intent.decision);
       if (result.kind === 'won') {
-        this.presenter?.approvalResolved(intent.requestId);
+        this.models.approvalResolved(sessionId, intent.requestId);
         return;
       }
     }
@@ -323,7 +330,7 @@ export class SessionController extends Disposable implements SessionViewControll
 
   /** Holds the message while Vigil cannot know which agent the person chose, and says so in the view. */
   private async agentChoice(sessionId: string, signal: AbortSignal): Promise<void> {
-    const presenter = () => (this.presenter?.sessionId === sessionId ? this.presenter : undefined);
+    const presenter = () => this.models.get(sessionId);
     const waiting = () => presenter()?.note({ id: settingsNoticeId, kind: 'info', text: waitingForSettings.text, detail: waitingForSettings.detail, resumable: false, at: Date.now() });
     try {
       await this.d.agentChoiceSettled?.({ signal, waiting });
@@ -334,10 +341,10 @@ export class SessionController extends Disposable implements SessionViewControll
   }
 
   private async nameIfUntitled(services: VigilServices, sessionId: string, text: string): Promise<void> {
-    const title = sessionId === this.presenter?.sessionId ? this.presenter.snapshot.session?.title : (await services.supervisor.sessions.get(sessionId))?.title;
-    if (title !== untitled) return;
-    const renamed = await services.supervisor.sessions.rename(sessionId, titleFrom(text), 'auto');
+    const renamed = await titleIfUntitled(services.supervisor.sessions, sessionId, text, this.models.get(sessionId)?.snapshot.session?.title);
+    if (!renamed) return;
     this.models.meta(renamed, this.d.metaExtra(sessionId));
+    this.d.changed();
   }
 
   /** A failed turn with remedies is reported beyond the view (a notification with the same buttons). */
@@ -362,19 +369,21 @@ export class SessionController extends Disposable implements SessionViewControll
     }
   }
 
-  /** A header control of the agent's options: the pickers live with the commands (agentOptionPicks.ts). */
+  /** Header controls, a turn's Restore and its diff: the work lives with the commands (agentOptionPicks.ts, checkpointCommands.ts, turnChangesReview.ts). */
   async onAgentOption(intent: { sessionId?: string; configId?: string }): Promise<void> {
-    await vscode.commands.executeCommand('vigil.agentOptions', { sessionId: intent.sessionId ?? this.presenter?.sessionId, configId: intent.configId });
+    await this.command('vigil.agentOptions', intent);
   }
 
-  /** A turn's "Restore to before this turn": the preview and questions live with the command (checkpointCommands.ts). */
   async onRestoreCheckpoint(intent: { sessionId?: string; turnId: string; path?: string }): Promise<void> {
-    await vscode.commands.executeCommand('vigil.restoreCheckpoint', { ...intent, sessionId: intent.sessionId ?? this.presenter?.sessionId });
+    await this.command('vigil.restoreCheckpoint', intent);
   }
 
-  /** A turn's changes in the diff editor: the work lives with the command (turnChangesReview.ts). */
   async onOpenTurnChanges(intent: { sessionId?: string; turnId: string; path?: string }): Promise<void> {
-    await vscode.commands.executeCommand('vigil.reviewTurnChanges', { ...intent, sessionId: intent.sessionId ?? this.presenter?.sessionId });
+    await this.command('vigil.reviewTurnChanges', intent);
+  }
+
+  private async command(id: string, intent: { sessionId?: string }): Promise<void> {
+    await vscode.commands.executeCommand(id, { ...intent, sessionId: intent.sessionId ?? this.presenter?.sessionId });
   }
 
   private onSupervisorEvent(event: SupervisorEvent): void {
@@ -386,9 +395,4 @@ export class SessionController extends Disposable implements SessionViewControll
     // (a phase change), it moves counters only, and nothing needs the sessions listed again.
     this.d.changed(event.type === 'activity' && this.presenter?.phase === phaseBefore);
   }
-}
-
-export function titleFrom(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || untitled;
 }

@@ -1,6 +1,7 @@
 // Which session the view shows, kept current: opens a session from its durable tail (records appended
 // while the tail is read are merged in), shows the kept model of a session whose turn runs here, follows
-// the turns other windows run through the store, and remembers the session for the next reload.
+// the turns other windows run through the store, and remembers the session for the next reload. Editor
+// tabs get their session's model the same way (`hold`), each followed while a tab or the view shows it.
 
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/common/errors';
@@ -10,8 +11,8 @@ import type { TranscriptRecord } from '../core/store/transcriptRecords';
 import type { SessionSnapshot } from '../../shared/sessionView';
 import type { ApprovalBroker } from '../presentation/approvalBroker';
 import type { ElicitationBroker } from '../presentation/elicitationBroker';
-import type { SessionPresenter } from '../presentation/sessionPresenter';
-import type { SessionModels } from '../presentation/sessionModels';
+import type { PresenterSeed, SessionPresenter } from '../presentation/sessionPresenter';
+import type { ModelWatcher, SessionModels } from '../presentation/sessionModels';
 import { RemoteTurnFeed } from '../presentation/remoteTurnFeed';
 import type { VigilServices } from '../services';
 
@@ -39,13 +40,13 @@ const folderNoticeId = 'folder';
 const tailRecords = 10_000;
 
 export class SessionOpener {
-  /** Records that became durable while a session was being opened (its tail read in flight). */
-  private opening: { sessionId: string; buffered: TranscriptRecord[] } | undefined;
+  /** Records that became durable while a session was being opened (its tail read in flight), per open. */
+  private readonly opening = new Map<string, Set<TranscriptRecord[]>>();
   /** Bumped by every open: an open overtaken by a later one (the restore by the person's pick) drops its result. */
   private openSeq = 0;
-  /** The open session followed through the store, for turns that other windows run. */
-  private remote: { stop(): void; feed: RemoteTurnFeed } | undefined;
-  /** Records of the open session this window appended (they reach the view directly, not through the follower). */
+  /** The sessions on screen (the view's, the tabs'), each followed through the store for turns that other windows run. */
+  private readonly remotes = new Map<string, { stop(): void; feed: RemoteTurnFeed }>();
+  /** Records of the sessions on screen this window appended (they reach the view directly, not through the follower). */
   private readonly own = new Set<string>();
 
   constructor(
@@ -60,9 +61,10 @@ export class SessionOpener {
 
   /** Records the store made durable: buffered while their session opens, else fed to its model. */
   appended(sessionId: string, records: readonly TranscriptRecord[]): void {
-    if (sessionId === this.opening?.sessionId) this.opening.buffered.push(...records);
+    const opening = this.opening.get(sessionId);
+    if (opening) for (const buffered of opening) buffered.push(...records);
     else this.models.records(sessionId, records);
-    if (sessionId === this.presenter?.sessionId || sessionId === this.opening?.sessionId) {
+    if (this.remotes.has(sessionId) || opening) {
       if (this.own.size > 10_000) this.own.clear();
       for (const record of records) this.own.add(recordKey(record));
     }
@@ -70,11 +72,27 @@ export class SessionOpener {
 
   /** The follower of another window's turn in the open session, if one runs. */
   get remoteFeed(): RemoteTurnFeed | undefined {
-    return this.remote?.feed;
+    const id = this.presenter?.sessionId;
+    return id === undefined ? undefined : this.remotes.get(id)?.feed;
+  }
+
+  /** The follower of a session on screen (the view's or a tab's). */
+  remoteFeedOf(sessionId: string): RemoteTurnFeed | undefined {
+    return this.remotes.get(sessionId)?.feed;
   }
 
   stopFollowing(): void {
-    this.remote?.stop();
+    for (const remote of this.remotes.values()) remote.stop();
+    this.remotes.clear();
+  }
+
+  /** Stops following the sessions no surface shows any more (the view moved on, a tab closed). */
+  dropUnshown(): void {
+    for (const [sessionId, remote] of [...this.remotes]) {
+      if (sessionId === this.presenter?.sessionId || this.models.watched(sessionId)) continue;
+      remote.stop();
+      this.remotes.delete(sessionId);
+    }
   }
 
   /**
@@ -115,26 +133,74 @@ export class SessionOpener {
     const seq = ++this.openSeq;
     if (options.onlyIf !== undefined && options.onlyIf !== seq - 1) return;
     const services = await this.d.services();
-    const { supervisor, registry } = services;
-    const meta = await supervisor.sessions.get(sessionId);
+    const meta = await services.supervisor.sessions.get(sessionId);
     if (!meta) throw new Error(`Session ${sessionId} does not exist any more.`);
     const problem = await this.folderProblem(services, meta);
     if (seq !== this.openSeq) return;
     // Its turn runs here: the model kept for it is current, so it is shown as it stands.
     if (this.models.kept(sessionId)) return this.showKept(services, meta, problem);
-    const opening = { sessionId, buffered: [] as TranscriptRecord[] };
-    this.opening = opening;
-    // Taken before the tail read: the follower reads on from here and drops what the tail already had.
-    const followFrom = await services.crossWindow.transcriptSize(sessionId);
-    let tail: Awaited<ReturnType<typeof supervisor.sessions.readTail>>;
-    try {
-      tail = await supervisor.sessions.readTail(sessionId, tailRecords);
-    } finally {
-      if (this.opening === opening) this.opening = undefined;
-    }
+    const read = await this.readSession(services, meta);
     // A later open (the person's click while this one read the transcript) wins.
     if (seq !== this.openSeq) return;
-    const records = [...tail.records, ...unseen(tail.records, opening.buffered)];
+    const presenter = this.models.show(this.seed(services, meta, read.records));
+    this.followRemote(services, presenter, read.followFrom, read.records);
+    this.d.postSnapshot(presenter.snapshot);
+    this.dropUnshown();
+    await this.shown(services, presenter, problem);
+  }
+
+  /**
+   * The session's model for an editor tab, watched by `watcher` from now on: the one kept for it (shown in the
+   * view, another tab's, or its turn running here), else read from the store as `open` does, without changing
+   * what the view shows. Returns the end of the watch.
+   */
+  async hold(sessionId: string, watcher: ModelWatcher): Promise<() => void> {
+    const services = await this.d.services();
+    const meta = await services.supervisor.sessions.get(sessionId);
+    if (!meta) throw new Error(`Session ${sessionId} does not exist any more.`);
+    // Watched in the same step as it is found or built: nothing can prune it in between.
+    const watch = (model: SessionPresenter) => {
+      const unwatch = this.models.watch(sessionId, watcher);
+      watcher.snapshot(model.snapshot);
+      return unwatch;
+    };
+    const kept = this.models.get(sessionId);
+    if (kept) {
+      const unwatch = watch(kept);
+      if (!this.remotes.has(sessionId)) {
+        const followFrom = await services.crossWindow.transcriptSize(sessionId);
+        if (this.models.get(sessionId) === kept && !this.remotes.has(sessionId)) this.followRemote(services, kept, followFrom, []);
+      }
+      return unwatch;
+    }
+    const problem = await this.folderProblem(services, meta);
+    const read = await this.readSession(services, meta);
+    // Built by another open meanwhile (the view's, or a second click): that one is current.
+    const meanwhile = this.models.get(sessionId);
+    if (meanwhile) return watch(meanwhile);
+    const presenter = this.models.hold(this.seed(services, meta, read.records));
+    const unwatch = watch(presenter);
+    this.followRemote(services, presenter, read.followFrom, read.records);
+    if (problem) presenter.note({ id: folderNoticeId, kind: 'info', text: problem, resumable: false, at: Date.now() });
+    return unwatch;
+  }
+
+  /** The session's durable tail with what became durable while it was read, and where a follower reads on from. */
+  private async readSession(services: VigilServices, meta: SessionMeta): Promise<{ records: TranscriptRecord[]; followFrom: number }> {
+    const sessionId = meta.id;
+    const buffered: TranscriptRecord[] = [];
+    let opening = this.opening.get(sessionId);
+    if (!opening) this.opening.set(sessionId, (opening = new Set()));
+    opening.add(buffered);
+    // Taken before the tail read: the follower reads on from here and drops what the tail already had.
+    const followFrom = await services.crossWindow.transcriptSize(sessionId);
+    let tail: Awaited<ReturnType<VigilServices['supervisor']['sessions']['readTail']>>;
+    try {
+      tail = await services.supervisor.sessions.readTail(sessionId, tailRecords);
+    } finally {
+      opening.delete(buffered);
+      if (opening.size === 0 && this.opening.get(sessionId) === opening) this.opening.delete(sessionId);
+    }
     if (tail.corrupt.length > 0) {
       void vscode.window.showWarningMessage(
         tail.corrupt.length === 1
@@ -142,21 +208,21 @@ export class SessionOpener {
           : vscode.l10n.t('Vigil: {0} damaged lines in the transcript of "{1}" were set aside (kept next to it as .quarantine); the rest of the session is intact.', tail.corrupt.length, meta.title),
       );
     }
-    const presenter = this.models.show(
-      {
-        meta,
-        metaExtra: this.d.metaExtra(sessionId),
-        records,
-        live: supervisor.getSnapshot(sessionId),
-        tasks: registry.list({ sessionId }),
-        approvals: this.d.broker.openFor(sessionId),
-        agent: services.agents.agentStateOf(sessionId),
-        elicitations: this.d.elicitations.openFor(sessionId),
-      },
-    );
-    this.followRemote(services, presenter, followFrom, records);
-    this.d.postSnapshot(presenter.snapshot);
-    await this.shown(services, presenter, problem);
+    return { records: [...tail.records, ...unseen(tail.records, buffered)], followFrom };
+  }
+
+  private seed(services: VigilServices, meta: SessionMeta, records: TranscriptRecord[]): PresenterSeed {
+    const sessionId = meta.id;
+    return {
+      meta,
+      metaExtra: this.d.metaExtra(sessionId),
+      records,
+      live: services.supervisor.getSnapshot(sessionId),
+      tasks: services.registry.list({ sessionId }),
+      approvals: this.d.broker.openFor(sessionId),
+      agent: services.agents.agentStateOf(sessionId),
+      elicitations: this.d.elicitations.openFor(sessionId),
+    };
   }
 
   /** Shows the kept model of a session whose turn runs in this window, with its header read again. */
@@ -164,10 +230,14 @@ export class SessionOpener {
     this.models.meta(meta, this.d.metaExtra(meta.id));
     const presenter = this.models.reshow(meta.id)!;
     this.d.postSnapshot(presenter.snapshot);
-    // From here on its records reach it directly (`own`); the follower starts at the end of what is stored.
-    const followFrom = await services.crossWindow.transcriptSize(meta.id);
-    if (this.presenter !== presenter) return;
-    this.followRemote(services, presenter, followFrom, []);
+    this.dropUnshown();
+    // A tab's session is followed already; else from here on its records reach it directly (`own`), and the
+    // follower starts at the end of what is stored.
+    if (!this.remotes.has(meta.id)) {
+      const followFrom = await services.crossWindow.transcriptSize(meta.id);
+      if (this.presenter !== presenter) return;
+      this.followRemote(services, presenter, followFrom, []);
+    }
     await this.shown(services, presenter, problem);
   }
 
@@ -188,20 +258,34 @@ export class SessionOpener {
   }
 
   private followRemote(services: VigilServices, presenter: SessionPresenter, offset: number, tail: readonly TranscriptRecord[]): void {
-    this.remote?.stop();
+    const sessionId = presenter.sessionId;
+    this.remotes.get(sessionId)?.stop();
     const feed = new RemoteTurnFeed(
       presenter,
-      () => void this.open(presenter.sessionId).catch((error: unknown) => this.d.logger.warn(`reopening ${presenter.sessionId} failed: ${errorMessage(error)}`)),
+      () => void this.reread(sessionId).catch((error: unknown) => this.d.logger.warn(`reopening ${sessionId} failed: ${errorMessage(error)}`)),
       (record) => this.own.delete(recordKey(record)),
     );
-    const stop = services.crossWindow.follow(presenter.sessionId, offset, tail, (update) => {
-      if (this.presenter !== presenter) return;
+    const stop = services.crossWindow.follow(sessionId, offset, tail, (update) => {
+      if (this.models.get(sessionId) !== presenter) return;
       const phase = presenter.phase;
       const where = presenter.snapshot.turn.where;
       feed.apply(update);
       if (presenter.phase !== phase || presenter.snapshot.turn.where !== where) this.d.changed();
     });
-    this.remote = { stop, feed };
+    this.remotes.set(sessionId, { stop, feed });
+  }
+
+  /** The transcript was rewritten underneath: the view opens the session again, a tab's model is read again. */
+  private async reread(sessionId: string): Promise<void> {
+    if (sessionId === this.presenter?.sessionId) return this.open(sessionId);
+    if (!this.models.watched(sessionId)) return;
+    const services = await this.d.services();
+    const meta = await services.supervisor.sessions.get(sessionId);
+    if (!meta) return;
+    const read = await this.readSession(services, meta);
+    if (!this.models.watched(sessionId) || sessionId === this.presenter?.sessionId) return;
+    const presenter = this.models.hold(this.seed(services, meta, read.records));
+    this.followRemote(services, presenter, read.followFrom, read.records);
   }
 }
 

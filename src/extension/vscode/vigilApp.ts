@@ -10,7 +10,7 @@ import { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
 import type { LaunchSpec } from '../core/acp/agentLaunch';
 import { SessionSecrets } from '../core/mcp/sessionSecrets';
-import { chooseTaskServer } from '../core/mcp/taskServerChoice';
+import { agentLabel } from './agentLabel';
 import { mcpSecrets } from '../core/acp/mcpSettings';
 import { envSecrets } from '../core/common/secretValues';
 import { McpSettingsSource } from '../core/acp/mcpSettingsSource';
@@ -40,6 +40,8 @@ import type { TurnPhase } from '../../shared/sessionView';
 import { TaskTerminals } from './taskTerminal';
 import { RestrictedAgentConsent } from './restrictedAgentConsent';
 import { SessionViewProvider } from './webview/sessionViewProvider';
+import { SessionPanels } from './webview/sessionPanels';
+import { EditorContext } from './editorContext';
 import { openWorkspaceFile } from './workspaceLinks';
 import { EditJournal } from '../core/acp/editJournal';
 import { EditDiffs } from './editDiffs';
@@ -58,6 +60,9 @@ export class VigilApp extends Disposable {
   readonly elicitations = new ElicitationBroker();
   readonly statusBar: StatusBarController;
   readonly sessionView: SessionViewProvider;
+  /** Sessions in editor tabs, each a full session view in step with the side bar's. */
+  readonly panels: SessionPanels;
+  readonly editorContext: EditorContext;
   readonly sessions: SessionController;
   readonly tree: SessionTreeProvider;
   readonly terminals: TaskTerminals;
@@ -93,12 +98,13 @@ export class VigilApp extends Disposable {
     this.restricted = RestrictedAgentConsent.forApp(this, () => this.restartIdleAgents());
     this.learnAgentEnv();
     this.learnMcpSecrets();
+    const mentions = new MentionSource();
     this.sessions = this._register(
       new SessionController({
         services: () => this.services(),
         broker: this.broker,
         elicitations: this.elicitations,
-        mentions: new MentionSource(),
+        mentions,
         workFolder: async (sessionId) => (await this.services()).folders.workFolder(sessionId),
         logger,
         memento: context.workspaceState,
@@ -110,7 +116,7 @@ export class VigilApp extends Disposable {
         killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
         openFile: (file, line) => openWorkspaceFile(file, line, logger),
         openDiff: (editId) => this.editDiffs.open(editId),
-        metaExtra: (sessionId) => this.restricted.labelled(sessionId, this.agentLabel(sessionId)),
+        metaExtra: (sessionId) => this.restricted.labelled(sessionId, agentLabel(this.config, (id) => this.started?.taskServer?.unavailable(id), sessionId)),
         folderForNewSession: () => folderForNewSession(windowFolders(), activeFile()),
         windowKey: () => windowFolders()[0] ?? '',
         onTurnFailed: (ended, text) => this.signIn.turnFailed(ended, text),
@@ -119,6 +125,11 @@ export class VigilApp extends Disposable {
       }),
     );
     this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions, redactor }));
+    this.panels = this._register(new SessionPanels({ extensionUri: context.extensionUri, logger, sessions: this.sessions, redactor }));
+    this.editorContext = this._register(new EditorContext({
+      mentions, panels: this.panels, view: this.sessionView, viewSessionId: () => this.sessions.currentSessionId,
+      root: async (sessionId) => (sessionId ? (await this.services()).folders.workFolder(sessionId) : folderForNewSession(windowFolders(), activeFile())),
+    }));
     this.statusBar = this._register(new StatusBarController(() => this.statusModel()));
     this._register(this.sessionView.onDidReceiveMessage(() => (this.viewSeenAt = Date.now())));
     this.tree = this._register(
@@ -158,7 +169,10 @@ export class VigilApp extends Disposable {
     this.checkpoints = this._register(new CheckpointCommands({ services: () => this.services(), currentSessionId: () => this.sessions.currentSessionId, logger }));
     this.turnChanges = new TurnChangesReview({ services: () => this.services(), currentSessionId: () => this.sessions.currentSessionId, logger });
     this.models = new ModelCommands({ globalState: context.globalState, secrets: this.secrets, config: this.config, logger, agentModel: () => this.agentOptions.selectAgentModel() });
-    this._register(this.tree.onDidDeleteSession((id) => void this.started?.agents.forget(id)));
+    this._register(this.tree.onDidDeleteSession((id) => {
+      this.panels.close(id);
+      void this.started?.agents.forget(id);
+    }));
     // Which sessions are this window's depends on its folders: re-sort the list when they change.
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.tree.refresh()));
     // A new agent, model or key applies from the next agent process: stop the idle ones now.
@@ -213,7 +227,7 @@ export class VigilApp extends Disposable {
       prompter: new ApprovalPrompter({
         surface: () => ({
           ask: (question, signal) => this.broker.ask(question, signal),
-          isShowing: (sessionId) => this.sessionView.isReady && this.sessions.currentSessionId === sessionId,
+          isShowing: (sessionId) => this.showsSession(sessionId),
         }),
         sessionTitle: (sessionId) => (sessionId === this.sessions.currentSessionId ? this.sessions.currentSnapshot?.session?.title : undefined),
         logger: this.logger,
@@ -242,9 +256,9 @@ export class VigilApp extends Disposable {
     this.sessions.attach(services);
     this._register(new AttentionNotifier({
       subscribe: (listener) => services.supervisor.subscribe(listener),
-      showing: (sessionId) => this.visibleSessionId() === sessionId,
+      showing: (sessionId) => this.visibleSessionId() === sessionId || this.panels.isShowing(sessionId),
       // The same test as the prompter's `isShowing` above: when it fails, the prompter asks in a notification.
-      approvalPrompterNotifies: (sessionId) => !(this.sessionView.isReady && this.sessions.currentSessionId === sessionId),
+      approvalPrompterNotifies: (sessionId) => !this.showsSession(sessionId),
       title: async (sessionId) => (await services.supervisor.sessions.get(sessionId))?.title,
       redact: (text) => this.redactor.redact(text),
       settings: () => this.config.settings.notifications,
@@ -259,9 +273,14 @@ export class VigilApp extends Disposable {
     return services;
   }
 
-  /** The session the view shows while a person can see it (its heartbeat is recent). */
+  /** The session the view shows while a person can see it (its heartbeat is recent), else the focused tab's. */
   private visibleSessionId(): string | undefined {
-    return this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined;
+    return (this.sessionView.isReady && Date.now() - this.viewSeenAt < viewSeenForMs ? this.sessions.currentSessionId : undefined) ?? this.panels.activeSessionId;
+  }
+
+  /** Whether the view or a tab of the session can show an approval (else the prompter asks in a notification). */
+  private showsSession(sessionId: string): boolean {
+    return (this.sessionView.isReady && this.sessions.currentSessionId === sessionId) || this.panels.isShowing(sessionId);
   }
 
   /** `vigil.agent`'s secret env values (by name, or listed in `secretEnv`): secrets as soon as they are configured, before any launch. */
@@ -302,26 +321,6 @@ export class VigilApp extends Disposable {
     for (const session of await services.supervisor.sessions.list()) {
       if (!services.supervisor.getSnapshot(session.id)) await services.agents.release(session.id);
     }
-  }
-
-  private agentLabel(sessionId?: string): { agent?: string; model?: string; cwd?: string; wakeups?: string } {
-    // The view resolves markdown file links against the folder; without one, no file link renders.
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const cwd = folder?.scheme === 'file' ? folder.fsPath : undefined;
-    const custom = this.config.customAgent();
-    if (custom) return { agent: [custom.command, ...(custom.args ?? [])].join(' '), cwd, wakeups: this.wakeupsUnavailable(sessionId) };
-    const { provider, name } = this.config.settings.model;
-    const ignored = this.config.ignoredWorkspaceValue('agent');
-    const agent = ignored === 'restricted' ? 'built-in (the workspace’s vigil.agent is ignored in Restricted Mode)' : ignored === 'declined' ? 'built-in (the workspace’s vigil.agent was not confirmed)' : 'built-in';
-    return { agent, model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider, cwd };
-  }
-
-  /** Why a third-party agent's background commands cannot wake it (item: the session header says so). */
-  private wakeupsUnavailable(sessionId: string | undefined): string | undefined {
-    // Off is known before any agent starts; the other reasons once the session's agent answered initialize.
-    const off = chooseTaskServer({ offer: this.config.settings.tasks.offerToAgents, builtin: false });
-    if (off.kind === 'none') return off.reason;
-    return sessionId ? this.started?.taskServer?.unavailable(sessionId) : undefined;
   }
 
   /** The status bar's click: the session of an approval nobody sees, if there is one; else the open session. */

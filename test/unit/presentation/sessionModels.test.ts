@@ -6,7 +6,7 @@ import type { SessionMeta } from '../../../src/extension/core/store/sessionStore
 import type { TranscriptRecord } from '../../../src/extension/core/store/transcriptRecords';
 import { SessionModels } from '../../../src/extension/presentation/sessionModels';
 import type { PresenterSeed } from '../../../src/extension/presentation/sessionPresenter';
-import type { ApprovalView, HostEvent } from '../../../src/shared/sessionView';
+import type { ApprovalView, HostEvent, SessionSnapshot } from '../../../src/shared/sessionView';
 
 function meta(id: string): SessionMeta {
   return { id, title: `Session ${id}`, createdAt: 1, updatedAt: 1, state: 'idle' };
@@ -141,5 +141,85 @@ describe('session models (one per session)', () => {
     live.delete('w');
     models.supervisorEvent({ type: 'turnEnded', ended: { sessionId: 'w', turnId: 't1', source: 'wakeup', reason: 'interrupted', message: 'Stopped: no progress for 6 s' } });
     assert.equal(models.phaseOf('w'), undefined);
+  });
+
+  describe('editor tabs watching a model', () => {
+    const watcher = () => {
+      const events: HostEvent[] = [];
+      const snapshots: SessionSnapshot[] = [];
+      return { events, snapshots, watcher: { event: (e: HostEvent) => void events.push(e), snapshot: (s: SessionSnapshot) => void snapshots.push(s) } };
+    };
+    const texts = (events: HostEvent[]) => events.map((e) => e.type === 'entryAppended' && e.entry.kind === 'user' && e.entry.text);
+
+    it('a tab and the side bar of one session are told each change of the same model, once', () => {
+      const { models, posted } = setup();
+      const a = models.show(seed('a'));
+      const tab = watcher();
+      models.watch('a', tab.watcher);
+      posted.length = 0;
+      models.records('a', [prompt('sent from the tab')]);
+      assert.deepEqual(texts(posted), ['sent from the tab']);
+      assert.deepEqual(texts(tab.events), ['sent from the tab']);
+      assert.deepEqual(a.snapshot.entries.length, 1, 'folded once, into the one model');
+    });
+
+    it('a watched session keeps its model while the side bar moves on, and tells only its own tab', () => {
+      const { models, posted } = setup();
+      const a = models.show(seed('a'));
+      const tabA = watcher();
+      const unwatch = models.watch('a', tabA.watcher);
+      models.show(seed('b'));
+      assert.equal(models.get('a'), a, 'kept: a tab shows it');
+      assert.ok(models.kept('a'), 'showing it in the side bar again reuses the tab\'s model');
+      posted.length = 0;
+      models.records('a', [prompt('for a')]);
+      models.records('b', [prompt('for b')]);
+      assert.deepEqual(texts(tabA.events), ['for a']);
+      assert.deepEqual(texts(posted), ['for b']);
+      assert.deepEqual(models.onScreen().sort(), ['a', 'b']);
+      unwatch();
+      assert.equal(models.get('a'), undefined, 'its tab closed, the side bar shows another: dropped');
+      assert.equal(models.watched('a'), false);
+      models.records('a', [prompt('after the tab closed')]);
+      assert.deepEqual(texts(tabA.events), ['for a'], 'a closed tab hears nothing more');
+    });
+
+    it('a model held for a tab does not change what the side bar shows', () => {
+      const { models, posted } = setup();
+      models.show(seed('a'));
+      const tab = watcher();
+      const held = models.hold(seed('t'));
+      models.watch('t', tab.watcher);
+      assert.equal(models.shown?.sessionId, 'a');
+      posted.length = 0;
+      held.records([prompt('in the tab')]);
+      assert.deepEqual(posted, [], 'the side bar hears nothing of the tab\'s session');
+      assert.deepEqual(texts(tab.events), ['in the tab']);
+    });
+
+    it('a session read again gives its tab the new model\'s snapshot, and the old model falls silent', () => {
+      const { models } = setup();
+      const old = models.show(seed('a'));
+      const tab = watcher();
+      models.watch('a', tab.watcher);
+      const fresh = models.show(seed('a', [prompt('read again')]));
+      assert.equal(tab.snapshots.at(-1), fresh.snapshot);
+      old.records([prompt('stale')]);
+      assert.deepEqual(tab.events, []);
+    });
+
+    it('two tabs of one session both hear it; closing one leaves the other', () => {
+      const { models } = setup();
+      models.hold(seed('a'));
+      const one = watcher();
+      const two = watcher();
+      const stopOne = models.watch('a', one.watcher);
+      models.watch('a', two.watcher);
+      stopOne();
+      models.records('a', [prompt('still watched')]);
+      assert.deepEqual(texts(one.events), []);
+      assert.deepEqual(texts(two.events), ['still watched']);
+      assert.ok(models.get('a'));
+    });
   });
 });

@@ -59,7 +59,7 @@ async function resolveOne(root: string, m: PromptMention): Promise<PromptAttachm
     }
     case 'problems':
       if (m.text.length > contextLimits.embeddedChars) throw new MentionError(`The Problems list is ${m.text.length} characters; at most ${contextLimits.embeddedChars} can be attached.`);
-      return { kind: 'text', source: 'problems', uri: 'vigil:problems', name: `Problems (${m.count})`, text: m.text };
+      return { kind: 'text', source: 'problems', uri: 'vigil:problems', name: m.path !== undefined ? `Problems of ${basename(m.path)} (${m.count})` : `Problems (${m.count})`, text: m.text };
     case 'image': {
       const size = base64Bytes(m.data);
       if (size > contextLimits.imageBytes) throw new MentionError(`The image "${m.name}" is ${mb(size)}; images of at most ${mb(contextLimits.imageBytes)} can be attached.`);

@@ -9,7 +9,8 @@ import type { HostEvent, SessionSnapshot } from '../../../shared/sessionView';
 import type { WebviewMessage } from '../../../shared/webviewProtocol';
 import { SessionViewChannel } from '../../presentation/sessionViewChannel';
 import type { SessionViewController } from '../../presentation/sessionViewController';
-import { createNonce, renderSessionViewHtml } from '../../presentation/sessionViewHtml';
+import type { MentionItem } from '../../../shared/promptContext';
+import { copyToClipboard, renderSessionWebview, sessionWebviewOptions } from './sessionWebview';
 
 export interface SessionViewProviderOptions {
   /** `context.extensionUri`: dist/ below it holds webview.js and codicons/. */
@@ -67,6 +68,16 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     this.channel.postEvent(event);
   }
 
+  /** Chips for the composer (Add File/Selection to Vigil). */
+  addMentions(items: MentionItem[], note?: string): void {
+    this.channel.addMentions(items, note);
+  }
+
+  /** The keyboard goes to the composer's input (the view is revealed with focus first). */
+  focusInput(): void {
+    this.channel.focusInput();
+  }
+
   /** Shows the view, resolving it first if it was never opened. */
   async reveal(preserveFocus = false): Promise<void> {
     if (this.view) {
@@ -80,7 +91,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     this.view = view;
     this.channel.reset();
     const webview = view.webview;
-    webview.options = { enableScripts: true, localResourceRoots: [this.distUri] };
+    webview.options = sessionWebviewOptions(this.distUri);
     const subscriptions: vscode.Disposable[] = [
       webview.onDidReceiveMessage((raw: unknown) => void this.channel.receive(raw)),
       view.onDidDispose(() => {
@@ -91,12 +102,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
         for (const s of subscriptions) s.dispose();
       }),
     ];
-    webview.html = renderSessionViewHtml({
-      nonce: createNonce(),
-      cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.distUri, 'webview.js')).toString(),
-      codiconsUri: webview.asWebviewUri(vscode.Uri.joinPath(this.distUri, 'codicons', 'codicon.css')).toString(),
-    });
+    renderSessionWebview(webview, this.distUri);
     this.logger.debug('session view resolved');
   }
 
@@ -104,9 +110,4 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     this.view = undefined;
     super.dispose();
   }
-}
-
-async function copyToClipboard(text: string): Promise<void> {
-  await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage('$(check) Vigil: message copied as Markdown', 3_000);
 }
