@@ -27,7 +27,8 @@ async function waitListed(page: Page, title: string, state: string): Promise<voi
   let labels: string[] = [];
   while (Date.now() < deadline) {
     labels = await sessionRowLabels(page);
-    if (labels.some((l) => l.startsWith(`${title}, ${state}`))) return;
+    // The title is the first prompt, or the name the agent gave the session (the demo's "Demo: …").
+    if (labels.some((l) => l.startsWith(`${title}, ${state}`) || l.startsWith(`Demo: ${title}, ${state}`))) return;
     await page.waitForTimeout(100);
   }
   throw new Error(`the Sessions list never showed "${title}" as ${state}; its rows: ${JSON.stringify(labels)}`);
