@@ -82,6 +82,8 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input.input');
     const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
     for (let attempt = 1; ; attempt += 1) {
+      // A pick still closing (its accept still running) leaves the widget disabled: the palette would open on it.
+      await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
       await this.page.keyboard.press('F1');
       try {
         await input.waitFor({ state: 'visible', timeout: 15_000 });
