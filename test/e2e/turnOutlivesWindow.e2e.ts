@@ -13,6 +13,7 @@ import { globalStorageOf } from '../harness/secondWindow';
 import { scriptedModelSessionForSuite } from '../harness/scriptedModelSession';
 import { SessionView, uiTimeout } from '../harness/sessionView';
 import { readStatusTexts, readViewTimeline, startStatusProbe, startViewProbe } from '../harness/viewProbe';
+import { isAlive } from '../../src/extension/core/common/processTree';
 import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
 import { hang } from '../fakes/modelEndpoints/script';
 
@@ -21,15 +22,6 @@ function relayedAgentPid(session: E2eSession, sessionId: string): number {
   const state = path.join(globalStorageOf(session.server), 'relays', sessionId, 'state.json');
   assert.ok(existsSync(state), `the session's agent runs behind a relay (${state})`);
   return (JSON.parse(readFileSync(state, 'utf8')) as { agentPid: number }).agentPid;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -47,7 +39,7 @@ async function reloadMidAnswer(session: E2eSession, endpoint: ModelEndpoint, vie
   const held = endpoint.mainRequests().at(-1)!;
   const requestsBefore = endpoint.mainRequests().length;
   const agentPid = relayedAgentPid(session, id);
-  assert.ok(alive(agentPid), 'the agent runs before the reload');
+  assert.ok(isAlive(agentPid), 'the agent runs before the reload');
   const chips = '#agent-options .agent-option';
   const chipsBefore = await view.texts(chips);
 
@@ -72,7 +64,7 @@ async function reloadMidAnswer(session: E2eSession, endpoint: ModelEndpoint, vie
   assert.strictEqual(held.clientClosed, undefined, 'the model\'s request was never cancelled');
   assert.strictEqual(endpoint.mainRequests().length, requestsBefore, 'the agent asked the model nothing again');
   assert.strictEqual(relayedAgentPid(session, id), agentPid, 'the same agent process finished the turn');
-  assert.ok(alive(agentPid), 'and it still serves the session');
+  assert.ok(isAlive(agentPid), 'and it still serves the session');
   const timeline = await readViewTimeline(await view.frame());
   assert.ok(!timeline.phases.includes('interrupted'), `the view never showed the turn interrupted (${timeline.phases.join(' → ')})`);
   assert.ok(!timeline.events.some((e) => e.includes('interrupted-notice')), `no stopped notice was ever drawn (${timeline.events.join(', ')})`);

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { VigilError } from '../common/errors';
+import { ensurePrivateDir } from '../common/privateDir';
 
 /** sun_path holds 104 (macOS) to 108 (Linux) bytes with its NUL; stay below both. */
 const MAX_SOCKET_PATH = 100;
@@ -15,7 +16,7 @@ export async function placeSocket(storageRoot: string, name: string): Promise<st
   if (process.platform === 'win32') return `\\\\.\\pipe\\vigil-tasks-${name}`;
   let dir = path.join(storageRoot, 'mcp', name);
   if (Buffer.byteLength(path.join(dir, 's.sock')) > MAX_SOCKET_PATH) dir = path.join(os.tmpdir(), `vigil-${process.getuid?.() ?? 'u'}-${name}`);
-  await privateDir(dir);
+  await ensurePrivateDir(dir, notPrivate);
   const socket = path.join(dir, 's.sock');
   await fs.rm(socket, { force: true });
   return socket;
@@ -27,16 +28,4 @@ export async function removeSocketPlace(socketPath: string): Promise<void> {
   await fs.rm(path.dirname(socketPath), { recursive: true, force: true }).catch(() => undefined);
 }
 
-async function privateDir(dir: string): Promise<void> {
-  await fs.mkdir(path.dirname(dir), { recursive: true });
-  await fs.mkdir(dir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
-  // Not followed: a symlink or a folder someone else made there is not ours to put a socket in.
-  const stat = await fs.lstat(dir);
-  const uid = process.getuid?.();
-  if (!stat.isDirectory() || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) {
-    throw new VigilError('TASK_FAILED', `${dir} is not a private folder of this user; remove it so Vigil's task server can start.`);
-  }
-  await fs.chmod(dir, 0o700);
-}
+const notPrivate = (dir: string) => new VigilError('TASK_FAILED', `${dir} is not a private folder of this user; remove it so Vigil's task server can start.`);

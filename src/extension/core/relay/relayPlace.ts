@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { VigilError } from '../common/errors';
+import { ensurePrivateDir } from '../common/privateDir';
 import { relayFileNames, RELAY_PROTOCOL, type RelayEnded, type RelayState } from './relayProtocol';
 
 /** sun_path holds 104 (macOS) to 108 (Linux) bytes with its NUL; stay below both. */
@@ -24,12 +25,12 @@ const relaysRoot = (storageRoot: string) => path.join(storageRoot, 'relays');
 export async function placeRelay(storageRoot: string, sessionId: string): Promise<RelayPlace> {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(sessionId)) throw new VigilError('INVALID_INPUT', `bad session id for a relay: ${sessionId}`);
   const dir = path.join(relaysRoot(storageRoot), sessionId);
-  await privateDir(dir);
+  await ensurePrivateDir(dir, notPrivate);
   let socketDir = dir;
   if (Buffer.byteLength(path.join(dir, relayFileNames.socket)) > MAX_SOCKET_PATH) {
     // Short, and still one per relay folder: a temp folder's own path may be long already.
     socketDir = path.join(os.tmpdir(), `vigil-r-${process.getuid?.() ?? 'u'}-${createHash('sha256').update(dir).digest('hex').slice(0, 16)}`);
-    await privateDir(socketDir);
+    await ensurePrivateDir(socketDir, notPrivate);
   }
   const socket = process.platform === 'win32' ? `\\\\.\\pipe\\vigil-relay-${sessionId}` : path.join(socketDir, relayFileNames.socket);
   return { sessionId, dir, socket };
@@ -85,16 +86,4 @@ async function readJson<T>(file: string): Promise<T | undefined> {
   }
 }
 
-async function privateDir(dir: string): Promise<void> {
-  await fs.mkdir(path.dirname(dir), { recursive: true });
-  await fs.mkdir(dir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
-  // Not followed: a symlink or a folder someone else made there is not ours to put a socket in.
-  const stat = await fs.lstat(dir);
-  const uid = process.getuid?.();
-  if (!stat.isDirectory() || stat.isSymbolicLink() || (uid !== undefined && stat.uid !== uid)) {
-    throw new VigilError('AGENT_FAILED', `${dir} is not a private folder of this user; remove it so Vigil can start the agent.`);
-  }
-  await fs.chmod(dir, 0o700);
-}
+const notPrivate = (dir: string) => new VigilError('AGENT_FAILED', `${dir} is not a private folder of this user; remove it so Vigil can start the agent.`);
