@@ -6,6 +6,8 @@ import { strict as assert } from 'node:assert';
 import { systemClock } from '../../../src/extension/core/ports/clock';
 import type { ProcessInfo, ProcessTable } from '../../../src/extension/core/supervisor/processTable';
 import { killTaskProcesses, taskMembers } from '../../../src/extension/core/tasks/taskKill';
+import { isWrapperEntry } from '../../../src/extension/core/tasks/wrapperProcess';
+import { startTimeKey } from '../../../src/extension/core/common/processTree';
 
 const W = 100;
 
@@ -101,5 +103,25 @@ describe('task kill (injected process table)', () => {
     // The wrapper is gone: what still bears its group or session is the task's (the id cannot have been reused).
     const orphans: ProcessTable = new Map([p(101, 1, 91), p(102, 1, 92, { pgid: 102, sid: 102 })].map((q) => [q.pid, q]));
     assert.deepEqual(taskMembers(orphans, W, false).map((q) => q.pid), [101]);
+  });
+
+  it('a wrapper that ended as the table was read (a zombie, or gone by the check) still leads its group: a TERM-deaf member is killed', async () => {
+    const host = new FakeHost();
+    // The wrapper recorded the command's end and exited; its parent has not reaped it yet. Its group's 101 ignores TERM.
+    host.set(p(W, 1, 5, { state: 'Z' }), p(101, 1, 10));
+    host.ignoresTerm = new Set([101]);
+    const deps = { ...host.deps(() => undefined), isWrapper: (entry: ProcessInfo) => isWrapperEntry(entry, startTimeKey(5), () => false) };
+    const outcome = await killTaskProcesses(W, deps);
+    assert.deepEqual(host.signals, ['SIGTERM 101@10', 'SIGTERM -100', 'SIGSTOP 101@10', 'SIGKILL 101@10']);
+    assert.deepEqual({ stopped: outcome.stopped, survivors: outcome.survivors }, { stopped: 1, survivors: [] });
+  });
+
+  it('the wrapper entry is judged by the start recorded, not by a live look that a zombie fails', () => {
+    const gone = () => false;
+    assert.equal(isWrapperEntry(p(W, 1, 5, { state: 'Z' }), startTimeKey(5), gone), true);
+    assert.equal(isWrapperEntry(p(W, 1, 5), startTimeKey(5), gone), true, 'ended since the table was read');
+    assert.equal(isWrapperEntry(p(W, 1, 6), startTimeKey(5), () => true), false, 'the pid went to another process');
+    assert.equal(isWrapperEntry(p(W, 1, 6, { state: 'Z' }), undefined, gone), true, 'no start recorded: a zombie pid is not reused');
+    assert.equal(isWrapperEntry(p(W, 1, 6), undefined, gone), false);
   });
 });

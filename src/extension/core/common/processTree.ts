@@ -78,10 +78,15 @@ export function processStartTime(pid: number): string | undefined {
     // Field 22 (starttime); the fields after the parenthesised name start at field 3.
     const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
     if (!ticks) return undefined;
-    return `${bootId()}:${ticks}`;
+    return startTimeKey(ticks);
   } catch {
     return undefined;
   }
+}
+
+/** A process's start as `processStartTime` records it, from the start ticks a process table read. */
+export function startTimeKey(ticks: number | string): string {
+  return `${bootId()}:${ticks}`;
 }
 
 let cachedBootId: string | undefined;

@@ -20,8 +20,11 @@ export interface TaskKillDeps {
   graceMs: number;
   /** Resolves true once the task's end is recorded, false after `ms`. */
   exitWithin(ms: number): Promise<boolean>;
-  /** Whether the wrapper's pid still names the task's wrapper (this task, and the start time recorded). */
-  isWrapper(): boolean;
+  /**
+   * Whether the table's entry at the wrapper's pid is the task's wrapper. Judged by the entry as read: the
+   * wrapper may end (a zombie, then gone) between the read and this call, and its group must still be found.
+   */
+  isWrapper(entry: ProcessInfo): boolean;
   table?(): Promise<ProcessTable>;
   stat?(pid: number): Promise<ProcessInfo | undefined>;
   signal?(target: number, signal: NodeJS.Signals): void;
@@ -63,7 +66,8 @@ export async function killTaskProcesses(wrapperPid: number, deps: TaskKillDeps):
   const signal = deps.signal ?? trySignal;
   const members = async () => {
     const t = await table();
-    const wrapperOurs = t.has(wrapperPid) && deps.isWrapper();
+    const entry = t.get(wrapperPid);
+    const wrapperOurs = entry !== undefined && deps.isWrapper(entry);
     return { list: taskMembers(t, wrapperPid, wrapperOurs), wrapperOurs };
   };
   const signalled = new Map<string, ProcessInfo>();

@@ -11,7 +11,7 @@ import { LogFollower } from './logFollower';
 import { OutputRing } from './outputRing';
 import { processStartTime, signalTree } from '../common/processTree';
 import { killTaskProcesses, type TaskKillDeps, type TaskKillOutcome } from './taskKill';
-import { isTaskWrapper } from './wrapperProcess';
+import { isTaskWrapper, isWrapperEntry } from './wrapperProcess';
 import { RecordWriter, readExitFile, type ExitFile, type TaskPaths } from './taskStore';
 import { completionKey, type CompletionKind, type TaskCompletion, type TaskEvent, type TaskRecord, type TaskSnapshot } from './taskTypes';
 
@@ -161,7 +161,7 @@ export class TaskRun {
     }
     let outcome: TaskKillOutcome = { stopped: 0, survivors: [] };
     try {
-      outcome = await killTaskProcesses(pid, { clock: this.deps.clock, graceMs: this.deps.killGraceMs, exitWithin: (ms) => this.exitWithin(ms), isWrapper: () => this.wrapperAlive(pid), ...this.deps.killDeps });
+      outcome = await killTaskProcesses(pid, { clock: this.deps.clock, graceMs: this.deps.killGraceMs, exitWithin: (ms) => this.exitWithin(ms), isWrapper: (entry) => isWrapperEntry(entry, this.current.pidStartedAt, () => this.wrapperAlive(pid)), ...this.deps.killDeps });
     } catch (error) {
       // A failed scan must not leave the task running: its group still goes below.
       this.deps.logger.warn(`task ${this.id}: listing its processes failed; killing its process group only`, error);
