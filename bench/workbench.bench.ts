@@ -3,7 +3,9 @@
 // 3-file and a 20,000-file workspace, checkpoints on and off side by side in one run (alternated). Per figure one
 // line: the median on and off, their difference, and the load. Needs `npm run package` first.
 // VIGIL_BENCH_ROUNDS (default 5) samples per figure and start; VIGIL_BENCH_SIZES=3,20000 the workspaces;
-// VIGIL_BENCH_ORDER=on,off starts the checkpoints-on workbench first.
+// VIGIL_BENCH_ORDER=on,off starts the checkpoints-on workbench first; VIGIL_BENCH_STARTS (default 1) pairs of
+// workbench starts per workspace, alternated, so that the once-per-start figures (first turn, first paint,
+// activation) get more than one sample.
 
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import * as os from 'node:os';
@@ -39,27 +41,32 @@ function workspaceOf(files: number): string {
 async function main(): Promise<void> {
   if (!existsSync(vsixPath)) throw new Error(`${vsixPath} is missing: run "npm run package" first`);
   const rounds = Number(process.env.VIGIL_BENCH_ROUNDS ?? 5);
+  const starts = Number(process.env.VIGIL_BENCH_STARTS ?? 1);
   const sizes = (process.env.VIGIL_BENCH_SIZES ?? '3,20000').split(',').map(Number);
   for (const files of sizes) {
     const workspace = workspaceOf(files);
     const label = files > 10 ? `${files.toLocaleString('en')}-file workspace` : `${files}-file workspace`;
-    const got: Record<'on' | 'off', RoundFigures> = {} as never;
+    const got: Record<'on' | 'off', RoundFigures[]> = { on: [], off: [] };
     // Off first by default (the on-run cannot profit from a cache the off-run warmed less); VIGIL_BENCH_ORDER=on,off flips it.
     const order = process.env.VIGIL_BENCH_ORDER === 'on,off' ? (['on', 'off'] as const) : (['off', 'on'] as const);
-    for (const mode of order) {
-      got[mode] = await workbenchRound({ workspace, checkpoints: mode === 'on', rounds, paint: files <= 10 });
+    for (let start = 0; start < starts; start += 1) {
+      for (const mode of order) got[mode].push(await workbenchRound({ workspace, checkpoints: mode === 'on', rounds, paint: files <= 10 }));
     }
-    const { on, off } = got;
-    line(`Enter → prompt at the agent, first turn after the window opened, ${label}`, [on.firstTurn], [off.firstTurn]);
-    if (on.firstCheckpointNote) console.log(`  (the first turn's checkpoint, checkpoints on: "${on.firstCheckpointNote.replace(/\s+/g, ' ').slice(0, 160)}")`);
-    line(`Enter → prompt at the agent, a later turn, ${label}`, on.laterTurns, off.laterTurns);
-    line(`task exit → wakeup session/prompt at the agent (MCP task server, idle session), ${label}`, on.wakeups, off.wakeups);
-    line(`turn end → deferred (teardown-drain) wakeup at the agent (MCP task server), ${label}`, on.deferred, off.deferred);
-    if (on.firstPaint && off.firstPaint) line(`first paint of a 10,000-message session (snapshot received → tail painted), ${label}`, [on.firstPaint], [off.firstPaint]);
-    if (on.activation && off.activation) {
-      const fmt = (a: NonNullable<RoundFigures['activation']>) => `${(a.loadMs + a.activateMs).toFixed(1)} ms (load ${a.loadMs.toFixed(1)} + activate() ${a.activateMs.toFixed(1)})`;
-      console.log(`activation as VS Code counts it, ${label}: checkpoints on ${fmt(on.activation)}, off ${fmt(off.activation)} (load ${os.loadavg()[0]!.toFixed(1)})`);
-    }
+    const all = (mode: 'on' | 'off', pick: (r: RoundFigures) => Sample[]) => got[mode].flatMap(pick);
+    const both = (name: string, pick: (r: RoundFigures) => Sample[]) => line(name, all('on', pick), all('off', pick));
+    both(`Enter → prompt at the agent, first turn after the window opened, ${label}`, (r) => [r.firstTurn]);
+    for (const note of new Set(got.on.map((r) => r.firstCheckpointNote).filter(Boolean))) console.log(`  (a first turn's checkpoint, checkpoints on: "${note!.replace(/\s+/g, ' ').slice(0, 160)}")`);
+    both(`Enter → prompt at the agent, a later turn, ${label}`, (r) => r.laterTurns);
+    both(`task exit → wakeup session/prompt at the agent (MCP task server, idle session), ${label}`, (r) => r.wakeups);
+    both(`turn end → deferred (teardown-drain) wakeup at the agent (MCP task server), ${label}`, (r) => r.deferred);
+    if (files <= 10) both(`first paint of a 10,000-message session (snapshot received → tail painted), ${label}`, (r) => (r.firstPaint ? [r.firstPaint] : []));
+    const fmt = (mode: 'on' | 'off') => {
+      const a = got[mode].flatMap((r) => (r.activation ? [r.activation] : []));
+      if (a.length === 0) return 'no sample';
+      const m = (f: (x: (typeof a)[number]) => number) => median(a.map(f)).toFixed(1);
+      return `${m((x) => x.loadMs + x.activateMs)} ms (load ${m((x) => x.loadMs)} + activate() ${m((x) => x.activateMs)}; median of ${a.length})`;
+    };
+    console.log(`activation as VS Code counts it, ${label}: checkpoints on ${fmt('on')}, off ${fmt('off')} (load ${os.loadavg()[0]!.toFixed(1)})`);
   }
 }
 
