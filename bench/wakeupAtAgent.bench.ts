@@ -20,12 +20,14 @@ import { ApprovalBroker } from '../src/extension/presentation/approvalBroker';
 import { VigilServices } from '../src/extension/services';
 import { ScriptedOpenAiServer } from '../test/fixtures/models/scriptedOpenAiServer';
 import { percentile, print } from './support/cooperativeAgent';
+import { WakeupTrace } from './support/wakeupTrace';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const agentScript = path.join(repoRoot, 'dist', 'agent.js');
 const taskServer = path.join(repoRoot, 'dist', 'taskServer.js');
 const mcpAgent = path.resolve(__dirname, '../test/fixtures/agents/mcpTaskAgent.js');
-const ROUNDS = 30;
+// VIGIL_BENCH_ROUNDS raises it for a steadier p99.
+const ROUNDS = Number(process.env.VIGIL_BENCH_ROUNDS) > 0 ? Number(process.env.VIGIL_BENCH_ROUNDS) : 30;
 const exitLine = (tag: string) => new RegExp(`${tag}\\n(\\d{19})`);
 const nsToMs = (ns: string) => Number(BigInt(ns) / 1000n) / 1000;
 
@@ -148,6 +150,7 @@ async function throughMcp(root: string): Promise<void> {
     // Where the time goes, per round: the command's exit → the host's completion event (wrapper, exit notice) →
     // the wakeup turn's start (outbox, lease, prompt stored) → the prompt at the agent (checkpoint mark, ACP write).
     const steps = { notice: [] as number[], admit: [] as number[], deliver: [] as number[] };
+    const trace = new WakeupTrace(services, path.join(root, 'storage'));
     const wall = () => performance.timeOrigin + performance.now();
     for (let i = 0; i < ROUNDS; i += 1) {
       let noticed = NaN;
@@ -158,6 +161,7 @@ async function throughMcp(root: string): Promise<void> {
       const offTurns = services.supervisor.subscribe((e) => {
         if (e.type === 'turnStarted' && e.source === 'wakeup' && Number.isNaN(started)) started = wall();
       });
+      trace.begin();
       await turnAndWakeup(services, sessionId, `bg sleep 0.2; echo round-${i}; date +%s%N`);
       offTasks();
       offTurns();
@@ -165,6 +169,7 @@ async function throughMcp(root: string): Promise<void> {
       const ns = exitLine(`round-${i}`).exec(wakeup?.text ?? '')?.[1];
       if (!wakeup?.at || !ns) throw new Error(`round ${i}: no wakeup with the exit time at the agent`);
       idle.push(wakeup.at - nsToMs(ns));
+      trace.end(nsToMs(ns), wakeup.at);
       steps.notice.push(noticed - nsToMs(ns));
       steps.admit.push(started - noticed);
       steps.deliver.push(wakeup.at - started);
@@ -173,6 +178,8 @@ async function throughMcp(root: string): Promise<void> {
     const split = (name: string, values: number[]) => `${name} ${percentile(values, 50).toFixed(1)} / ${percentile(values, 99).toFixed(1)}`;
     console.log(`MCP task server, where the wakeup's time goes, p50 / p99 ms: ${split('exit → completion in the host (wrapper, exit notice)', steps.notice)}; ${split('→ wakeup turn started (outbox, lease, prompt stored)', steps.admit)}; ${split('→ session/prompt read by the agent (checkpoint mark, ACP write)', steps.deliver)} (checkpoints ${process.env.VIGIL_BENCH_CHECKPOINTS === 'off' ? 'off' : 'on'}; load ${os.loadavg()[0]!.toFixed(1)})`);
     print('MCP task server: task exit to wakeup prompt at the agent p99', percentile(idle, 99), 'ms');
+    console.log(`MCP task server, the idle wakeup step by step, p50 / p99 ms: ${trace.summary()}`);
+    trace.close();
 
     const deferred: number[] = [];
     for (let i = 0; i < ROUNDS; i += 1) {
