@@ -49,6 +49,8 @@ export class TaskRun {
   private patternLine: string | undefined;
   private patternSend: Promise<void> | undefined;
   private unsettled = false;
+  /** The end came from the wrapper's notice; its durable exit record is still being written. */
+  private awaitingRecord = false;
   private readonly checks = new CoalescingRun(() => this.runCheck());
 
   constructor(
@@ -209,6 +211,10 @@ export class TaskRun {
     }
     const exit = await readExitFile(this.deps.paths.exit);
     if (exit.kind === 'exited') return this.finalize(exit.exit);
+    // The wrapper's notice: the same end, before the wrapper's fsyncs. The completion is stored from it now;
+    // the task's own record waits for the durable exit record (see settle).
+    const notice = await readExitFile(this.deps.paths.notice);
+    if (notice.kind === 'exited') return this.finalize(notice.exit, undefined, 'notice');
     await this.follower.poke();
     const pid = this.current.pid;
     // While the wrapper lives, an unreadable record may still be replaced by a good one: wait for it.
@@ -248,12 +254,12 @@ export class TaskRun {
     });
   }
 
-  private finalize(exit: ExitFile | undefined, lostReason?: string): Promise<void> {
-    this.finalizing ??= this.doFinalize(exit, lostReason);
+  private finalize(exit: ExitFile | undefined, lostReason?: string, from: 'record' | 'notice' = 'record'): Promise<void> {
+    this.finalizing ??= this.doFinalize(exit, lostReason, from === 'notice');
     return this.finalizing;
   }
 
-  private async doFinalize(exit: ExitFile | undefined, lostReason?: string): Promise<void> {
+  private async doFinalize(exit: ExitFile | undefined, lostReason: string | undefined, fromNotice: boolean): Promise<void> {
     try {
       await this.follower.poke();
     } catch (error) {
@@ -272,26 +278,48 @@ export class TaskRun {
     this.exitStatus = { exitCode: this.current.exitCode, signal: this.current.signal };
     await this.follower.close().catch((error: unknown) => this.deps.logger.warn(`closing the log of ${this.id} failed`, error));
     this.unsettled = true;
+    this.awaitingRecord = fromNotice;
     // Durable first (completion, then record), so whoever learns of the end finds it stored.
     await this.settle();
-    this.reported = this.exitStatus;
-    for (const waiter of [...this.exitWaiters]) waiter(this.exitStatus);
-    this.exitWaiters.clear();
-    this.deps.emit({ type: 'changed', task: this.snapshot() });
   }
 
-  /** Makes the end durable: completions first (the outbox), then the final record. Retried by the poll on failure. */
+  /**
+   * Makes the end durable: completions first (the outbox), then the final record. Retried by the poll on failure.
+   * An end known from the wrapper's notice saves its record only once the wrapper's durable record is there (its
+   * watcher event or the poll comes back here), or the wrapper is gone without one: the task's record never says
+   * "ended" before the log and the exit record are synced. Whoever waits for the exit learns of it then.
+   */
   private async settle(): Promise<void> {
     try {
       await this.flushPattern();
       if (this.patternLine !== undefined) throw new Error('the pattern completion is not stored yet');
       if (this.current.background && this.current.notify.onExit !== false) await this.sendCompletion('exit');
+      if (this.awaitingRecord && !(await this.recordWritten())) return;
+      this.awaitingRecord = false;
       await this.save();
       this.unsettled = false;
       this.announce();
     } catch (error) {
       this.deps.logger.error(`task ${this.id} ended but its completion is not stored yet; retrying`, error);
+    } finally {
+      if (!this.awaitingRecord) this.report();
     }
+  }
+
+  /** Whether the wrapper's durable exit record is written, or will never be (its wrapper is gone). */
+  private async recordWritten(): Promise<boolean> {
+    if ((await readExitFile(this.deps.paths.exit)).kind !== 'none') return true;
+    const pid = this.current.pid;
+    return pid === null || !this.wrapperAlive(pid);
+  }
+
+  /** Tells whoever waits for the exit, once. */
+  private report(): void {
+    if (this.reported || !this.exitStatus) return;
+    this.reported = this.exitStatus;
+    for (const waiter of [...this.exitWaiters]) waiter(this.exitStatus);
+    this.exitWaiters.clear();
+    this.deps.emit({ type: 'changed', task: this.snapshot() });
   }
 
   private onText(text: string, live = true): void {

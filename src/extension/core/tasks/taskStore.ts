@@ -12,6 +12,8 @@ export interface TaskPaths {
   record: string;
   log: string;
   exit: string;
+  /** The exit record's text, written by the wrapper before its fsyncs (not durable): see TaskRun.runCheck. */
+  notice: string;
 }
 
 export function tasksDir(storageRoot: string): string {
@@ -20,7 +22,8 @@ export function tasksDir(storageRoot: string): string {
 
 export function taskPaths(storageRoot: string, taskId: string): TaskPaths {
   const dir = tasksDir(storageRoot);
-  return { record: path.join(dir, `${taskId}.json`), log: path.join(dir, `${taskId}.log`), exit: path.join(dir, `${taskId}.exit`) };
+  const exit = path.join(dir, `${taskId}.exit`);
+  return { record: path.join(dir, `${taskId}.json`), log: path.join(dir, `${taskId}.log`), exit, notice: `${exit}.notice` };
 }
 
 /** What the wrapper writes when the command ends. */
