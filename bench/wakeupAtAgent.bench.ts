@@ -180,6 +180,7 @@ async function throughMcp(root: string): Promise<void> {
     print('MCP task server: task exit to wakeup prompt at the agent p99', percentile(idle, 99), 'ms');
     console.log(`MCP task server, the idle wakeup step by step, p50 / p99 ms: ${trace.summary()}`);
     trace.close();
+    if (process.env.VIGIL_BENCH_ONLY === 'mcp-idle') return;
 
     const deferred: number[] = [];
     for (let i = 0; i < ROUNDS; i += 1) {
@@ -202,7 +203,8 @@ async function main(): Promise<void> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-bench-wakeup-'));
   try {
     const only = process.env.VIGIL_BENCH_ONLY;
-    if (only !== 'mcp') await builtin(path.join(root, 'builtin'));
+    // mcp-idle: the MCP idle rounds alone (a quicker A/B of the idle path).
+    if (only !== 'mcp' && only !== 'mcp-idle') await builtin(path.join(root, 'builtin'));
     if (only !== 'builtin') await throughMcp(path.join(root, 'mcp'));
   } finally {
     await fs.rm(root, { recursive: true, force: true, maxRetries: 5 });

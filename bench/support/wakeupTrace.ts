@@ -1,6 +1,7 @@
-// Where an idle wakeup's time goes, step by step, seen from outside the code it measures: the bench watches the
-// tasks folder itself (the wrapper's temporary exit record, then its rename), wraps the outbox's and the lease's
-// calls and the agent handle's prompt, and listens to the supervisor. Nothing here is in the shipped code.
+// Where an idle wakeup's time goes, step by step, seen from outside the code it measures: the bench watches
+// the tasks folder itself (the wrapper's notice, its temporary exit record, then the record's rename), wraps
+// the outbox's and the lease's calls and the agent handle's prompt, and listens to the supervisor.
+// Nothing here is in the shipped code.
 
 import { watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
@@ -13,6 +14,8 @@ const wall = (): number => performance.timeOrigin + performance.now();
 export interface RoundMarks {
   /** The command's last act (its `date +%s%N`). */
   exit: number;
+  /** The wrapper's unsynced exit notice renamed into place (where the wrapper writes one). */
+  notice: number;
   /** The wrapper's temporary exit record appeared (after it reaped the command and fsynced the log). */
   tmp: number;
   /** The exit record renamed into place (its fsync done): what the host's watcher hears. */
@@ -32,6 +35,9 @@ export interface RoundMarks {
   atAgent: number;
 }
 
+/** When the host could first learn of the end: the notice, else the record. */
+const heard = (r: RoundMarks): number => (Number.isNaN(r.notice) ? r.record : Math.min(r.notice, r.record));
+
 type Mutable = { -readonly [K in keyof RoundMarks]: RoundMarks[K] };
 
 /** Instruments the services once; `round()` collects the marks of one wakeup. */
@@ -46,6 +52,7 @@ export class WakeupTrace {
       if (!c || !name) return;
       if (name.endsWith('.exit.tmp') && Number.isNaN(c.tmp)) c.tmp = wall();
       else if (name.endsWith('.exit') && Number.isNaN(c.record)) c.record = wall();
+      else if (name.endsWith('.exit.notice') && Number.isNaN(c.notice)) c.notice = wall();
     });
     const outbox = services.outbox;
     for (const method of ['enqueueAndClaim', 'enqueue'] as const) {
@@ -63,7 +70,7 @@ export class WakeupTrace {
     lease.acquire = (...args) => {
       const c = this.current;
       // The last acquisition after the record was seen is the wakeup's.
-      const mine = c && !Number.isNaN(c.record);
+      const mine = c && !Number.isNaN(heard(c));
       if (mine) c.leaseStart = wall();
       return acquire(...args).finally(() => {
         if (mine) c.leaseDone = wall();
@@ -99,7 +106,7 @@ export class WakeupTrace {
 
   /** Marks from now on belong to a new round. */
   begin(): void {
-    this.current = { exit: NaN, tmp: NaN, record: NaN, outboxStart: NaN, outboxDone: NaN, turnAsked: NaN, leaseStart: NaN, leaseDone: NaN, started: NaN, prompted: NaN, atAgent: NaN };
+    this.current = { exit: NaN, notice: NaN, tmp: NaN, record: NaN, outboxStart: NaN, outboxDone: NaN, turnAsked: NaN, leaseStart: NaN, leaseDone: NaN, started: NaN, prompted: NaN, atAgent: NaN };
   }
 
   /** Closes the round with the two marks only the caller knows. */
@@ -116,14 +123,16 @@ export class WakeupTrace {
   /** One line: each step's p50 / p99 in ms, in the order they happen on the path. */
   summary(): string {
     const steps: Array<[string, (r: RoundMarks) => number]> = [
+      ['exit → notice (wrapper reaps)', (r) => r.notice - r.exit],
       ['exit → temp record (wrapper reaps, log fsync)', (r) => r.tmp - r.exit],
       ['→ record renamed (record fsync)', (r) => r.record - r.tmp],
-      ['→ outbox call (host reads record and log)', (r) => r.outboxStart - r.record],
+      ['exit → heard (notice or record)', (r) => heard(r) - r.exit],
+      ['→ outbox call (host reads record and log)', (r) => r.outboxStart - heard(r)],
       ['→ completion stored and claimed (outbox)', (r) => r.outboxDone - r.outboxStart],
       ['outbox call → turn asked (coordinator reads)', (r) => r.turnAsked - r.outboxStart],
       ['→ lease acquire begins (supervisor reads)', (r) => r.leaseStart - r.turnAsked],
       ['lease acquire (beside the outbox)', (r) => r.leaseDone - r.leaseStart],
-      ['record → lease taken', (r) => r.leaseDone - r.record],
+      ['heard → lease taken', (r) => r.leaseDone - heard(r)],
       ['max(outbox, lease) → prompt stored', (r) => r.started - Math.max(r.outboxDone, r.leaseDone)],
       ['→ prompt at the ACP handle (checkpoint mark)', (r) => r.prompted - r.started],
       ['→ read by the agent (ACP write)', (r) => r.atAgent - r.prompted],
