@@ -36,7 +36,10 @@ export interface RoundMarks {
 }
 
 /** When the host could first learn of the end: the notice, else the record. */
-const heard = (r: RoundMarks): number => (Number.isNaN(r.notice) ? r.record : Math.min(r.notice, r.record));
+const heard = (r: RoundMarks): number => {
+  const seen = [r.notice, r.record].filter((t) => !Number.isNaN(t));
+  return seen.length > 0 ? Math.min(...seen) : NaN;
+};
 
 type Mutable = { -readonly [K in keyof RoundMarks]: RoundMarks[K] };
 
