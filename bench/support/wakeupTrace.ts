@@ -3,8 +3,9 @@
 // the outbox's and the lease's calls and the agent handle's prompt, and listens to the supervisor.
 // Nothing here is in the shipped code.
 
-import { watch, type FSWatcher } from 'node:fs';
+import { appendFileSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
+import type { TaskCompletion } from '../../src/extension/core/tasks/taskTypes';
 import type { VigilServices } from '../../src/extension/services';
 import { percentile } from './cooperativeAgent';
 
@@ -48,21 +49,24 @@ export class WakeupTrace {
   private current: Mutable | undefined;
   private readonly watcher: FSWatcher;
   private readonly rounds: RoundMarks[] = [];
+  private readonly files = new Map<string, number>();
+  private taskId: string | undefined;
 
   constructor(services: VigilServices, storageRoot: string) {
+    // Every file's first event of the round: the task of the round is known only once its completion is stored
+    // (an earlier task's wrapper may still be writing its record meanwhile).
     this.watcher = watch(path.join(storageRoot, 'tasks'), (_event, name) => {
-      const c = this.current;
-      if (!c || !name) return;
-      if (name.endsWith('.exit.tmp') && Number.isNaN(c.tmp)) c.tmp = wall();
-      else if (name.endsWith('.exit') && Number.isNaN(c.record)) c.record = wall();
-      else if (name.endsWith('.exit.notice') && Number.isNaN(c.notice)) c.notice = wall();
+      if (this.current && name && !this.files.has(name)) this.files.set(name, wall());
     });
     const outbox = services.outbox;
     for (const method of ['enqueueAndClaim', 'enqueue'] as const) {
       const original = outbox[method].bind(outbox) as (...args: unknown[]) => Promise<unknown>;
       (outbox as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
         const c = this.current;
-        if (c && Number.isNaN(c.outboxStart)) c.outboxStart = wall();
+        if (c && Number.isNaN(c.outboxStart)) {
+          c.outboxStart = wall();
+          this.taskId = (args[0] as TaskCompletion).taskId;
+        }
         return original(...args).finally(() => {
           if (c && Number.isNaN(c.outboxDone)) c.outboxDone = wall();
         });
@@ -72,8 +76,8 @@ export class WakeupTrace {
     const acquire = lease.acquire.bind(lease);
     lease.acquire = (...args) => {
       const c = this.current;
-      // The last acquisition after the record was seen is the wakeup's.
-      const mine = c && !Number.isNaN(heard(c));
+      // The acquisition after the completion reached the outbox is the wakeup's.
+      const mine = c && !Number.isNaN(c.outboxStart);
       if (mine) c.leaseStart = wall();
       return acquire(...args).finally(() => {
         if (mine) c.leaseDone = wall();
@@ -109,18 +113,24 @@ export class WakeupTrace {
 
   /** Marks from now on belong to a new round. */
   begin(): void {
+    this.files.clear();
+    this.taskId = undefined;
     this.current = { exit: NaN, notice: NaN, tmp: NaN, record: NaN, outboxStart: NaN, outboxDone: NaN, turnAsked: NaN, leaseStart: NaN, leaseDone: NaN, started: NaN, prompted: NaN, atAgent: NaN };
   }
 
   /** Closes the round with the two marks only the caller knows. */
   end(exit: number, atAgent: number): void {
     if (!this.current) return;
-    this.rounds.push({ ...this.current, exit, atAgent });
+    const at = (suffix: string) => this.files.get(`${this.taskId}${suffix}`) ?? NaN;
+    this.rounds.push({ ...this.current, notice: at('.exit.notice'), tmp: at('.exit.tmp'), record: at('.exit'), exit, atAgent });
     this.current = undefined;
   }
 
+  /** Closes the watcher; with VIGIL_BENCH_DUMP=<file>, appends every round's marks there (to pool runs). */
   close(): void {
     this.watcher.close();
+    const dump = process.env.VIGIL_BENCH_DUMP;
+    if (dump) appendFileSync(dump, this.rounds.map((r) => JSON.stringify(r)).join('\n') + '\n');
   }
 
   /** One line: each step's p50 / p99 in ms, in the order they happen on the path. */
