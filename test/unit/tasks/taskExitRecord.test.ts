@@ -2,11 +2,12 @@
 
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import fsCallbacks, { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { processStartTime } from '../../../src/extension/core/common/processTree';
 import { taskPaths } from '../../../src/extension/core/tasks/taskStore';
-import type { TaskRecord } from '../../../src/extension/core/tasks/taskTypes';
+import type { TaskCompletion, TaskRecord } from '../../../src/extension/core/tasks/taskTypes';
+import { WakeupOutbox } from '../../../src/extension/core/wakeups/wakeupOutbox';
 import { wrapperFiles, type WrapperConfig } from '../../../src/extension/core/tasks/wrapperFiles';
 import { openRegistry, type OpenedRegistry } from '../../fakes/taskHarness';
 import { tempStorageRoot } from '../../fakes/wakeupHarness';
@@ -162,6 +163,54 @@ describe('task exit record', function () {
     assert.deepEqual([stored.status, stored.exitCode], ['exited', 5]);
     assert.equal((await o.registry.get(corrupt))?.status, 'lost');
     assert.deepEqual(o.completions.map((c) => [c.taskId, c.status, c.exitCode]).sort(), [[good, 'exited', 5], [corrupt, 'lost', null]].sort(), 'each session is woken once');
+  });
+
+  it('the final record of an end the synced exit record holds is not synced again; a lost end is', async () => {
+    const pid = await deadPid();
+    const fsync = fsCallbacks.fsync;
+    let syncs = 0;
+    fsCallbacks.fsync = ((fd: number, cb: (error: NodeJS.ErrnoException | null) => void) => {
+      syncs += 1;
+      return fsync(fd, cb);
+    }) as typeof fsync;
+    try {
+      await leave('t-000000c1', record('t-000000c1', pid), JSON.stringify({ exitCode: 0, signal: null, endedAt: Date.now() }));
+      const first = await open();
+      await first.registry.whenReattached();
+      assert.equal((JSON.parse(await fs.readFile(taskPaths(root, 't-000000c1').record, 'utf8')) as TaskRecord).status, 'exited');
+      assert.equal(syncs, 0, 'the exit record already holds the end');
+      await first.registry.close();
+      await leave('t-000000c2', record('t-000000c2', pid), undefined);
+      const second = await open();
+      await second.registry.whenReattached();
+      assert.equal((await second.registry.get('t-000000c2'))?.status, 'lost');
+      assert.ok(syncs >= 1, 'nothing else holds a lost end');
+    } finally {
+      fsCallbacks.fsync = fsync;
+    }
+  });
+
+  it('an unsynced final record lost to a power cut: the next window ends the task again from its exit record, and wakes nobody twice', async () => {
+    const pid = await deadPid();
+    const id = 't-000000c3';
+    const outbox = await WakeupOutbox.open({ storageRoot: root, windowId: 'w1' });
+    const fresh: boolean[] = [];
+    const sink = { onCompletion: async (c: TaskCompletion) => void fresh.push(await outbox.enqueue(c)) };
+    const running = record(id, pid);
+    await leave(id, running, JSON.stringify({ exitCode: 4, signal: null, endedAt: Date.now() }));
+    const first = await openRegistry(root, sink);
+    opened.push(first);
+    await first.registry.whenReattached();
+    await first.registry.close();
+    // The power cut takes back the unsynced save: the record says running again.
+    await fs.writeFile(taskPaths(root, id).record, JSON.stringify(running));
+    const second = await openRegistry(root, sink);
+    opened.push(second);
+    await second.registry.whenReattached();
+    const stored = JSON.parse(await fs.readFile(taskPaths(root, id).record, 'utf8')) as TaskRecord;
+    assert.deepEqual([stored.status, stored.exitCode], ['exited', 4]);
+    assert.deepEqual(fresh, [true, false], 'the second end is the same completion, which the outbox already holds');
+    assert.deepEqual((await outbox.entries('s')).map((e) => e.key), [`${id}:exit`]);
   });
 
   it('the Node wrapper leaves its notice, fsyncs the log and the exit record (then its folder), then removes the notice', async function () {

@@ -51,6 +51,8 @@ export class TaskRun {
   private unsettled = false;
   /** The end came from the wrapper's notice; its durable exit record is still being written. */
   private awaitingRecord = false;
+  /** The wrapper's exit record, synced, says how the task ended. */
+  private endOnDisk = false;
   private readonly checks = new CoalescingRun(() => this.runCheck());
 
   constructor(
@@ -97,8 +99,9 @@ export class TaskRun {
     return this.exitStatus ?? null;
   }
 
-  save(): Promise<void> {
-    return this.writer.save(this.current);
+  /** `durable: false` only where the wrapper's synced exit record already holds what the record adds (see settle). */
+  save(options: { durable?: boolean } = {}): Promise<void> {
+    return this.writer.save(this.current, options);
   }
 
   /** Records the wrapper's pid with its start time, so a recycled pid is never taken for the wrapper. */
@@ -279,6 +282,7 @@ export class TaskRun {
     await this.follower.close().catch((error: unknown) => this.deps.logger.warn(`closing the log of ${this.id} failed`, error));
     this.unsettled = true;
     this.awaitingRecord = fromNotice;
+    this.endOnDisk = exit !== undefined && !fromNotice;
     // Durable first (completion, then record), so whoever learns of the end finds it stored.
     await this.settle();
   }
@@ -288,6 +292,9 @@ export class TaskRun {
    * An end known from the wrapper's notice saves its record only once the wrapper's durable record is there (its
    * watcher event or the poll comes back here), or the wrapper is gone without one: the task's record never says
    * "ended" before the log and the exit record are synced. Whoever waits for the exit learns of it then.
+   * That last save is not synced when the synced exit record holds the end: a power cut that takes it back leaves
+   * the task "running", and the next window ends it again from that exit record, under the completion key the
+   * outbox already holds (so no second wakeup). A lost or killed end, which nothing else holds, is synced.
    */
   private async settle(): Promise<void> {
     try {
@@ -296,7 +303,7 @@ export class TaskRun {
       if (this.current.background && this.current.notify.onExit !== false) await this.sendCompletion('exit');
       if (this.awaitingRecord && !(await this.recordWritten())) return;
       this.awaitingRecord = false;
-      await this.save();
+      await this.save({ durable: !this.endOnDisk });
       this.unsettled = false;
       this.announce();
     } catch (error) {
@@ -308,7 +315,9 @@ export class TaskRun {
 
   /** Whether the wrapper's durable exit record is written, or will never be (its wrapper is gone). */
   private async recordWritten(): Promise<boolean> {
-    if ((await readExitFile(this.deps.paths.exit)).kind !== 'none') return true;
+    const record = await readExitFile(this.deps.paths.exit);
+    this.endOnDisk = record.kind === 'exited';
+    if (record.kind !== 'none') return true;
     const pid = this.current.pid;
     return pid === null || !this.wrapperAlive(pid);
   }
