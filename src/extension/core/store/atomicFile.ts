@@ -99,7 +99,13 @@ async function writeSmall(dir: string, staged: ReadonlyArray<{ file: string; dat
     }
     if (durable) await fsyncDir(dir);
   } catch (error) {
-    for (const e of staged) fsCallbacks.rmSync(e.tmp, { force: true });
+    for (const e of staged) {
+      try {
+        fsCallbacks.rmSync(e.tmp, { force: true });
+      } catch {
+        // The write's own error is the one to report.
+      }
+    }
     throw error instanceof VigilError ? error : storageError(current, error);
   }
 }
