@@ -20,12 +20,14 @@ import { ApprovalBroker } from '../src/extension/presentation/approvalBroker';
 import { VigilServices } from '../src/extension/services';
 import { ScriptedOpenAiServer } from '../test/fixtures/models/scriptedOpenAiServer';
 import { percentile, print } from './support/cooperativeAgent';
+import { WakeupTrace } from './support/wakeupTrace';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const agentScript = path.join(repoRoot, 'dist', 'agent.js');
 const taskServer = path.join(repoRoot, 'dist', 'taskServer.js');
 const mcpAgent = path.resolve(__dirname, '../test/fixtures/agents/mcpTaskAgent.js');
-const ROUNDS = 30;
+// VIGIL_BENCH_ROUNDS raises it for a steadier p99.
+const ROUNDS = Number(process.env.VIGIL_BENCH_ROUNDS) > 0 ? Number(process.env.VIGIL_BENCH_ROUNDS) : 30;
 const exitLine = (tag: string) => new RegExp(`${tag}\\n(\\d{19})`);
 const nsToMs = (ns: string) => Number(BigInt(ns) / 1000n) / 1000;
 
@@ -145,34 +147,24 @@ async function throughMcp(root: string): Promise<void> {
   await withServices(root, launch, true, async (services) => {
     const { id: sessionId } = await services.supervisor.sessions.create('bench');
     const idle: number[] = [];
-    // Where the time goes, per round: the command's exit → the host's completion event (wrapper, exit notice) →
-    // the wakeup turn's start (outbox, lease, prompt stored) → the prompt at the agent (checkpoint mark, ACP write).
-    const steps = { notice: [] as number[], admit: [] as number[], deliver: [] as number[] };
-    const wall = () => performance.timeOrigin + performance.now();
+    // Where the time goes, per round, step by step (bench/support/wakeupTrace.ts). The registry's completion event
+    // is no mark of it: it follows the task's own record, which waits for the wrapper's synced exit record.
+    const trace = new WakeupTrace(services, path.join(root, 'storage'));
     for (let i = 0; i < ROUNDS; i += 1) {
-      let noticed = NaN;
-      let started = NaN;
-      const offTasks = services.registry.subscribe((e) => {
-        if (e.type === 'completion' && Number.isNaN(noticed)) noticed = wall();
-      });
-      const offTurns = services.supervisor.subscribe((e) => {
-        if (e.type === 'turnStarted' && e.source === 'wakeup' && Number.isNaN(started)) started = wall();
-      });
+      trace.begin();
       await turnAndWakeup(services, sessionId, `bg sleep 0.2; echo round-${i}; date +%s%N`);
-      offTasks();
-      offTurns();
       const wakeup = logged().find((l) => l.text?.startsWith('[IMPORTANT') && exitLine(`round-${i}`).test(l.text));
       const ns = exitLine(`round-${i}`).exec(wakeup?.text ?? '')?.[1];
       if (!wakeup?.at || !ns) throw new Error(`round ${i}: no wakeup with the exit time at the agent`);
       idle.push(wakeup.at - nsToMs(ns));
-      steps.notice.push(noticed - nsToMs(ns));
-      steps.admit.push(started - noticed);
-      steps.deliver.push(wakeup.at - started);
+      trace.end(nsToMs(ns), wakeup.at);
     }
     print('MCP task server: task exit to wakeup prompt at the agent p50', percentile(idle, 50), 'ms');
-    const split = (name: string, values: number[]) => `${name} ${percentile(values, 50).toFixed(1)} / ${percentile(values, 99).toFixed(1)}`;
-    console.log(`MCP task server, where the wakeup's time goes, p50 / p99 ms: ${split('exit → completion in the host (wrapper, exit notice)', steps.notice)}; ${split('→ wakeup turn started (outbox, lease, prompt stored)', steps.admit)}; ${split('→ session/prompt read by the agent (checkpoint mark, ACP write)', steps.deliver)} (checkpoints ${process.env.VIGIL_BENCH_CHECKPOINTS === 'off' ? 'off' : 'on'}; load ${os.loadavg()[0]!.toFixed(1)})`);
     print('MCP task server: task exit to wakeup prompt at the agent p99', percentile(idle, 99), 'ms');
+    const checkpoints = process.env.VIGIL_BENCH_CHECKPOINTS === 'off' ? 'off' : 'on';
+    console.log(`MCP task server, the idle wakeup step by step, p50 / p99 ms: ${trace.summary()} (checkpoints ${checkpoints}; load ${os.loadavg()[0]!.toFixed(1)})`);
+    trace.close();
+    if (process.env.VIGIL_BENCH_ONLY === 'mcp-idle') return;
 
     const deferred: number[] = [];
     for (let i = 0; i < ROUNDS; i += 1) {
@@ -195,7 +187,8 @@ async function main(): Promise<void> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-bench-wakeup-'));
   try {
     const only = process.env.VIGIL_BENCH_ONLY;
-    if (only !== 'mcp') await builtin(path.join(root, 'builtin'));
+    // mcp-idle: the MCP idle rounds alone (a quicker A/B of the idle path).
+    if (only !== 'mcp' && only !== 'mcp-idle') await builtin(path.join(root, 'builtin'));
     if (only !== 'builtin') await throughMcp(path.join(root, 'mcp'));
   } finally {
     await fs.rm(root, { recursive: true, force: true, maxRetries: 5 });

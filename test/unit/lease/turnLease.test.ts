@@ -2,7 +2,7 @@
 
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import fsCallbacks, { promises as fs } from 'node:fs';
 import { TurnLeaseStore, type LeaseToken } from '../../../src/extension/core/lease/turnLease';
 import type { LeaseHolder } from '../../../src/extension/core/lease/leaseRecord';
 import { isVigilError } from '../../../src/extension/core/common/errors';
@@ -70,11 +70,17 @@ describe('turn lease', () => {
     const FileHandle = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
     await probe.close();
     const sync = FileHandle.sync;
+    const fsync = fsCallbacks.fsync;
     let syncs = 0;
     FileHandle.sync = function (this: unknown) {
       syncs += 1;
       return sync.call(this);
     };
+    // Small records are synced through their descriptor.
+    fsCallbacks.fsync = ((fd: number, cb: (error: NodeJS.ErrnoException | null) => void) => {
+      syncs += 1;
+      return fsync(fd, cb);
+    }) as typeof fsync;
     try {
       const a = await acquired(lease, holder(lease, 'w1', 't1'));
       assert.ok(syncs >= 2, `acquire synced ${syncs} times`);
@@ -84,6 +90,7 @@ describe('turn lease', () => {
       assert.equal((await lease.read('s1'))?.holder, null);
     } finally {
       FileHandle.sync = sync;
+      fsCallbacks.fsync = fsync;
     }
   });
 

@@ -1,7 +1,7 @@
 // A full disk during a batch append: the rejected batch leaves nothing, in the transcript and in any JSONL file (the outbox).
 
 import * as assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
+import fsCallbacks, { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isVigilError } from '../../../src/extension/core/common/errors';
 import { appendJsonl, openForAppend, type AppendHandle, type OpenForAppend } from '../../../src/extension/core/store/jsonl';
@@ -72,4 +72,29 @@ describe('appends on a full disk', () => {
     const lines = (await fs.readFile(file, 'utf8')).split('\n');
     assert.deepEqual(lines, ['{"op":"enqueue","key":"a"}', '{"op":"enq', '{"op":"enqueue","key":"d"}', '']);
   });
+
+  // A small append (the outbox's, a turn's prompt) is written through its descriptor, synchronously but for the fsync.
+  for (const [at, keep] of [['write', 0], ['write', 40], ['sync', 0]] as const) {
+    it(`a small append rejected at the ${at} (${keep} bytes reached the file) leaves nothing behind`, async () => {
+      const dir = await tempRoot();
+      const file = path.join(dir, 'outbox.jsonl');
+      await appendJsonl(file, [{ op: 'enqueue', key: 'a' }]);
+      const before = await fs.readFile(file);
+      const { writeFileSync, fsync } = fsCallbacks;
+      fsCallbacks.writeFileSync = ((target: unknown, data: string, encoding: BufferEncoding) => {
+        if (typeof target !== 'number' || at !== 'write') return writeFileSync(target as number, data, encoding);
+        fsCallbacks.writeSync(target, Buffer.from(data, encoding).subarray(0, keep));
+        throw enospc();
+      }) as typeof writeFileSync;
+      fsCallbacks.fsync = ((fd: number, cb: (error: NodeJS.ErrnoException | null) => void) => (at === 'sync' ? process.nextTick(cb, enospc()) : fsync(fd, cb))) as typeof fsync;
+      try {
+        await assert.rejects(appendJsonl(file, [{ op: 'enqueue', key: 'b' }, { op: 'enqueue', key: 'c' }]), (e) => isVigilError(e, 'STORAGE_UNWRITABLE') && /full/.test((e as Error).message));
+      } finally {
+        Object.assign(fsCallbacks, { writeFileSync, fsync });
+      }
+      assert.deepEqual(await fs.readFile(file), before, 'the file is byte for byte what it was before the append');
+      await appendJsonl(file, [{ op: 'enqueue', key: 'd' }]);
+      assert.deepEqual((await fs.readFile(file, 'utf8')).split('\n'), ['{"op":"enqueue","key":"a"}', '{"op":"enqueue","key":"d"}', '']);
+    });
+  }
 });

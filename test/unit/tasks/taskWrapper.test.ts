@@ -120,7 +120,7 @@ describe('task wrappers', function () {
   }
 
   for (const numbers of ['the host’s system call numbers', 'no numbers (IO’s XS)'] as const) {
-    it(`the Perl wrapper fsyncs the log and the record before renaming it into place, then its folder: ${numbers}`, async function () {
+    it(`the Perl wrapper leaves its notice, fsyncs the log and the record before renaming it into place, then its folder, then removes the notice: ${numbers}`, async function () {
       if (!hasPerl || process.platform !== 'linux' || !existsSync('/usr/bin/strace')) this.skip();
       const given = numbers === 'the host’s system call numbers';
       const id = given ? 't-000000f1' : 't-000000f2';
@@ -131,7 +131,7 @@ describe('task wrappers', function () {
       const childEnv = { ...process.env, ...(given ? env : {}) };
       delete childEnv.VIGIL_WRAPPER_SYSCALLS;
       if (given) childEnv.VIGIL_WRAPPER_SYSCALLS = env.VIGIL_WRAPPER_SYSCALLS;
-      const child = spawn('/usr/bin/strace', ['-f', '-o', trace, '-e', 'trace=openat,fsync,rename', command, ...args], { stdio: 'ignore', env: childEnv });
+      const child = spawn('/usr/bin/strace', ['-f', '-o', trace, '-e', 'trace=openat,fsync,rename,unlink', command, ...args], { stdio: 'ignore', env: childEnv });
       const code = await new Promise((resolve) => child.on('exit', resolve));
       if (code !== 0) this.skip(); // ptrace refused in this sandbox
       const fds = new Map<string, string>();
@@ -148,8 +148,12 @@ describe('task wrappers', function () {
         if (synced) events.push(`fsync ${fds.get(`${synced[1]}:${synced[2]}`)}`);
         const renamed = /^\d+\s+rename\("([^"]+)", "([^"]+)"\)/.exec(line);
         if (renamed) events.push(`rename ${renamed[1]} ${renamed[2]}`);
+        const unlinked = /^\d+\s+unlink\("([^"]+)"\)/.exec(line);
+        if (unlinked) events.push(`unlink ${unlinked[1]}`);
       }
-      assert.deepEqual(events, [`fsync ${p.log}`, `fsync ${p.exit}.tmp`, `rename ${p.exit}.tmp ${p.exit}`, `fsync ${path.dirname(p.exit)}`]);
+      // The notice (not synced) comes before every fsync: the host acts on it while they run.
+      assert.deepEqual(events, [`rename ${p.notice}.tmp ${p.notice}`, `fsync ${p.log}`, `fsync ${p.exit}.tmp`, `rename ${p.exit}.tmp ${p.exit}`, `fsync ${path.dirname(p.exit)}`, `unlink ${p.notice}`]);
+      assert.equal(existsSync(p.notice), false, 'the notice is gone once the record is durable');
       // With the numbers, nothing is loaded between the command's end and its record; the command never sees them.
       const loaded = opened.filter((f) => /\/(IO|HiRes)\.so$|\/Time\/HiRes\.pm$/.test(f));
       assert.deepEqual(loaded.length > 0, !given, `modules opened: ${JSON.stringify(loaded)}`);

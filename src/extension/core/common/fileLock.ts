@@ -3,7 +3,6 @@
 
 import * as lockfile from 'proper-lockfile';
 import * as fsCallbacks from 'node:fs';
-import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -47,7 +46,7 @@ export async function withFileLock<T>(target: string, lockPath: string, logger: 
   let release: () => Promise<void>;
   const what = options.what ?? `the lock ${lockPath}`;
   try {
-    if (options.createFolder !== false) await fs.mkdir(path.dirname(lockPath), { recursive: true });
+    if (options.createFolder !== false) fsCallbacks.mkdirSync(path.dirname(lockPath), { recursive: true });
     release = await lockfile.lock(target, {
       lockfilePath: lockPath,
       realpath: false,
@@ -122,17 +121,29 @@ function holderAwareFs(logger: Logger): object {
   const mine = new Map<string, string>();
   return {
     mkdir(p: string, cb: Cb) {
-      fsCallbacks.mkdir(p, (error) => {
-        if (error) return cb(error);
-        const nonce = randomBytes(8).toString('hex');
-        mine.set(p, nonce);
-        // Written before proper-lockfile probes the mtime, so the holder record never changes it later.
-        fsCallbacks.writeFile(path.join(p, HOLDER), JSON.stringify({ ...me, nonce }), () => cb(null));
-      });
+      try {
+        fsCallbacks.mkdirSync(p);
+      } catch (error) {
+        return process.nextTick(cb, error);
+      }
+      const nonce = randomBytes(8).toString('hex');
+      mine.set(p, nonce);
+      // Written before proper-lockfile probes the mtime, so the holder record never changes it later.
+      try {
+        fsCallbacks.writeFileSync(path.join(p, HOLDER), JSON.stringify({ ...me, nonce }));
+      } catch {
+        // Without a record the lock is judged by its age alone, as proper-lockfile does.
+      }
+      process.nextTick(cb, null);
     },
     stat(p: string, cb: Cb<fsCallbacks.Stats>) {
-      fsCallbacks.stat(p, (error, stat) => {
-        if (error) return cb(error);
+      let stat: fsCallbacks.Stats;
+      try {
+        stat = fsCallbacks.statSync(p);
+      } catch (error) {
+        return process.nextTick(cb, error);
+      }
+      process.nextTick(() => {
         const holder = mine.has(p) ? undefined : readHolder(p);
         judged.set(p, { ino: stat.ino, nonce: holder?.nonce });
         if (holder && isLockHolderDead(holder)) {
@@ -172,7 +183,14 @@ function holderAwareFs(logger: Logger): object {
     rmdirSync(p: string) {
       if (mine.has(p)) removeLockDir(p);
     },
-    utimes: fsCallbacks.utimes,
+    utimes(p: string, atime: Date, mtime: Date, cb: Cb) {
+      try {
+        fsCallbacks.utimesSync(p, atime, mtime);
+      } catch (error) {
+        return process.nextTick(cb, error);
+      }
+      process.nextTick(cb, null);
+    },
     realpath: fsCallbacks.realpath,
   };
 }

@@ -1,9 +1,10 @@
 // Append-only JSON Lines files: tolerant reading (torn last line, corrupt lines quarantined) and appends.
 
+import * as fsCallbacks from 'node:fs';
 import { promises as fs, createReadStream } from 'node:fs';
 import * as readline from 'node:readline';
 import { VigilError } from '../common/errors';
-import { storageError } from './atomicFile';
+import { fsyncFd, SMALL, storageError } from './atomicFile';
 
 export interface CorruptLine {
   file: string;
@@ -89,6 +90,19 @@ export type OpenForAppend = (file: string) => Promise<AppendHandle>;
 
 export const openForAppend: OpenForAppend = (file) => fs.open(file, 'a+');
 
+/** For a small append: synchronous calls on the descriptor but for the fsync (see SMALL in atomicFile.ts). */
+const openSmallForAppend: OpenForAppend = async (file) => {
+  const fd = fsCallbacks.openSync(file, 'a+');
+  return {
+    stat: async () => fsCallbacks.fstatSync(fd),
+    read: async (buffer, offset, length, position) => ({ bytesRead: fsCallbacks.readSync(fd, buffer, offset, length, position) }),
+    appendFile: async (data, encoding) => fsCallbacks.writeFileSync(fd, data, encoding),
+    sync: () => fsyncFd(fd),
+    truncate: async (length) => fsCallbacks.ftruncateSync(fd, length),
+    close: async () => fsCallbacks.closeSync(fd),
+  };
+};
+
 export interface AppendOptions {
   fsync?: boolean;
   /** The records are already JSON lines (the transcript serialises them once, to bound their size). */
@@ -108,7 +122,7 @@ export async function appendJsonl(file: string, records: readonly unknown[], opt
   const body = (options.serialized ? (records as readonly string[]) : records.map((r) => JSON.stringify(r))).join('\n') + '\n';
   let handle: AppendHandle;
   try {
-    handle = await (options.open ?? openForAppend)(file);
+    handle = await (options.open ?? (Buffer.byteLength(body) <= SMALL ? openSmallForAppend : openForAppend))(file);
   } catch (error) {
     throw storageError(file, error);
   }

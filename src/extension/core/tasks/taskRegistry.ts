@@ -353,7 +353,7 @@ export class TaskRegistry extends Disposable implements TerminalHost {
         const name = filename.toString();
         const run = this.runs.get(name.slice(0, name.indexOf('.')));
         if (!run || !run.needsAttention) return;
-        if (name.endsWith('.exit')) run.check().catch((e: unknown) => this.logger.error(`task ${run.id}`, e));
+        if (name.endsWith('.exit') || name.endsWith('.exit.notice')) run.check().catch((e: unknown) => this.logger.error(`task ${run.id}`, e));
         else if (name.includes('.log')) run.pokeOutput();
       });
       this.watcher.on('error', (error) => this.logger.warn('watching task files failed; polling only', error));

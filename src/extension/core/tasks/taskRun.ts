@@ -49,6 +49,10 @@ export class TaskRun {
   private patternLine: string | undefined;
   private patternSend: Promise<void> | undefined;
   private unsettled = false;
+  /** The end came from the wrapper's notice; its durable exit record is still being written. */
+  private awaitingRecord = false;
+  /** The wrapper's exit record, synced, says how the task ended. */
+  private endOnDisk = false;
   private readonly checks = new CoalescingRun(() => this.runCheck());
 
   constructor(
@@ -95,8 +99,9 @@ export class TaskRun {
     return this.exitStatus ?? null;
   }
 
-  save(): Promise<void> {
-    return this.writer.save(this.current);
+  /** `durable: false` only where the wrapper's synced exit record already holds what the record adds (see settle). */
+  save(options: { durable?: boolean } = {}): Promise<void> {
+    return this.writer.save(this.current, options);
   }
 
   /** Records the wrapper's pid with its start time, so a recycled pid is never taken for the wrapper. */
@@ -209,6 +214,10 @@ export class TaskRun {
     }
     const exit = await readExitFile(this.deps.paths.exit);
     if (exit.kind === 'exited') return this.finalize(exit.exit);
+    // The wrapper's notice: the same end, before the wrapper's fsyncs. The completion is stored from it now;
+    // the task's own record waits for the durable exit record (see settle).
+    const notice = await readExitFile(this.deps.paths.notice);
+    if (notice.kind === 'exited') return this.finalize(notice.exit, undefined, 'notice');
     await this.follower.poke();
     const pid = this.current.pid;
     // While the wrapper lives, an unreadable record may still be replaced by a good one: wait for it.
@@ -248,12 +257,12 @@ export class TaskRun {
     });
   }
 
-  private finalize(exit: ExitFile | undefined, lostReason?: string): Promise<void> {
-    this.finalizing ??= this.doFinalize(exit, lostReason);
+  private finalize(exit: ExitFile | undefined, lostReason?: string, from: 'record' | 'notice' = 'record'): Promise<void> {
+    this.finalizing ??= this.doFinalize(exit, lostReason, from === 'notice');
     return this.finalizing;
   }
 
-  private async doFinalize(exit: ExitFile | undefined, lostReason?: string): Promise<void> {
+  private async doFinalize(exit: ExitFile | undefined, lostReason: string | undefined, fromNotice: boolean): Promise<void> {
     try {
       await this.follower.poke();
     } catch (error) {
@@ -272,26 +281,54 @@ export class TaskRun {
     this.exitStatus = { exitCode: this.current.exitCode, signal: this.current.signal };
     await this.follower.close().catch((error: unknown) => this.deps.logger.warn(`closing the log of ${this.id} failed`, error));
     this.unsettled = true;
+    this.awaitingRecord = fromNotice;
+    this.endOnDisk = exit !== undefined && !fromNotice;
     // Durable first (completion, then record), so whoever learns of the end finds it stored.
     await this.settle();
-    this.reported = this.exitStatus;
-    for (const waiter of [...this.exitWaiters]) waiter(this.exitStatus);
-    this.exitWaiters.clear();
-    this.deps.emit({ type: 'changed', task: this.snapshot() });
   }
 
-  /** Makes the end durable: completions first (the outbox), then the final record. Retried by the poll on failure. */
+  /**
+   * Makes the end durable: completions first (the outbox), then the final record. Retried by the poll on failure.
+   * An end known from the wrapper's notice saves its record only once the wrapper's durable record is there (its
+   * watcher event or the poll comes back here), or the wrapper is gone without one: the task's record never says
+   * "ended" before the log and the exit record are synced. Whoever waits for the exit learns of it then.
+   * That last save is not synced when the synced exit record holds the end: a power cut that takes it back leaves
+   * the task "running", and the next window ends it again from that exit record, under the completion key the
+   * outbox already holds (so no second wakeup). A lost or killed end, which nothing else holds, is synced.
+   */
   private async settle(): Promise<void> {
     try {
       await this.flushPattern();
       if (this.patternLine !== undefined) throw new Error('the pattern completion is not stored yet');
       if (this.current.background && this.current.notify.onExit !== false) await this.sendCompletion('exit');
-      await this.save();
+      if (this.awaitingRecord && !(await this.recordWritten())) return;
+      this.awaitingRecord = false;
+      await this.save({ durable: !this.endOnDisk });
       this.unsettled = false;
       this.announce();
     } catch (error) {
       this.deps.logger.error(`task ${this.id} ended but its completion is not stored yet; retrying`, error);
+    } finally {
+      if (!this.awaitingRecord) this.report();
     }
+  }
+
+  /** Whether the wrapper's durable exit record is written, or will never be (its wrapper is gone). */
+  private async recordWritten(): Promise<boolean> {
+    const record = await readExitFile(this.deps.paths.exit);
+    this.endOnDisk = record.kind === 'exited';
+    if (record.kind !== 'none') return true;
+    const pid = this.current.pid;
+    return pid === null || !this.wrapperAlive(pid);
+  }
+
+  /** Tells whoever waits for the exit, once. */
+  private report(): void {
+    if (this.reported || !this.exitStatus) return;
+    this.reported = this.exitStatus;
+    for (const waiter of [...this.exitWaiters]) waiter(this.exitStatus);
+    this.exitWaiters.clear();
+    this.deps.emit({ type: 'changed', task: this.snapshot() });
   }
 
   private onText(text: string, live = true): void {

@@ -2,7 +2,7 @@
 
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readJson, writeJsonAtomic } from '../store/atomicFile';
+import { jsonText, readJson, writeFileAtomic } from '../store/atomicFile';
 import type { Logger } from '../ports/logger';
 import type { Redactor } from '../common/redactor';
 import { OUTPUT_BYTE_LIMIT_MAX } from './outputLimit';
@@ -12,6 +12,8 @@ export interface TaskPaths {
   record: string;
   log: string;
   exit: string;
+  /** The exit record's text, written by the wrapper before its fsyncs (not durable): see TaskRun.runCheck. */
+  notice: string;
 }
 
 export function tasksDir(storageRoot: string): string {
@@ -20,7 +22,8 @@ export function tasksDir(storageRoot: string): string {
 
 export function taskPaths(storageRoot: string, taskId: string): TaskPaths {
   const dir = tasksDir(storageRoot);
-  return { record: path.join(dir, `${taskId}.json`), log: path.join(dir, `${taskId}.log`), exit: path.join(dir, `${taskId}.exit`) };
+  const exit = path.join(dir, `${taskId}.exit`);
+  return { record: path.join(dir, `${taskId}.json`), log: path.join(dir, `${taskId}.log`), exit, notice: `${exit}.notice` };
 }
 
 /** What the wrapper writes when the command ends. */
@@ -75,10 +78,11 @@ export class RecordWriter {
     private readonly redactor?: Redactor,
   ) {}
 
-  save(record: TaskRecord): Promise<void> {
+  /** Atomic always; `durable: false` skips the fsyncs (see TaskRun.settle for where that is safe). */
+  save(record: TaskRecord, options: { durable?: boolean } = {}): Promise<void> {
     const copy = { ...record, notify: { ...record.notify } };
     const snapshot = this.redactor?.redactValue(copy) ?? copy;
-    const next = this.chain.then(() => writeJsonAtomic(this.file, snapshot));
+    const next = this.chain.then(() => writeFileAtomic(this.file, jsonText(snapshot), options));
     this.chain = next.catch(() => undefined);
     return next;
   }

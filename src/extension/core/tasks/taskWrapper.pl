@@ -14,7 +14,9 @@
 # * The exit record is the Node wrapper's: {exitCode, signal, endedAt, droppedBytes, signalsSeen}, with
 #   the exact wait status (a death by signal is told from an exit code above 128). It is written after
 #   the log is fsynced, to a temporary file that is fsynced, renamed into place, and its folder fsynced.
-#   If it cannot be written (disk full) there is none, and the registry calls the task lost.
+#   If it cannot be written (disk full) there is none, and the registry calls the task lost. Before those
+#   fsyncs the same text goes to `<exit record>.notice` (renamed into place, not synced), which the host acts
+#   on at once; the wrapper removes it once the record is durable (docs/background-tasks.md, "The exit notice").
 # * After the command exited, output from processes it left behind is read for at most 250 ms (the
 #   Node wrapper's grace); those processes are the registry's to kill.
 # * On Linux (given the prctl number) the wrapper is the child subreaper of the command's tree: what the
@@ -164,6 +166,16 @@ if ($status & 127) {
   $exit_code = 'null';
 }
 
+my $body = sprintf('{"exitCode":%s,"signal":%s,"endedAt":%d,"droppedBytes":%d,"signalsSeen":%d}', $exit_code, $signal, $ended_at, $dropped, $signals);
+# The notice first (the record's text, renamed into place, not synced): the host stores the completion
+# durably in its own outbox while the fsyncs below run. Removed once the record is durable.
+my $notice = "$exit_file.notice";
+if (open(my $early, '>', "$notice.tmp")) {
+  binmode $early;
+  my $written = syswrite($early, $body);
+  close $early;
+  unlink "$notice.tmp" unless defined $written && $written == length($body) && rename("$notice.tmp", $notice);
+}
 # The log first, then the record, each fsynced: a record that says "ended" never outlives its output.
 # The log is written with syswrite only, and so is the record: nothing sits in a PerlIO buffer.
 if ($out) {
@@ -171,7 +183,6 @@ if ($out) {
   close $out;
 }
 my $tmp = "$exit_file.tmp";
-my $body = sprintf('{"exitCode":%s,"signal":%s,"endedAt":%d,"droppedBytes":%d,"signalsSeen":%d}', $exit_code, $signal, $ended_at, $dropped, $signals);
 my $ok = open(my $record, '>', $tmp);
 if ($ok) {
   binmode $record;
@@ -186,6 +197,7 @@ if ($ok && rename($tmp, $exit_file)) {
     sync_handle($folder);
     close $folder;
   }
+  unlink $notice;
 } else {
   unlink $tmp;
 }

@@ -7,9 +7,10 @@
 // extension host, so a reloaded window can re-attach: it appends the command's output to `log`
 // (renaming it to `log.1` so the two files never hold more than `2 * half` bytes) and, when the command
 // exits, atomically and durably (fsync of the log, the record and its folder) writes
-// `{exitCode, signal, endedAt, droppedBytes, signalsSeen}` to `exit`. It counts SIGTERM/SIGINT/SIGHUP
-// instead of dying of them, so a kill of the group still gets the command's end recorded; SIGKILL of
-// the group ends it too.
+// `{exitCode, signal, endedAt, droppedBytes, signalsSeen}` to `exit`, after the same text went to
+// `<exit>.notice` unsynced for the host to act on at once (removed once the record is durable). It
+// counts SIGTERM/SIGINT/SIGHUP instead of dying of them, so a kill of the group still gets the command's
+// end recorded; SIGKILL of the group ends it too.
 //
 // It imports nothing but Node's own modules: it runs as a file of its own, never inside the host.
 
@@ -61,6 +62,16 @@ function syncDir(dir: string): void {
 function finish(exitCode: number | null, signal: NodeJS.Signals | null): void {
   if (done) return;
   done = true;
+  const body = JSON.stringify({ exitCode, signal, endedAt: Date.now(), droppedBytes: dropped, signalsSeen: signals });
+  // The notice first (the record's text, renamed into place, not synced): the host stores the completion
+  // durably in its own outbox while the fsyncs below run. Removed once the record is durable.
+  const notice = `${config.exit}.notice`;
+  try {
+    fs.writeFileSync(`${notice}.tmp`, body);
+    fs.renameSync(`${notice}.tmp`, notice);
+  } catch {
+    // Only a head start: the record below is what counts.
+  }
   // The log first, then the record, each fsynced: a record that says "ended" never outlives the output it ended with.
   try {
     fs.fsyncSync(fd);
@@ -68,7 +79,6 @@ function finish(exitCode: number | null, signal: NodeJS.Signals | null): void {
     // Log removed or disk gone: the record still matters.
   }
   const tmp = `${config.exit}.tmp`;
-  const body = JSON.stringify({ exitCode, signal, endedAt: Date.now(), droppedBytes: dropped, signalsSeen: signals });
   try {
     const efd = fs.openSync(tmp, 'w');
     try {
@@ -79,6 +89,7 @@ function finish(exitCode: number | null, signal: NodeJS.Signals | null): void {
     }
     fs.renameSync(tmp, config.exit);
     syncDir(path.dirname(config.exit));
+    fs.rmSync(notice, { force: true });
   } catch {
     // Disk full: no record. The registry calls the task lost once this wrapper is gone.
     try {

@@ -1,11 +1,15 @@
 // One session's outbox file: folds its lines incrementally, appends transitions under a cross-window lock, compacts.
 
+import * as fsCallbacks from 'node:fs';
 import { promises as fs } from 'node:fs';
+import { promisify } from 'node:util';
 import { withFileLock } from '../common/fileLock';
 import type { Logger } from '../ports/logger';
-import { storageError, writeFileAtomic } from '../store/atomicFile';
+import { SMALL, storageError, writeFileAtomic } from '../store/atomicFile';
 import { appendJsonl } from '../store/jsonl';
 import { applyOp, entryToOp, opSchema, type OutboxEntry, type OutboxOp } from './outboxTypes';
+
+const readAt = promisify(fsCallbacks.read);
 
 /** Delivered keys are remembered this long so a late duplicate completion is still recognised. */
 const DELIVERED_MEMORY_MS = 7 * 24 * 3600 * 1000;
@@ -60,9 +64,10 @@ export class SessionOutboxFile {
 
   /** Folds lines appended since the last call; a replaced file (compaction elsewhere) is folded from scratch. */
   private async refresh(holdingLock: boolean): Promise<void> {
-    let handle: fs.FileHandle;
+    // Synchronous calls but for a large read (a first fold): see SMALL in atomicFile.ts.
+    let fd: number;
     try {
-      handle = await fs.open(this.file, 'r');
+      fd = fsCallbacks.openSync(this.file, 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         this.reset(-1);
@@ -72,14 +77,15 @@ export class SessionOutboxFile {
       throw storageError(this.file, error);
     }
     try {
-      const st = await handle.stat();
+      const st = fsCallbacks.fstatSync(fd);
       if (st.ino !== this.ino || st.size < this.offset) this.reset(st.ino);
       const length = st.size - this.offset;
       if (length > 0) {
         const buf = Buffer.alloc(length);
+        const read = length <= SMALL ? async (at: number) => fsCallbacks.readSync(fd, buf, at, length - at, this.offset + at) : async (at: number) => (await readAt(fd, buf, at, length - at, this.offset + at)).bytesRead;
         let got = 0;
         while (got < length) {
-          const { bytesRead } = await handle.read(buf, got, length - got, this.offset + got);
+          const bytesRead = await read(got);
           if (bytesRead === 0) break;
           got += bytesRead;
         }
@@ -92,7 +98,7 @@ export class SessionOutboxFile {
       }
       this.seen = { ino: st.ino, size: st.size };
     } finally {
-      await handle.close();
+      fsCallbacks.closeSync(fd);
     }
     if (holdingLock && this.corrupt.length > 0) await this.quarantineAndCompact();
   }
