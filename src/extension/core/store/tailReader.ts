@@ -34,9 +34,6 @@ const EDGE = 512;
 export async function readTail(file: string, count: number, options: TailOptions = {}): Promise<TailResult> {
   const result: TailResult = { records: [], corrupt: [], olderOmitted: false };
   if (count <= 0) return result;
-  const maxBytes = options.maxBytes ?? TAIL_BYTE_BUDGET;
-  const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
-  const baseChunk = options.chunkSize ?? 64 * 1024;
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, 'r');
@@ -46,96 +43,16 @@ export async function readTail(file: string, count: number, options: TailOptions
   }
   try {
     const { size } = await handle.stat();
-    // The line being assembled, as chunks from its end towards its start.
-    let parts: Buffer[] = [];
-    let length = 0;
-    let tooLong = false;
-    let lineTail: Buffer | undefined;
-    let first = true;
-    let kept = 0;
-    const finishLine = (start: number): boolean => {
-      const isTorn = first && size > 0;
-      first = false;
-      const lineParts = parts;
-      const lineLength = length;
-      const wasTooLong = tooLong;
-      const tailBytes = lineTail;
-      parts = [];
-      length = 0;
-      tooLong = false;
-      lineTail = undefined;
-      // The bytes after the last newline are a write in progress or torn by a crash: not a record yet.
-      if (isTorn) return false;
-      if (lineLength === 0) return false;
-      if (wasTooLong) {
-        const head = lineParts[lineParts.length - 1] ?? Buffer.alloc(0);
-        result.records.push(placeholder(file, start, lineLength, head, tailBytes ?? Buffer.alloc(0), maxLine));
-        return result.records.length >= count;
-      }
-      if (kept + lineLength > maxBytes && result.records.length > 0) {
-        result.olderOmitted = true;
-        return true;
-      }
-      kept += lineLength;
-      const bytes = lineParts.length === 1 ? lineParts[0] : Buffer.concat(lineParts.reverse(), lineLength);
-      const text = bytes.toString('utf8');
-      if (text.trim() === '') return false;
-      const record = parseLine(text);
-      if (record) result.records.push(record);
-      else result.corrupt.push({ file, lineNumber: -1, text: text.length > 1024 ? `${text.slice(0, 1024)}… (${formatBytes(lineLength)})` : text });
-      return result.records.length >= count;
-    };
-    const addPart = (chunk: Buffer) => {
-      if (chunk.length === 0) return;
-      lineTail ??= Buffer.from(chunk.subarray(Math.max(0, chunk.length - EDGE)));
-      length += chunk.length;
-      if (tooLong) {
-        parts = [chunk.subarray(0, Math.min(EDGE, chunk.length))];
-        return;
-      }
-      parts.push(chunk);
-      if (length > maxLine) {
-        tooLong = true;
-        parts = [chunk.subarray(0, Math.min(EDGE, chunk.length))];
-      }
-    };
+    const lines = new TailLines(file, count, options, result);
     // The file's last byte: a newline ends the last line; anything else is a torn line to skip.
     let position = size;
-    let done = false;
     if (size > 0) {
       const last = Buffer.alloc(1);
       await handle.read(last, 0, 1, size - 1);
-      if (last[0] === 0x0a) {
-        first = false;
-        position = size - 1;
-      }
+      if (last[0] === 0x0a) position = size - 1;
+      else lines.skipFirst();
     }
-    while (position > 0 && !done) {
-      const want = Math.min(position, Math.max(baseChunk, Math.min(length, 8 * 1024 * 1024)));
-      position -= want;
-      const chunk = Buffer.allocUnsafe(want);
-      let got = 0;
-      while (got < want) {
-        const { bytesRead } = await handle.read(chunk, got, want - got, position + got);
-        if (bytesRead === 0) throw new Error(`${file} shrank while it was read`);
-        got += bytesRead;
-      }
-      let end = want;
-      for (;;) {
-        const nl = end > 0 ? chunk.lastIndexOf(0x0a, end - 1) : -1;
-        if (nl < 0) {
-          addPart(chunk.subarray(0, end));
-          break;
-        }
-        addPart(chunk.subarray(nl + 1, end));
-        if (finishLine(position + nl + 1)) {
-          done = true;
-          break;
-        }
-        end = nl;
-      }
-    }
-    if (!done && length > 0) finishLine(0);
+    await readBackwards(handle, file, position, options.chunkSize ?? 64 * 1024, lines);
     result.records.reverse();
     result.corrupt.reverse();
     return result;
@@ -143,6 +60,110 @@ export async function readTail(file: string, count: number, options: TailOptions
     throw storageError(file, error);
   } finally {
     await handle.close();
+  }
+}
+
+/** Feeds the file's bytes before `position` to `lines`, last chunk first, until it has enough. */
+async function readBackwards(handle: fs.FileHandle, file: string, position: number, baseChunk: number, lines: TailLines): Promise<void> {
+  while (position > 0) {
+    // Grows while one long line is crossed, so a 100 MB line costs ~100 reads, not 1,600.
+    const want = Math.min(position, Math.max(baseChunk, Math.min(lines.pending, 8 * 1024 * 1024)));
+    position -= want;
+    const chunk = Buffer.allocUnsafe(want);
+    let got = 0;
+    while (got < want) {
+      const { bytesRead } = await handle.read(chunk, got, want - got, position + got);
+      if (bytesRead === 0) throw new Error(`${file} shrank while it was read`);
+      got += bytesRead;
+    }
+    let end = want;
+    for (;;) {
+      const nl = end > 0 ? chunk.lastIndexOf(0x0a, end - 1) : -1;
+      if (nl < 0) {
+        lines.add(chunk.subarray(0, end));
+        break;
+      }
+      lines.add(chunk.subarray(nl + 1, end));
+      if (lines.finish(position + nl + 1)) return;
+      end = nl;
+    }
+  }
+  if (lines.pending > 0) lines.finish(0);
+}
+
+/** Assembles lines from chunks read back to front, and turns each finished one into a record of `result`. */
+class TailLines {
+  /** The line being assembled, as chunks from its end towards its start. */
+  private parts: Buffer[] = [];
+  private length = 0;
+  private tooLong = false;
+  private lineTail: Buffer | undefined;
+  /** The bytes after the file's last newline: a write in progress or torn by a crash, not a record yet. */
+  private torn = false;
+  private kept = 0;
+  private readonly maxBytes: number;
+  private readonly maxLine: number;
+
+  constructor(
+    private readonly file: string,
+    private readonly count: number,
+    options: TailOptions,
+    private readonly result: TailResult,
+  ) {
+    this.maxBytes = options.maxBytes ?? TAIL_BYTE_BUDGET;
+    this.maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
+  }
+
+  /** Bytes of the line being assembled. */
+  get pending(): number {
+    return this.length;
+  }
+
+  skipFirst(): void {
+    this.torn = true;
+  }
+
+  add(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.lineTail ??= Buffer.from(chunk.subarray(Math.max(0, chunk.length - EDGE)));
+    this.length += chunk.length;
+    if (this.tooLong) {
+      this.parts = [chunk.subarray(0, Math.min(EDGE, chunk.length))];
+      return;
+    }
+    this.parts.push(chunk);
+    if (this.length > this.maxLine) {
+      this.tooLong = true;
+      this.parts = [chunk.subarray(0, Math.min(EDGE, chunk.length))];
+    }
+  }
+
+  /** Ends the line that starts at byte `start`; true once enough records are read (or the budget is spent). */
+  finish(start: number): boolean {
+    const { parts, length, tooLong, lineTail, torn } = this;
+    this.parts = [];
+    this.length = 0;
+    this.tooLong = false;
+    this.lineTail = undefined;
+    this.torn = false;
+    if (torn || length === 0) return false;
+    const { result } = this;
+    if (tooLong) {
+      const head = parts[parts.length - 1] ?? Buffer.alloc(0);
+      result.records.push(placeholder(this.file, start, length, head, lineTail ?? Buffer.alloc(0), this.maxLine));
+      return result.records.length >= this.count;
+    }
+    if (this.kept + length > this.maxBytes && result.records.length > 0) {
+      result.olderOmitted = true;
+      return true;
+    }
+    this.kept += length;
+    const text = (parts.length === 1 ? parts[0] : Buffer.concat(parts.reverse(), length)).toString('utf8');
+    if (text.trim() === '') return false;
+    const record = parseLine(text);
+    if (record) result.records.push(record);
+    else result.corrupt.push({ file: this.file, lineNumber: -1, text: text.length > 1024 ? `${text.slice(0, 1024)}… (${formatBytes(length)})` : text });
+    return result.records.length >= this.count;
   }
 }
 
