@@ -3,7 +3,7 @@
 
 import { client, RequestError, type ClientConnection, type InitializeResponse, type McpServer, type PromptResponse, type SessionUpdate } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../shared/agentProtocol/history';
-import { fsListParams, fsSearchParams, lmChatParams, vigilMethods } from '../../../shared/agentProtocol/vigilMethods';
+import { lmChatParams, vigilMethods } from '../../../shared/agentProtocol/vigilMethods';
 import { providerRetryMethod } from '../../../shared/providerRetry';
 import { providerRetryParams } from '../../../shared/providerRetrySchema';
 import { clientFeatures, type VigilExtensions } from '../../../shared/vigilExtensions';
@@ -19,14 +19,13 @@ import type { AgentChannel } from './agentProcess';
 import { describePermission, targetsOf, type ClientOp } from './clientGrants';
 import type { LanguageModelBridge } from './hostPorts';
 import { listModels, streamChat } from './lmHost';
-import type { PermissionGate } from './permissionGate';
+import type { AskHooks, PermissionGate } from './permissionGate';
 import type { TerminalBridge } from './terminalBridge';
-import { describeLocation, type Location } from './workspaceBoundary';
 import type { EditJournal } from './editJournal';
-import { writeWithDiff } from './editWrites';
 import { commandDetailsOf, editDetailsOf } from './approvalDetails';
 import { terminalHandlers } from './acpTerminalHandlers';
-import { privateError, type WorkspaceFs } from './workspaceFs';
+import { fsHandlers } from './acpFsHandlers';
+import type { WorkspaceFs } from './workspaceFs';
 
 /** Where the events of the prompt that is running in an ACP session go. */
 export interface PromptSink {
@@ -253,45 +252,19 @@ export class AcpConnection {
     const { log, workspace, gate, terminals, vigilSessionId } = this.deps;
     const denied = (message: string) => new RequestError(permissionDenied, message);
     const asRequestError = (error: unknown) => (error instanceof RequestError ? error : new RequestError(-32603, errorMessage(error)));
-
-    /** Paths outside the workspace (or through a symlink leading out or to nothing) need the person's approval, once per request; `approved` says the person was asked and allowed. */
-    const confine = async (acpSessionId: string, path: string, action: 'read' | 'write', signal: AbortSignal, approved?: () => void): Promise<Location> => {
-      const where = await workspace.locate(path).catch((error: unknown) => {
-        throw asRequestError(error);
-      });
-      if (where.inside) return where;
-      if (where.private) throw denied(privateError(where, action).message);
-      // The person sees where the access really lands: the symlink's resolved target, not just the name the agent used.
-      const title = `${action} outside the workspace: ${describeLocation(where)}`;
-      const answer = await gate.ask(
-        { sessionId: vigilSessionId, title, kind: action === 'read' ? 'read' : 'edit' },
-        { opened: () => this.emit(acpSessionId, (d) => d.approvalOpened(title)), closed: (a) => this.emit(acpSessionId, (d) => d.approvalClosed(title, a)) },
-        signal,
-      );
-      if (answer !== 'allowOnce' && answer !== 'allowAlways') throw denied(`Access to ${describeLocation(where)} is outside the workspace folder and was not approved.`);
-      approved?.();
-      return workspace.approved(where);
-    };
-
+    const hooks = (sid: string): AskHooks => ({ opened: (title) => this.emit(sid, (d) => d.approvalOpened(title)), closed: (title, a) => this.emit(sid, (d) => d.approvalClosed(title, a)) });
+    const emit = (sid: string, make: (d: ActivityDescriber) => AgentEvent) => this.emit(sid, make);
+    const trusted = () => this.trustedWrites();
     /** Client-side operations run only inside a prompt of this session, and only as the approvals policy says (permissionGate.ts). */
     const authorize = async (acpSessionId: string, op: ClientOp, signal: AbortSignal, rawInput?: unknown): Promise<void> => {
       if (!this.promptsOpen.has(acpSessionId)) throw denied('No turn of this session is running: Vigil runs commands and writes files for the agent only during a turn.');
-      const verdict = await gate.authorize(
-        vigilSessionId,
-        op,
-        { opened: (title) => this.emit(acpSessionId, (d) => d.approvalOpened(title)), closed: (title, a) => this.emit(acpSessionId, (d) => d.approvalClosed(title, a)) },
-        signal,
-        rawInput,
-      );
+      const verdict = await gate.authorize(vigilSessionId, op, hooks(acpSessionId), signal, rawInput);
       if (!verdict.allowed) throw denied(verdict.reason);
     };
 
     const app = client({ name: 'vigil' });
-    terminalHandlers(app, {
-      vigilSessionId, terminals, workspace, trusted: () => this.trustedWrites(), denied, asRequestError,
-      emit: (sid, make) => this.emit(sid, make),
-      authorize: (sid, op, signal, rawInput) => authorize(sid, op, signal, rawInput),
-    });
+    terminalHandlers(app, { vigilSessionId, terminals, workspace, trusted, denied, asRequestError, emit, authorize });
+    fsHandlers(app, { vigilSessionId, workspace, gate, edits: this.deps.edits, trusted, denied, asRequestError, emit, hooks, authorize, turnOf: (sid) => this.sinks.get(sid)?.describer ?? this });
     return app
       .onNotification('session/update', ({ params }) => {
         try {
@@ -307,10 +280,11 @@ export class AcpConnection {
         this.emit(params.sessionId, (d) => d.request(`permission: ${title}`));
         if (this.deps.writesThroughClient && this.deps.edits && gate.reviewsEdits && params.toolCall.kind === 'edit') return gate.allowForReview(params.options, params.toolCall);
         const details = commandDetailsOf(params.toolCall) ?? (this.deps.edits ? editDetailsOf(params.toolCall, this.deps.edits, vigilSessionId, workspace.root) : undefined);
+        const h = hooks(params.sessionId);
         return gate.answer(
           { sessionId: vigilSessionId, title, kind: params.toolCall.kind ?? 'other', ...(details ? { details } : {}), ...(params.toolCall.rawInput !== undefined ? { rawInput: params.toolCall.rawInput } : {}) },
           params.options,
-          { opened: () => this.emit(params.sessionId, (d) => d.approvalOpened(title)), closed: (a) => this.emit(params.sessionId, (d) => d.approvalClosed(title, a)) },
+          { opened: () => h.opened(title), closed: (a) => h.closed(title, a) },
           signal,
           params.toolCall,
         );
@@ -320,59 +294,10 @@ export class AcpConnection {
         if (!host) throw new RequestError(-32601, 'Vigil did not advertise elicitations to this agent.');
         const acpSessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined;
         if (acpSessionId) this.emit(acpSessionId, (d) => d.request('agent: asks you for input'));
-        const hooks = acpSessionId
-          ? { opened: (title: string) => this.emit(acpSessionId, (d) => d.approvalOpened(title)), closed: (title: string, a: string) => this.emit(acpSessionId, (d) => d.approvalClosed(title, a)) }
-          : undefined;
-        return host.create(params, hooks, signal);
+        return host.create(params, acpSessionId ? hooks(acpSessionId) : undefined, signal);
       })
       .onNotification('elicitation/complete', ({ params }) => {
         this.deps.elicitations?.complete(params.elicitationId);
-      })
-      .onRequest('fs/read_text_file', async ({ params, signal }) => {
-        this.emit(params.sessionId, (d) => d.request(`fs: read ${params.path}`));
-        const where = await confine(params.sessionId, params.path, 'read', signal);
-        try {
-          return { content: await workspace.read(where, params.line, params.limit, signal) };
-        } catch (error) {
-          throw asRequestError(error);
-        }
-      })
-      .onRequest('fs/write_text_file', async ({ params, signal }) => {
-        this.emit(params.sessionId, (d) => d.request(`fs: write ${params.path}`));
-        if (!this.trustedWrites()) throw denied('This workspace is not trusted: Vigil lets the agent read but not write files.');
-        let approvedOutside = false;
-        const where = await confine(params.sessionId, params.path, 'write', signal, () => (approvedOutside = true));
-        // A write outside the workspace was just asked about with its path; any other write goes through the policy.
-        // Through a symlink inside, the file written is the link's target: that is what an approval must have named,
-        // and what the question shows (an approval of `notes.md` does not cover writing what it points to).
-        const op: ClientOp = where.hops.length > 0 ? { kind: 'edit', path: where.real, shown: describeLocation(where) } : { kind: 'edit', path: where.abs };
-        const sid = params.sessionId;
-        const hooks = { opened: (title: string) => this.emit(sid, (d) => d.approvalOpened(title)), closed: (title: string, a: string) => this.emit(sid, (d) => d.approvalClosed(title, a)) };
-        try {
-          await writeWithDiff(workspace, gate, this.deps.edits, {
-            sessionId: vigilSessionId, where, content: params.content, op, turn: this.sinks.get(sid)?.describer ?? this,
-            authorize: async () => (approvedOutside ? undefined : authorize(sid, op, signal)),
-            review: (g, proposal) => g.reviewEdit(vigilSessionId, op, { type: 'edit', edit: proposal.edit.view, ...(proposal.preview ? { preview: proposal.preview } : {}), review: true }, hooks, signal, { path: params.path }),
-            recorded: (views) => this.emit(sid, (d) => d.fileEdited(views.edit, views.file)),
-          });
-        } catch (error) {
-          throw error instanceof VigilError && error.code === 'PERMISSION_DENIED' ? denied(error.message) : asRequestError(error);
-        }
-        return {};
-      })
-      .onRequest(vigilMethods.fsList, (p: unknown) => fsListParams.parse(p), async ({ params, signal }) => {
-        this.emit(params.sessionId, (d) => d.request(`fs: list ${params.path}`));
-        const where = await confine(params.sessionId, params.path, 'read', signal);
-        return workspace.list(where, params.maxEntries).catch((e: unknown) => {
-          throw asRequestError(e);
-        });
-      })
-      .onRequest(vigilMethods.fsSearch, (p: unknown) => fsSearchParams.parse(p), async ({ params, signal }) => {
-        this.emit(params.sessionId, (d) => d.request(`fs: search ${params.query}`));
-        const where = await confine(params.sessionId, params.path ?? workspace.root, 'read', signal);
-        return workspace.search(where, params.query, params.maxResults).catch((e: unknown) => {
-          throw asRequestError(e);
-        });
       })
       // A model retry is activity (a long Retry-After is a wait, not a stall) and a line in the transcript.
       .onNotification(providerRetryMethod, (p: unknown) => providerRetryParams.parse(p), ({ params }) => {

@@ -28,7 +28,7 @@ export type PolicyDecision = 'allow' | 'reject' | 'ask';
 
 export type ClientOpVerdict = { allowed: true } | { allowed: false; reason: string };
 
-type AskHooks = { opened(title: string): void; closed(title: string, answer: PermissionAnswer): void };
+export type AskHooks = { opened(title: string): void; closed(title: string, answer: PermissionAnswer): void };
 
 /** The whole policy as one pure function, so it is tested without any UI. */
 export function decide(kind: string, trusted: boolean, mode: ApprovalMode): PolicyDecision {
