@@ -20,7 +20,7 @@ type Json = Record<string, unknown>;
 
 export class TranscriptTranslator {
   private seq = 0;
-  private streaming: { id: string; kind: 'agent' | 'thought' } | undefined;
+  private streaming: { id: string; kind: 'agent' | 'thought'; messageId?: string } | undefined;
   private turnId: string | undefined;
   /** Tool calls of the current turn that have no final status yet. */
   private readonly openTools = new ToolCallTracker();
@@ -115,10 +115,14 @@ export class TranscriptTranslator {
     const text = content?.type === 'text' && typeof content.text === 'string' ? content.text : '';
     if (!text) return [];
     const events: HostEvent[] = [];
-    if (this.streaming?.kind !== kind) {
+    // ACP's messageId: a chunk of another message starts an entry of its own (an agent's notice, then its answer).
+    const messageId = typeof update.messageId === 'string' && update.messageId !== '' ? update.messageId : undefined;
+    const otherMessage = messageId !== undefined && this.streaming?.messageId !== undefined && this.streaming.messageId !== messageId;
+    if (this.streaming?.kind !== kind || otherMessage) {
       events.push(...this.endStream());
       this.streaming = { id: this.nextId(kind, at), kind };
     }
+    if (messageId !== undefined) this.streaming!.messageId = messageId;
     events.push({ type: 'chunkAppended', entryId: this.streaming!.id, entryKind: kind, text, at });
     return events;
   }

@@ -55,6 +55,12 @@ describe('transcript translator', () => {
     assert.deepStrictEqual(fold([{ type: 'turnEnded', at: 4, turnId: 't1', reason: 'completed' }]).entries, [], 'a turn that ended well adds nothing');
   });
 
+  it('a chunk of another message (ACP messageId) starts an entry of its own; chunks without one join as before', () => {
+    const withId = (text: string, at: number, messageId: string): TranscriptRecord => parseTranscriptRecord({ ...chunk(text, at), update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, messageId } })!;
+    const state = fold([withId('Model metadata not found.', 1, 'm1'), withId('The word ', 2, 'm2'), withId('was pelican.', 3, 'm2'), chunk(' And more.', 4)]);
+    assert.deepStrictEqual(state.entries.map((e) => (e.kind === 'agent' ? e.markdown : e.kind)), ['Model metadata not found.', 'The word was pelican. And more.']);
+  });
+
   it('a thought between messages starts new entries instead of merging', () => {
     const state = fold([chunk('a', 1), chunk('thinking', 2, 'agent_thought_chunk'), chunk('b', 3)]);
     assert.deepStrictEqual(state.entries.map((e) => e.kind), ['agent', 'thought', 'agent']);
