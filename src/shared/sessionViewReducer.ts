@@ -111,9 +111,10 @@ function applyTurnStatus(state: SessionSnapshot, event: Extract<HostEvent, { typ
   const newTurn = turn.phase === 'running' && turn.turnId !== undefined && turn.turnId !== state.turn.turnId;
   const settled = !isTurnLive(turn.phase);
   const resumable = turn.phase === 'aborted' || turn.phase === 'interrupted';
-  // Lifecycle: the quiet indicator lives only until the next status; the stall banner stays beside
-  // the abort it led to (the abort follows within milliseconds, and the person must still see why);
-  // abort/interrupted stay while the session is resumable; a new turn starts with a clean banner area.
+  // Lifecycle: the quiet indicator lives only until the next status; the stall banner stays until the
+  // abort it led to is shown (whose notice says how long the turn was silent: two banners saying it left a
+  // short side bar no room for the transcript); abort/interrupted stay while the session is resumable; a
+  // new turn starts with a clean banner area.
   let notices = newTurn
     ? []
     : state.notices.filter((n) => {
@@ -125,7 +126,8 @@ function applyTurnStatus(state: SessionSnapshot, event: Extract<HostEvent, { typ
   let entries = state.entries;
   if (notice) {
     // One pinned notice per kind: a repeated "busy in another window" or error replaces the last.
-    notices = [...notices.filter((n) => n.id !== notice.id && n.kind !== notice.kind), notice];
+    const supersedes = (n: NoticeView) => n.kind === notice.kind || (n.kind === 'stall' && (notice.kind === 'abort' || notice.kind === 'interrupted'));
+    notices = [...notices.filter((n) => n.id !== notice.id && !supersedes(n)), notice];
     if (historicNotices.has(notice.kind)) {
       entries = upsertEntry(entries, { kind: 'notice', id: noticeEntryId(notice.id), at: notice.at, notice });
     }

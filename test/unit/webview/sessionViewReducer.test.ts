@@ -98,7 +98,7 @@ describe('session view reducer', () => {
       assert.ok(isTurnLive(s.turn.phase));
 
       s = applyHostEvent(s, { type: 'turnStatusChanged', turn: status('aborted'), notice: abort });
-      assert.deepEqual(s.notices.map((n) => n.kind), ['stall', 'abort'], 'the stall banner stays beside the definitive notice, so the cause is on screen');
+      assert.deepEqual(s.notices.map((n) => n.kind), ['abort'], 'the definitive notice replaces the stall banner: it says how long the turn was silent');
       const last = s.entries[s.entries.length - 1];
       assert.equal(last.id, noticeEntryId('ab1'));
       assert.equal(s.entries[0].kind === 'agent' && s.entries[0].streaming, false, 'a settled turn streams no more');
