@@ -9,6 +9,8 @@ export interface ViewState {
   followTail?: boolean;
   anchorEntryId?: string;
   anchorOffset?: number;
+  /** The session shown: an editor tab reopened after a reload asks the host for it (SessionPanels' serializer). */
+  sessionId?: string;
 }
 
 interface VsCodeApi {
@@ -45,6 +47,8 @@ export class HostBridge {
       if ((event.data as { type?: unknown } | null)?.type === 'snapshot') performance.mark('vigil:snapshot-received');
       const parsed = parseHostMessage(event.data);
       if (parsed.ok) {
+        const shown = sessionShown(parsed.message);
+        if (shown !== undefined && shown !== this.viewState.sessionId) this.saveViewState({ sessionId: shown });
         onMessage(parsed.message);
         return;
       }
@@ -67,10 +71,18 @@ export class HostBridge {
       followTail: typeof s.followTail === 'boolean' ? s.followTail : undefined,
       anchorEntryId: typeof s.anchorEntryId === 'string' ? s.anchorEntryId : undefined,
       anchorOffset: typeof s.anchorOffset === 'number' ? s.anchorOffset : undefined,
+      sessionId: typeof s.sessionId === 'string' ? s.sessionId : undefined,
     };
   }
 
   saveViewState(patch: ViewState): void {
     this.api.setState({ ...this.viewState, ...patch });
   }
+}
+
+/** The session a message puts in the view: a snapshot's, or that of a session the view started (its first meta). */
+function sessionShown(message: HostMessage): string | undefined {
+  if (message.type === 'snapshot') return message.snapshot.session?.id;
+  if (message.type === 'event' && message.event.type === 'sessionMetaChanged') return message.event.session.id;
+  return undefined;
 }

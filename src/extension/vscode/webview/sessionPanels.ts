@@ -45,8 +45,11 @@ export class SessionPanel extends Disposable {
     this.channel = new SessionViewChannel((m) => this.panel?.webview.postMessage(m), controller, o.logger, { onAccepted: (m) => hooks.message(m) }, redact, (text) => copyToClipboard(text));
   }
 
-  /** Follows the session's model, then opens the tab; the model is held before the tab asks for it. */
-  async show(o: SessionPanelsOptions, column: vscode.ViewColumn): Promise<void> {
+  /**
+   * Follows the session's model, then opens the tab (or takes the one VS Code restored after a reload); the model
+   * is held before the tab asks for it.
+   */
+  async show(o: SessionPanelsOptions, where: { column: vscode.ViewColumn } | { restored: vscode.WebviewPanel }): Promise<void> {
     const unwatch = await o.sessions.watch(this.sessionId, {
       event: (event) => {
         this.channel.postEvent(event);
@@ -57,7 +60,9 @@ export class SessionPanel extends Disposable {
     this._register(toDisposable(unwatch));
     if (this.isDisposed) return;
     const distUri = vscode.Uri.joinPath(o.extensionUri, 'dist');
-    const panel = vscode.window.createWebviewPanel(SessionPanels.viewType, 'Vigil', { viewColumn: column }, sessionWebviewOptions(distUri));
+    const options = sessionWebviewOptions(distUri);
+    const panel = 'restored' in where ? where.restored : vscode.window.createWebviewPanel(SessionPanels.viewType, 'Vigil', { viewColumn: where.column }, options);
+    if ('restored' in where) panel.webview.options = options;
     this.panel = panel;
     panel.iconPath = vscode.Uri.joinPath(o.extensionUri, 'media', 'vigil.svg');
     this.title(o.sessions.snapshotOf(this.sessionId).session?.title, o.redactor);
@@ -125,6 +130,24 @@ export class SessionPanels extends Disposable {
     this._register(toDisposable(() => {
       for (const panel of [...this.panels.values()]) panel.dispose();
     }));
+    // Registered during activation: VS Code hands over the tabs of the last window's layout after a reload.
+    this._register(vscode.window.registerWebviewPanelSerializer(SessionPanels.viewType, { deserializeWebviewPanel: (panel, state) => this.restore(panel, state) }));
+  }
+
+  /**
+   * A tab VS Code restored: its webview saved which session it showed. One that names none (its view never got
+   * a session), a session that is gone or not this folder's, or a session that has a tab already, is closed.
+   */
+  private async restore(restored: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const sessionId = (state as { sessionId?: unknown } | null | undefined)?.sessionId;
+    if (typeof sessionId !== 'string' || sessionId === '' || this.panels.has(sessionId) || this.opening.has(sessionId)) {
+      this.o.logger.info(typeof sessionId === 'string' && sessionId !== '' ? `a second restored tab of session ${sessionId} is closed` : 'a restored tab that showed no session is closed');
+      restored.dispose();
+      return;
+    }
+    const opening = this.create(sessionId, { restored }).finally(() => this.opening.delete(sessionId));
+    this.opening.set(sessionId, opening);
+    await opening.catch((error: unknown) => this.o.logger.warn(`a tab of session ${sessionId} was not restored: ${errorMessage(error)}`));
   }
 
   /** Opens the session in a tab (beside a Vigil tab that has the focus), or reveals the tab it has. */
@@ -134,12 +157,13 @@ export class SessionPanels extends Disposable {
       open.reveal(options.preserveFocus);
       return open;
     }
-    const opening = this.create(sessionId).finally(() => this.opening.delete(sessionId));
+    const beside = [...this.panels.values()].some((p) => p.active);
+    const opening = this.create(sessionId, { column: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active }).finally(() => this.opening.delete(sessionId));
     this.opening.set(sessionId, opening);
     return opening;
   }
 
-  private async create(sessionId: string): Promise<SessionPanel> {
+  private async create(sessionId: string, where: Parameters<SessionPanel['show']>[1]): Promise<SessionPanel> {
     const panel: SessionPanel = new SessionPanel(sessionId, this.o, {
       message: (message) => {
         if (message.type !== 'ping' && message.type !== 'ready' && message.type !== 'history') this.lastUsed = panel;
@@ -150,10 +174,10 @@ export class SessionPanels extends Disposable {
         if (this.lastUsed === panel) this.lastUsed = undefined;
       },
     });
-    const beside = [...this.panels.values()].some((p) => p.active);
     try {
-      await panel.show(this.o, beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active);
+      await panel.show(this.o, where);
     } catch (error) {
+      if ('restored' in where) where.restored.dispose();
       panel.dispose();
       throw new Error(`Session ${sessionId} cannot be opened in an editor: ${errorMessage(error)}`);
     }
