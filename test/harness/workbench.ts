@@ -52,9 +52,16 @@ export class Workbench {
 
   /**
    * Launches the browser of a workbench to come (its profile in a fresh folder under `parentDir`). Independent of
-   * the server, so a caller may launch it while code-server starts instead of after: seconds per workbench.
+   * the server, so a caller may launch it while code-server starts instead of after it.
    */
-  static async launch(parentDir: string): Promise<LaunchedBrowser> {
+  static launch(parentDir: string): Promise<LaunchedBrowser> {
+    const launched = Workbench.launchNow(parentDir);
+    // Awaited once the server has started: a failure meanwhile is reported then, not as an unhandled rejection.
+    launched.catch(() => undefined);
+    return launched;
+  }
+
+  private static async launchNow(parentDir: string): Promise<LaunchedBrowser> {
     const executablePath = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
     mkdirSync(parentDir, { recursive: true });
     const profileDir = mkdtempSync(path.join(parentDir, 'chromium-'));
