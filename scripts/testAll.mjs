@@ -7,7 +7,7 @@
 //   lane 2: bundle → lint → package → extension-host suite   → parts of the unit and UI suites
 // (the extension-host suite also waits for typecheck: tsc compiles it into out/). A part is a top-level folder of
 // test/unit or one UI test file, each a mocha run of its own (a UI file has its own workbenches: no state crosses
-// files); both lanes take parts from one queue, the longest first (by the times of the last run, kept in
+// files); both lanes take parts from one queue, the longest first that can run (by the times of the last run, kept in
 // .vscode-test/test-times.json), so both lanes end close together. The unit tests never read dist/ (they bundle
 // the agent into out/agent-under-test/), so packaging may rewrite dist/ meanwhile. Typecheck prints live; every
 // other step writes to a log file under .vscode-test/logs/ and its output is printed in one block when it ends.
@@ -234,9 +234,23 @@ async function runPart(part, env) {
   partTimes[part.name] = Math.round((span.to - span.from) / 1000);
 }
 
-/** One lane's share of the parts: from the shared queue until it is empty; a UI part waits for the package. */
+/**
+ * One lane's share of the parts: from the shared queue until it is empty, the longest part whose suite is ready
+ * (a UI part needs the package, a unit part the agent bundle), so that a lane never idles waiting for one suite's
+ * fixtures while parts of the other could run.
+ */
 async function lane(queue, ready) {
-  for (let part = queue.shift(); part !== undefined; part = queue.shift()) {
+  const settled = {};
+  for (const [suite, fixtures] of Object.entries(ready)) fixtures.then(() => (settled[suite] = true));
+  while (queue.length > 0) {
+    const index = queue.findIndex((p) => settled[p.suite]);
+    if (index === -1) {
+      await Promise.race(queue.map((p) => ready[p.suite]));
+      // The callbacks above ran first (registered first): the next look finds the suite that is ready.
+      await Promise.resolve();
+      continue;
+    }
+    const [part] = queue.splice(index, 1);
     const fixtures = await ready[part.suite];
     if (fixtures) await runPart(part, fixtures);
   }
@@ -244,7 +258,9 @@ async function lane(queue, ready) {
 
 // tsc emits even with type errors: a type error fails the run, but the suites still report.
 // The bundle (esbuild, into dist/) is independent of tsc's output (out/), and so are lint and packaging.
-const typechecked = check('typecheck', ...npx('tsc', '-p', 'tsconfig.json'));
+// Incremental: a run after a small change re-checks what the change can reach (the whole program on the first run);
+// its record lives in out/, so removing out/ starts afresh.
+const typechecked = check('typecheck', ...npx('tsc', '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', path.join('out', '.tsbuildinfo')));
 const bundled = check('bundle', 'node', ['scripts/build.mjs'], { logged: true });
 /** The parts (compiled by tsc) not taken by a lane yet. */
 const queue = typechecked.then(async () => ((await bundled) ? parts() : []));
@@ -268,7 +284,10 @@ const laneOne = async () => {
 const laneTwo = async () => {
   try {
     const built = await bundled;
-    if (wanted('lint')) await check('lint', ...npx('eslint', '.', '--max-warnings', '0'), { logged: true });
+    // Cached by content: no rule in eslint.config.mjs reads another file (none is type-aware), so a file that did not
+    // change keeps its result; a change of the config or of ESLint starts afresh.
+    const lintCache = ['--cache', '--cache-strategy', 'content', '--cache-location', path.join('.vscode-test', 'eslintcache')];
+    if (wanted('lint')) await check('lint', ...npx('eslint', '.', '--max-warnings', '0', ...lintCache), { logged: true });
     const needed = built && (wanted('suite') || wanted('e2e'));
     announcePackaged(needed && (await check('package', 'npm', ['run', '--silent', 'package'], { logged: true })));
   } finally {

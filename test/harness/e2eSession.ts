@@ -44,6 +44,8 @@ export async function openE2eSession(options: E2eOptions): Promise<E2eSession> {
   const workspace = mkdtempSync(path.join(repoRoot, '.vscode-test', `ws-${options.name}-`));
   cpSync(path.join(repoRoot, 'sample'), workspace, { recursive: true });
   options.prepareWorkspace?.(workspace);
+  // The browser launches while code-server starts: neither needs the other until the page loads.
+  const browser = Workbench.launch(path.join(repoRoot, '.vscode-test', 'runs'));
   const server = await CodeServer.start({
     workspace,
     vsix: vsixPath,
@@ -51,10 +53,13 @@ export async function openE2eSession(options: E2eOptions): Promise<E2eSession> {
     settings: { 'vigil.model.provider': 'demo', ...options.settings },
     env: options.env,
     workspaceTrust: options.workspaceTrust !== undefined,
+  }).catch(async (error: unknown) => {
+    await Workbench.discard(browser);
+    throw error;
   });
   let workbench: Workbench;
   try {
-    workbench = await Workbench.open(server);
+    workbench = await Workbench.open(server, { browser });
     if (options.workspaceTrust) await answerWorkspaceTrust(workbench.page, options.workspaceTrust);
     // The status item appears once the extension host has loaded and activated Vigil.
     await workbench.statusItem().waitFor({ timeout: 90_000 });

@@ -3,13 +3,15 @@
 
 import * as path from 'node:path';
 import { repoRoot, type CodeServer } from './codeServer';
-import { Workbench } from './workbench';
+import { type LaunchedBrowser, Workbench } from './workbench';
 
 export interface ExtensionHostRunOptions {
   /** Compiled entry exporting `run()`, e.g. out/test/suite/index.js. */
   testsEntry: string;
   onLog?: (type: string, args: unknown[]) => void;
   timeoutMs?: number;
+  /** A browser launched while the server started (`Workbench.launch`). */
+  browser?: Promise<LaunchedBrowser>;
 }
 
 /** Resolves with the automation exit code (124 on timeout); fails if a request left the machine. */
@@ -21,7 +23,7 @@ export async function runInExtensionHost(server: CodeServer, options: ExtensionH
   ]);
   let resolveExit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (resolveExit = resolve));
-  const workbench = await Workbench.open(server, { query: { payload }, onAutomationExit: (code) => resolveExit(code), onAutomationLog: options.onLog });
+  const workbench = await Workbench.open(server, { query: { payload }, browser: options.browser, onAutomationExit: (code) => resolveExit(code), onAutomationLog: options.onLog });
   try {
     const timeoutMs = options.timeoutMs ?? 300_000;
     const timeout = new Promise<number>((resolve) => setTimeout(() => resolve(124), timeoutMs).unref());

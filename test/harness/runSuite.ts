@@ -6,6 +6,7 @@ import { format } from 'node:util';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { CodeServer, repoRoot } from './codeServer';
 import { runInExtensionHost } from './extensionHostRun';
+import { Workbench } from './workbench';
 
 // The workbench's own chatter about sockets and the (disabled) gallery, not the suite's output.
 const workbenchNoise = /^(Ignoring fetching|Creating a socket|Resolved connection token|\[Service Worker\]|Updating additional builtin|ChatSessionStore|Creation of workbench contribution|Started local extension host|Extension host)/;
@@ -14,14 +15,20 @@ async function main(): Promise<number> {
   const countsFile = process.env.VIGIL_COUNTS_FILE;
   const workspace = mkdtempSync(path.join(repoRoot, '.vscode-test', 'suite-ws-'));
   cpSync(path.join(repoRoot, 'sample'), workspace, { recursive: true });
+  // The browser launches while code-server starts: neither needs the other until the page loads.
+  const browser = Workbench.launch(path.join(repoRoot, '.vscode-test', 'runs'));
   const server = await CodeServer.start({
     workspace,
     name: 'suite',
     env: { ...(countsFile ? { VIGIL_COUNTS_FILE: countsFile } : {}), VIGIL_TEST_MODE: '1' },
     settings: { 'vigil.model.provider': 'demo' },
+  }).catch(async (error: unknown) => {
+    await Workbench.discard(browser);
+    throw error;
   });
   try {
     return await runInExtensionHost(server, {
+      browser,
       testsEntry: path.join(repoRoot, 'out', 'test', 'suite', 'index.js'),
       onLog: (_type, args) => {
         const line = format(...args);

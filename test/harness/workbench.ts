@@ -25,9 +25,18 @@ const chromiumArgs = [
 export interface OpenOptions {
   /** Workbench URL query parameters, e.g. `payload` for tests inside the extension host. */
   query?: Record<string, string>;
+  /** A browser launched beforehand (`Workbench.launch`), e.g. while the server started; else one is launched here. */
+  browser?: Promise<LaunchedBrowser>;
   /** Called with the workbench's automation exit code (extension-host tests). */
   onAutomationExit?: (code: number) => void;
   onAutomationLog?: (type: string, args: unknown[]) => void;
+}
+
+/** A headless Chromium with its own profile, not yet on any page of a workbench. */
+export interface LaunchedBrowser {
+  context: BrowserContext;
+  page: Page;
+  profileDir: string;
 }
 
 export class Workbench {
@@ -41,16 +50,48 @@ export class Workbench {
     private readonly profileDir: string,
   ) {}
 
-  static async open(server: CodeServer, options: OpenOptions = {}): Promise<Workbench> {
+  /**
+   * Launches the browser of a workbench to come (its profile in a fresh folder under `parentDir`). Independent of
+   * the server, so a caller may launch it while code-server starts instead of after it.
+   */
+  static launch(parentDir: string): Promise<LaunchedBrowser> {
+    const launched = Workbench.launchNow(parentDir);
+    // Awaited once the server has started: a failure meanwhile is reported then, not as an unhandled rejection.
+    launched.catch(() => undefined);
+    return launched;
+  }
+
+  private static async launchNow(parentDir: string): Promise<LaunchedBrowser> {
     const executablePath = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
-    const profileDir = mkdtempSync(path.join(server.runDir, 'chromium-'));
-    const context = await chromium.launchPersistentContext(profileDir, {
-      executablePath,
-      headless: true,
-      args: chromiumArgs,
-      viewport: { width: 1400, height: 900 },
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
+    mkdirSync(parentDir, { recursive: true });
+    const profileDir = mkdtempSync(path.join(parentDir, 'chromium-'));
+    let context: BrowserContext | undefined;
+    try {
+      context = await chromium.launchPersistentContext(profileDir, {
+        executablePath,
+        headless: true,
+        args: chromiumArgs,
+        viewport: { width: 1400, height: 900 },
+      });
+      const page = context.pages()[0] ?? (await context.newPage());
+      return { context, page, profileDir };
+    } catch (error) {
+      await context?.close().catch(() => undefined);
+      rmSync(profileDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** Closes a browser launched for a workbench that never opened (its server failed to start). */
+  static async discard(browser: Promise<LaunchedBrowser>): Promise<void> {
+    const launched = await browser.catch(() => undefined);
+    if (!launched) return;
+    await launched.context.close().catch(() => undefined);
+    rmSync(launched.profileDir, { recursive: true, force: true });
+  }
+
+  static async open(server: CodeServer, options: OpenOptions = {}): Promise<Workbench> {
+    const { context, page, profileDir } = await (options.browser ?? Workbench.launch(server.runDir));
     const workbench = new Workbench(server, context, page, profileDir);
     await context.route('**/*', (route) => {
       const url = new URL(route.request().url());
