@@ -64,4 +64,31 @@ describe('agent relay: its own cost', function () {
     c.ackAll();
     await until(() => !existsSync(log) || undefined, 'the log to go once all of it was acknowledged');
   });
+
+  it('the agent gone while a window is still being given the log: the window gets all of it, then the exit, then the relay ends', async () => {
+    world = await startWorld();
+    const a = await RawClient.connect(world.place);
+    const sessionId = await openSession(a, world.root);
+    a.ackAll();
+    a.request(3, 'session/prompt', { sessionId, prompt: [{ type: 'text', text: 'permission-then-stream 60000' }] });
+    const asked = await a.next((f) => f.t === 'm' && f.m?.method === 'session/request_permission', 'the permission request');
+    a.ackAll();
+    a.socket.write(`${JSON.stringify({ t: 'm', m: { jsonrpc: '2.0', id: asked.m.id, result: { outcome: { outcome: 'selected', optionId: 'y' } } } })}\n${JSON.stringify({ t: 'bye' })}\n`);
+    const log = path.join(world.place.dir, relayFileNames.log);
+    await until(async () => (await fs.readFile(log, 'utf8').catch(() => '')).includes('end_turn') || undefined, 'the turn to end in the log (~9 MB)');
+
+    const b = await RawClient.connect(world.place);
+    await b.next((f) => f.t === 'welcome', 'welcome');
+    // The window stops reading: the relay's replay waits on its socket, and the agent goes meanwhile.
+    b.socket.pause();
+    process.kill(world.agentPid, 'SIGKILL');
+    await until(() => !existsSync(path.join(world!.place.dir, relayFileNames.state)) || undefined, 'the relay to see the agent gone');
+    b.socket.resume();
+    await until(() => b.closed || undefined, 'the relay to close the connection', 60_000);
+    assert.equal(b.chunks().filter((t) => t.startsWith('after ')).length, 60000, 'the whole log');
+    const last = b.frames.at(-1)!;
+    assert.equal(last.t, 'exit', 'the exit, after the log');
+    assert.equal(last.signal, 'SIGKILL');
+    assert.ok(b.frames.some((f) => f.t === 'o' && f.method === 'session/prompt'), "the earlier window's prompt answer");
+  });
 });

@@ -59,8 +59,8 @@ let pending: Outgoing[] = [];
 /** The replayed lines not yet acknowledged, flat: number, end offset in the log, … (from `markHead` on). */
 let marks: number[] = [];
 let markHead = 0;
-/** The agent is gone: the client's connection ends once the replay and the exit reached it. */
-let closeAfterReplay = false;
+/** The agent is gone while a replay is under way: what ends the relay, once the replay and the exit reached the client. */
+let afterReplay: (() => void) | undefined;
 let detachedAt: number | undefined = now();
 let lastProgress = now();
 let ending: string | undefined;
@@ -166,7 +166,7 @@ function finishReplay(socket: net.Socket): void {
   replay = undefined;
   for (const out of pending) deliver(socket, out);
   pending = [];
-  if (closeAfterReplay) socket.end();
+  afterReplay?.();
 }
 
 function fromAgentLine(line: string): void {
@@ -361,17 +361,22 @@ function onAgentGone(code: number | null, signal: NodeJS.Signals | null): void {
   const reason = ending;
   if (client) {
     send(openFrame({ t: 'exit', code, signal, ...(reason ? { reason } : {}) }));
-    if (replay) closeAfterReplay = true;
-    else client.end();
   } else {
     writeFileAtomic('ended', JSON.stringify({ reason: reason ?? 'the agent exited while no window was attached', at: Date.now(), code, signal } satisfies RelayEnded));
   }
   server.close();
   fs.rmSync(file('state'), { force: true });
   fs.rmSync(config.socket, { force: true });
-  // The client has the exit (or the log and ended.json say it): nothing keeps the relay.
-  setTimeout(() => process.exit(0), client ? 1_000 : 0).unref();
+  // The client has the exit (or the log and ended.json say it): nothing keeps the relay. A replay under way is
+  // finished first (the exit comes after it); the relay goes a second after its socket took the last frame, or
+  // after a minute should the client stop reading.
+  const leave = () => {
+    client?.end(() => setTimeout(() => process.exit(0), 1_000).unref());
+    setTimeout(() => process.exit(0), client ? 60_000 : 0).unref();
+  };
   client?.once('close', () => process.exit(0));
+  if (replay) afterReplay = leave;
+  else leave();
 }
 
 agent.once('spawn', () => {
