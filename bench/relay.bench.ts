@@ -7,6 +7,7 @@
 // host's RelayedAgent, acknowledgements included; the relay is the shipped bundle, dist/agentRelay.js.
 // Direct and relayed alternate round by round, so the machine's load falls on both alike.
 // VIGIL_BENCH_MESSAGES (5000): pings per way; the 1 KB stream is twice that many chunks.
+// VIGIL_BENCH_RELAY: the relay program to run instead of dist/agentRelay.js.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
@@ -32,7 +33,8 @@ const bigBytes = 1 << 20;
 const bigPerRound = 2;
 /** What the agent writes while no window is attached (under the relay's 16 MiB log cap). */
 const detachedChunks = 10_000;
-const relayProgramPath = path.resolve(__dirname, '..', '..', 'dist', 'agentRelay.js');
+/** VIGIL_BENCH_RELAY: another build of the relay program (an earlier one, to compare on the same machine state). */
+const relayProgramPath = process.env.VIGIL_BENCH_RELAY ?? path.resolve(__dirname, '..', '..', 'dist', 'agentRelay.js');
 const echoAgent = path.join(__dirname, 'support', 'echoAgent.js');
 
 const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;

@@ -102,10 +102,10 @@ export interface World {
   agentPid: number;
 }
 
-export async function startWorld(timings: Partial<RelayTimings> = {}, args: string[] = []): Promise<World> {
+export async function startWorld(timings: Partial<RelayTimings> = {}, args: string[] = [], spec = fakeSpec(args)): Promise<World> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-relay-'));
   const place = await placeRelay(root, 's1');
-  const started = await startRelay(fakeSpec(args), root, place, { graceMs: 60_000, livenessMs: 60_000, killGraceMs: 1_000, ...timings });
+  const started = await startRelay(spec, root, place, { graceMs: 60_000, livenessMs: 60_000, killGraceMs: 1_000, ...timings });
   return { root, place, relayPid: started.pid, agentPid: started.agentPid };
 }
 

@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { killProcessTree } from '../common/processTree';
 import { RelayBook } from './relayBook';
 import { IdleGc, loadGc } from './relayIdleGc';
+import { framed, openFrame, RelayLog, type LogPiece } from './relayLog';
 import { lineSplitter, RELAY_CONFIG_ENV, RELAY_PROTOCOL, relayFileNames, type ClientFrame, type RelayConfig, type RelayEnded, type RelayState } from './relayProtocol';
 
 // From the environment, not argv: the process table then shows the relay, not its agent's command line
@@ -33,12 +34,16 @@ const stderrLineBytes = 64 * 1024;
 const authMs = 5_000;
 const idleGc = new IdleGc(loadGc());
 
-/** A frame the client has not acknowledged; an answer to its own request becomes an earlier window's answer if it goes. */
-interface Unacked {
+/** A frame for the client: `line` is sent; if the client goes before acknowledging it, `kept` (or `line`) is logged. */
+interface Outgoing {
   s: number;
   line: string;
-  answered?: { method: string; sessionId?: string; m: unknown };
+  /** An answer to the client's own request, as an earlier window's answer (the next window never asked it). */
+  kept?: string;
+  /** The id's JSON of an agent request. */
+  request?: string;
 }
+type Unacked = Omit<Outgoing, 'kept'>;
 
 let client: net.Socket | undefined;
 /** The lease epoch the attached client took the turn back under (0: it started the agent); only a higher one takes the agent from it. */
@@ -48,11 +53,18 @@ let seq = 0;
 /** Frames sent to the attached client and not yet acknowledged: logged again if it goes away. */
 let unacked: Unacked[] = [];
 let unackedBytes = 0;
+/** The log being replayed to the attached client; new frames wait in `pending` until it is done. */
+let replay: { socket: net.Socket; read: () => LogPiece | undefined } | undefined;
+let pending: Outgoing[] = [];
+/** The replayed lines not yet acknowledged, flat: number, end offset in the log, … (from `markHead` on). */
+let marks: number[] = [];
+let markHead = 0;
+/** The agent is gone while a replay is under way: what ends the relay, once the replay and the exit reached the client. */
+let afterReplay: (() => void) | undefined;
 let detachedAt: number | undefined = now();
 let lastProgress = now();
 let ending: string | undefined;
-let logFd: number | undefined;
-let logBytes = 0;
+const log = new RelayLog(file('log'));
 let agentExited = false;
 let logFull = false;
 
@@ -72,10 +84,14 @@ fs.rmSync(file('secret'), { force: true });
 fs.writeFileSync(file('secret'), secret.toString('hex'), { mode: 0o600, flag: 'wx' });
 for (const signal of ['SIGHUP', 'SIGPIPE'] as const) process.on(signal, () => undefined);
 
+// The agent's environment is what it would be without the relay: what the relay runs with (ELECTRON_RUN_AS_NODE,
+// glibc's malloc settings) is put back as the agent had it.
 const env: NodeJS.ProcessEnv = { ...process.env };
 delete env[RELAY_CONFIG_ENV];
-if (config.agentElectronRunAsNode === undefined) delete env.ELECTRON_RUN_AS_NODE;
-else env.ELECTRON_RUN_AS_NODE = config.agentElectronRunAsNode;
+for (const [name, value] of Object.entries(config.agentEnv ?? {})) {
+  if (value === null) delete env[name];
+  else env[name] = value;
+}
 const agent = spawn(config.command, config.args, { cwd: config.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
 agent.once('error', (error: NodeJS.ErrnoException) => fail(error.message, error.code));
 agent.stdin.on('error', () => undefined);
@@ -86,53 +102,82 @@ function toAgent(m: unknown): void {
 
 // ---- the durable log of what no window received ----
 
-function appendLog(line: string): void {
+function appendLog(line: string, request?: string): void {
   if (logFull) return;
-  const bytes = Buffer.byteLength(line) + 1;
-  if (logBytes + bytes > config.logCapBytes) {
+  if (log.bytes + Buffer.byteLength(line) + 1 > config.logCapBytes) {
     // Past the cap nothing more is kept: the turn is cancelled rather than continued with a hole in it.
     logFull = true;
     end(`no window was attached and the agent's output passed the ${Math.round(config.logCapBytes / 1024)} KiB kept for it`);
     return;
   }
-  logFd ??= fs.openSync(file('log'), 'a', 0o600);
-  fs.writeSync(logFd, `${line}\n`);
-  logBytes += bytes;
-}
-
-function takeLog(): string[] {
-  if (logFd === undefined) return [];
-  fs.closeSync(logFd);
-  logFd = undefined;
-  logBytes = 0;
-  const lines = fs.readFileSync(file('log'), 'utf8').split('\n').filter((l) => l);
-  fs.rmSync(file('log'), { force: true });
-  return lines;
+  log.append(line, request);
 }
 
 // ---- frames to the client ----
 
-function send(frame: Record<string, unknown>, answered?: Unacked['answered']): void {
+/** `head`: the frame's JSON without its closing brace (relayLog's openFrame); it is numbered here. */
+function send(head: string, answered?: { method: string; sessionId?: string; m: string }, request?: string): void {
   seq += 1;
-  const line = JSON.stringify({ ...frame, s: seq });
-  if (!client) {
-    appendLog(line);
-    return;
-  }
-  client.write(`${line}\n`);
-  unacked.push({ s: seq, line, ...(answered ? { answered } : {}) });
+  const line = framed(head, seq);
+  if (!client) return appendLog(line, request);
+  const kept = answered ? framed(`${openFrame({ t: 'o', method: answered.method, sessionId: answered.sessionId })},"m":${answered.m}`, seq) : undefined;
+  const out: Outgoing = { s: seq, line, ...(kept ? { kept } : {}), ...(request !== undefined ? { request } : {}) };
+  if (replay) pending.push(out);
+  else deliver(client, out);
+}
+
+function deliver(socket: net.Socket, out: Outgoing): void {
+  socket.write(`${out.line}\n`);
+  const line = out.kept ?? out.line;
+  unacked.push({ s: out.s, line, ...(out.request !== undefined ? { request: out.request } : {}) });
   unackedBytes += line.length;
   // A client that never acknowledges is not allowed to grow the relay: the oldest are taken as received.
-  while (unackedBytes > config.logCapBytes && unacked.length > 0) unackedBytes -= unacked.shift()!.line.length;
+  while (log.bytes + unackedBytes > config.logCapBytes) {
+    if (markHead < marks.length) ackLog(marks[markHead]);
+    else if (unacked.length > 0) unackedBytes -= unacked.shift()!.line.length;
+    else break;
+  }
+}
+
+/** The replayed lines up to number `s` reached the client: the log forgets them. */
+function ackLog(s: number): void {
+  let to = -1;
+  for (; markHead < marks.length && marks[markHead] <= s; markHead += 2) to = marks[markHead + 1];
+  if (to >= 0) log.ackedTo(to);
+  if (markHead > 4096 && markHead * 2 > marks.length) {
+    marks = marks.slice(markHead);
+    markHead = 0;
+  }
+}
+
+/** Gives the client the log a piece at a time, each once the socket took the one before (so nothing piles up here). */
+function pump(): void {
+  const r = replay;
+  if (!r || client !== r.socket) return;
+  for (;;) {
+    const piece = r.read();
+    if (!piece) return finishReplay(r.socket);
+    for (const mark of piece.marks) marks.push(mark);
+    if (!r.socket.write(piece.bytes)) return void r.socket.once('drain', pump);
+  }
+}
+
+function finishReplay(socket: net.Socket): void {
+  replay = undefined;
+  for (const out of pending) deliver(socket, out);
+  pending = [];
+  afterReplay?.();
 }
 
 function fromAgentLine(line: string): void {
   lastProgress = now();
   let m: unknown;
+  let parsed = true;
   try {
     m = JSON.parse(line);
   } catch {
     m = line;
+    parsed = false;
   }
   const isRequest = typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
   if (isRequest && !client && book.openCount >= config.heldCap) {
@@ -140,12 +185,23 @@ function fromAgentLine(line: string): void {
     return;
   }
   const routed = book.fromAgent(m);
-  if (routed.kind === 'orphan') send({ t: 'o', m: routed.m, method: routed.method, sessionId: routed.sessionId });
-  else send({ t: 'm', m: routed.m }, routed.answered);
+  // The agent's line goes into the frame as it came (it is valid JSON and has no newline) unless the book
+  // changed the message (an answer gets the client's own id back): no second serialization on the way.
+  const raw = parsed && routed.m === m ? line : JSON.stringify(routed.m);
+  const request = isRequest ? JSON.stringify((m as { id: unknown }).id) : undefined;
+  if (routed.kind === 'orphan') send(`${openFrame({ t: 'o', method: routed.method, sessionId: routed.sessionId })},"m":${raw}`);
+  else send(`{"t":"m","m":${raw}`, routed.answered && { method: routed.answered.method, sessionId: routed.answered.sessionId, m: line }, request);
 }
 
-agent.stdout.on('data', () => idleGc.activity());
-agent.stdout.on('data', lineSplitter(fromAgentLine, () => end('the agent wrote a line longer than the relay takes')));
+const fromAgent = lineSplitter(fromAgentLine, () => end('the agent wrote a line longer than the relay takes'));
+agent.stdout.on('data', (chunk: Buffer) => {
+  idleGc.activity();
+  // The frames of one read leave in one write, not one each.
+  const socket = client;
+  socket?.cork();
+  fromAgent(chunk);
+  socket?.uncork();
+});
 agent.stderr.on(
   'data',
   lineSplitter(
@@ -163,10 +219,17 @@ function detach(socket: net.Socket): void {
   detachedAt = now();
   // Answers that arrive from now on are for a window that is gone: the next one gets them as earlier answers.
   book.gen += 1;
-  // The next window never asked what these answer: they reach it as an earlier window's answers.
-  for (const u of unacked) appendLog(u.answered ? JSON.stringify({ t: 'o', s: u.s, ...u.answered }) : u.line);
+  // The replayed lines not acknowledged are still in the log, the rest of it after them; then what was sent since,
+  // or held for after the replay. The next window never asked what the answers among them answer: they reach it
+  // as an earlier window's answers.
+  replay = undefined;
+  marks = [];
+  markHead = 0;
+  for (const u of unacked) appendLog(u.line, u.request);
+  for (const out of pending) appendLog(out.kept ?? out.line, out.request);
   unacked = [];
   unackedBytes = 0;
+  pending = [];
 }
 
 function cutOff(socket: net.Socket): void {
@@ -182,21 +245,20 @@ function attach(socket: net.Socket): void {
   book.gen += 1;
   const welcome = { t: 'welcome', v: RELAY_PROTOCOL, agentPid: agent.pid, initialize: book.initialize, sessions: book.sessions, inflight: book.inflight(), silentMs: now() - lastProgress, state: book.keptState(), marker: config.marker };
   socket.write(`${JSON.stringify(welcome)}\n`);
-  const resent = new Set<string>();
-  for (const line of takeLog()) {
-    const frame = JSON.parse(line) as { s: number; m?: { id?: unknown; method?: unknown } };
-    if (frame.m && typeof frame.m === 'object' && frame.m.method !== undefined && frame.m.id !== undefined) resent.add(JSON.stringify(frame.m.id));
-    socket.write(`${line}\n`);
-    unacked.push({ s: frame.s, line });
-    unackedBytes += line.length;
+  const resent = log.requestKeys();
+  replay = { socket, read: log.reader() };
+  // Requests the last window received and never answered (it went away mid-approval) are asked again, after the log.
+  for (const m of book.openRequests()) {
+    const key = JSON.stringify(m.id);
+    if (!resent.has(key)) send(openFrame({ t: 'm', m }), undefined, key);
   }
-  // Requests the last window received and never answered (it went away mid-approval) are asked again.
-  for (const m of book.openRequests()) if (!resent.has(JSON.stringify(m.id))) send({ t: 'm', m });
+  pump();
 }
 
 function onClientFrame(socket: net.Socket, frame: ClientFrame): void {
   if (frame.t === 'm') toAgent(book.fromClient(frame.m));
   else if (frame.t === 'ack') {
+    ackLog(frame.s);
     while (unacked.length > 0 && unacked[0].s <= frame.s) unackedBytes -= unacked.shift()!.line.length;
   } else if (frame.t === 'bye') {
     detach(socket);
@@ -298,17 +360,23 @@ function onAgentGone(code: number | null, signal: NodeJS.Signals | null): void {
   clearInterval(deadline);
   const reason = ending;
   if (client) {
-    send({ t: 'exit', code, signal, ...(reason ? { reason } : {}) });
-    client.end();
+    send(openFrame({ t: 'exit', code, signal, ...(reason ? { reason } : {}) }));
   } else {
     writeFileAtomic('ended', JSON.stringify({ reason: reason ?? 'the agent exited while no window was attached', at: Date.now(), code, signal } satisfies RelayEnded));
   }
   server.close();
   fs.rmSync(file('state'), { force: true });
   fs.rmSync(config.socket, { force: true });
-  // The client has the exit (or the log and ended.json say it): nothing keeps the relay.
-  setTimeout(() => process.exit(0), client ? 1_000 : 0).unref();
+  // The client has the exit (or the log and ended.json say it): nothing keeps the relay. A replay under way is
+  // finished first (the exit comes after it); the relay goes a second after its socket took the last frame, or
+  // after a minute should the client stop reading.
+  const leave = () => {
+    client?.end(() => setTimeout(() => process.exit(0), 1_000).unref());
+    setTimeout(() => process.exit(0), client ? 60_000 : 0).unref();
+  };
   client?.once('close', () => process.exit(0));
+  if (replay) afterReplay = leave;
+  else leave();
 }
 
 agent.once('spawn', () => {

@@ -17,8 +17,11 @@ export interface RelayConfig {
   command: string;
   args: string[];
   cwd: string;
-  /** The agent's own ELECTRON_RUN_AS_NODE (the relay itself runs with it set). */
-  agentElectronRunAsNode?: string;
+  /**
+   * What the relay runs with that the agent must not inherit (ELECTRON_RUN_AS_NODE, glibc's malloc settings):
+   * per variable, the agent's own value, or null where it has none.
+   */
+  agentEnv: Record<string, string | null>;
   /** With no window attached for this long, the relay cancels the turn (vigil.turns.detachedGraceSeconds). */
   graceMs: number;
   /** With no window attached and a prompt running, this long without a message from the agent is a stall. */
@@ -126,8 +129,13 @@ export function lineSplitter(onLine: (line: string) => void, onTooLong: () => vo
     if (broken) return;
     let start = 0;
     for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
-      parts.push(chunk.subarray(start, nl));
-      const line = Buffer.concat(parts).toString('utf8');
+      // Most lines lie within one read: decoded from it, not copied out first.
+      let line: string;
+      if (parts.length === 0) line = chunk.toString('utf8', start, nl);
+      else {
+        parts.push(chunk.subarray(start, nl));
+        line = Buffer.concat(parts).toString('utf8');
+      }
       parts = [];
       size = 0;
       start = nl + 1;
