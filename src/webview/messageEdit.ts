@@ -15,6 +15,8 @@ export interface MessageEditHost {
   post(intent: Intent): string;
   sessionId(): string | undefined;
   rerender(): void;
+  /** A message went out again: the transcript follows its tail, as after Send. */
+  sent(): void;
 }
 
 export class MessageEdits {
@@ -47,6 +49,7 @@ export class MessageEdits {
   /** Retry and Regenerate: one click, the host checks and sends. */
   redo(how: 'retry' | 'regenerate', entryId: string): void {
     this.host.post({ type: 'redo', sessionId: this.host.sessionId(), entryId, how });
+    this.host.sent();
   }
 
   /** The message being edited, as an editor in its place. `live`: a turn runs, so Send waits. */
@@ -105,7 +108,7 @@ export class MessageEdits {
     this.pending.set(id, edit);
     if (this.pending.size > 5) this.pending.delete(this.pending.keys().next().value as string);
     this.editing = undefined;
-    this.host.rerender();
+    this.host.sent();
   }
 }
 
@@ -129,7 +132,7 @@ export function editButton(entry: UserEntry, edit: (entry: UserEntry) => void): 
     @click=${() => edit(entry)}><span class="codicon codicon-edit" aria-hidden="true"></span></button>`;
 }
 
-const redoWords: Record<RedoView['how'], string> = { edit: 'edited', retry: 'retry', regenerate: 'regenerate' };
+const redoWords: Record<RedoView['how'], string> = { edit: 'edited', retry: 'retried', regenerate: 'regenerated' };
 
 /** On a message that replaced the exchange before it: how, and what the agent saw of that exchange. */
 export function redoLabel(redo: RedoView | undefined): TemplateResult | typeof nothing {

@@ -58,7 +58,15 @@ export class SessionApp {
   /** The snapshot whose first slice is rendered only as far as it fills the view, until it is painted. */
   private filling: number | undefined;
   private readonly scroll: TranscriptScroll;
-  private readonly edits = new MessageEdits({ post: (intent) => this.post(intent), sessionId: () => this.state.session?.id, rerender: () => this.scheduleRender() });
+  private readonly edits = new MessageEdits({
+    post: (intent) => this.post(intent),
+    sessionId: () => this.state.session?.id,
+    rerender: () => this.scheduleRender(),
+    sent: () => {
+      this.window.followTail = true;
+      this.scheduleRender();
+    },
+  });
   private readonly startEdit = (entry: Extract<EntryView, { kind: 'user' }>) => this.edits.start(entry);
   private readonly replaced = new ReplacedEntries();
 
