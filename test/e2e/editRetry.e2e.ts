@@ -28,6 +28,13 @@ describe('edit, retry and regenerate the last exchange (real workbench, built-in
     }
   }
 
+  before(async function () {
+    // The Sessions list folded, the session view has the side bar's height: the screenshots show whole exchanges.
+    const page = scripted.current.session.workbench.page;
+    await page.locator('.pane-header', { hasText: 'Sessions' }).first().click();
+    await page.locator('.pane-header[aria-expanded="false"]', { hasText: 'Sessions' }).first().waitFor({ timeout: uiTimeout });
+  });
+
   it('edits the last message in place and sends it again, restoring the files its turn wrote when asked to', async () => {
     const { endpoint, view, session } = scripted.current;
     const page = session.workbench.page;

@@ -25,7 +25,7 @@ import type { VigilServices } from '../services';
 import { adoptAgentTitle, titleFrom, titleIfUntitled, untitled } from '../presentation/agentTitle';
 import type { SessionViewController } from '../presentation/sessionViewController';
 import { SessionOpener, type SessionOpenerDeps } from './sessionOpener';
-import { TurnStarter } from './turnStarter';
+import { TurnStarter } from '../presentation/turnStarter';
 import { turnRedoFor } from './turnRedoPorts';
 import type { RedoIntent, TurnRedo } from '../presentation/turnRedo';
 

@@ -5,11 +5,13 @@
 import { errorMessage } from '../core/common/errors';
 import type { SettledHooks } from '../core/settings/agentChoiceGate';
 import type { Logger } from '../core/ports/logger';
-import type { StartTurnOptions, TurnEnded } from '../core/ports/turns';
+import type { StartTurnOptions, TurnEnded, TurnPort } from '../core/ports/turns';
 import type { PromptAttachment } from '../../shared/promptContext';
 import { waitingForSettings } from '../../shared/turnWords';
-import type { SessionModels } from '../presentation/sessionModels';
-import type { VigilServices } from '../services';
+import type { SessionModels } from './sessionModels';
+
+/** What a start needs of the services: the supervisor's admission. */
+type Services = { supervisor: Pick<TurnPort, 'startTurn'> };
 
 export interface TurnStarterDeps {
   logger: Logger;
@@ -35,7 +37,7 @@ export class TurnStarter {
   }
 
   async start(
-    services: VigilServices, sessionId: string, text: string, source: 'user' | 'resume',
+    services: Services, sessionId: string, text: string, source: 'user' | 'resume',
     more: { attachments?: PromptAttachment[]; redo?: StartTurnOptions['redo'] } = {},
   ): Promise<void> {
     const abort = new AbortController();
