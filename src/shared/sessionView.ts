@@ -20,6 +20,17 @@ export interface SessionMetaView {
   wakeups?: string;
   /** Set while Restricted Mode decides which agent serves (core/settings/restrictedAgent.ts): one line, and what it means. */
   restricted?: { text: string; detail: string };
+  /** The built-in agent serves: its history is Vigil's, so an edit, retry or regenerate replaces the last exchange in it. */
+  builtin?: boolean;
+}
+
+/**
+ * A message that replaces the exchange before it (lastExchange.ts): how, and whether the agent's history lost that
+ * exchange (the built-in agent's) or still holds it (an agent that keeps its own history gets a new message).
+ */
+export interface RedoView {
+  how: 'edit' | 'retry' | 'regenerate';
+  replaced: boolean;
 }
 
 /** ACP `ToolKind` (toolKinds.ts). */
@@ -84,7 +95,7 @@ export interface NoticeView {
 }
 
 export type EntryView =
-  | { kind: 'user'; id: string; text: string; at: number; source?: 'user' | 'wakeup' | 'resume'; attachments?: AttachmentSummary[] }
+  | { kind: 'user'; id: string; text: string; at: number; source?: 'user' | 'wakeup' | 'resume'; attachments?: AttachmentSummary[]; redo?: RedoView }
   | { kind: 'agent'; id: string; markdown: string; streaming: boolean; at: number }
   | { kind: 'thought'; id: string; text: string; streaming: boolean; at: number }
   | { kind: 'toolCall'; id: string; at: number; toolCall: ToolCallView }

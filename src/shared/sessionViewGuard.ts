@@ -109,7 +109,7 @@ export function checkEntries(list: unknown): EntryView[] | undefined {
 const isOptionalTitle = (v: unknown): boolean => v === undefined || isTitle(v);
 const isShortString = (v: unknown, max: number): boolean => typeof v === 'string' && v.length <= max;
 const snapshotKeys = new Set(['session', 'entries', 'turn', 'notices', 'tasks', 'approvals', 'agent', 'elicitations']);
-const sessionKeys = new Set(['id', 'title', 'agent', 'model', 'cwd', 'createdAt', 'wakeups', 'restricted']);
+const sessionKeys = new Set(['id', 'title', 'agent', 'model', 'cwd', 'createdAt', 'wakeups', 'restricted', 'builtin']);
 const restrictedKeys = new Set(['text', 'detail']);
 const turnKeys = new Set(['phase', 'turnId', 'startedAt', 'lastActivityAt', 'silenceSeconds', 'waitingOn', 'where']);
 const noticeKeys = new Set(['id', 'kind', 'text', 'detail', 'resumable', 'at', 'actions']);
@@ -123,7 +123,8 @@ function isSessionMeta(m: unknown): boolean {
   return (
     isObj(m) && onlyKeys(m, sessionKeys) && isId(m.id) && isTitle(m.title) && isOptionalTitle(m.agent) && isOptionalTitle(m.model) &&
     isOptionalTitle(m.cwd) && isOptionalEpochMs(m.createdAt) && (m.wakeups === undefined || isShortString(m.wakeups, viewLimits.wakeupsNote)) &&
-    (m.restricted === undefined || (isObj(m.restricted) && onlyKeys(m.restricted, restrictedKeys) && isShortString(m.restricted.text, viewLimits.wakeupsNote) && isShortString(m.restricted.detail, viewLimits.wakeupsNote)))
+    (m.restricted === undefined || (isObj(m.restricted) && onlyKeys(m.restricted, restrictedKeys) && isShortString(m.restricted.text, viewLimits.wakeupsNote) && isShortString(m.restricted.detail, viewLimits.wakeupsNote))) &&
+    (m.builtin === undefined || typeof m.builtin === 'boolean')
   );
 }
 

@@ -114,13 +114,15 @@ const attachmentSummary = z.strictObject({
   size: z.number().int().nonnegative().optional(),
 });
 
+const redoSchema = z.strictObject({ how: z.enum(['edit', 'retry', 'regenerate']), replaced: z.boolean() });
+
 const elicitation: z.ZodType<ElicitationView> = z.discriminatedUnion('mode', [
   z.strictObject({ requestId: id, mode: z.literal('form'), message: title, schema: json, at: epochMs }),
   z.strictObject({ requestId: id, mode: z.literal('url'), message: title, url: z.string().max(2_048), host: z.string().max(300), at: epochMs }),
 ]);
 
 export const entrySchema: z.ZodType<EntryView> = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('user'), id, text, at: epochMs, source: z.enum(viewValues.userSource).optional(), attachments: z.array(attachmentSummary).max(100).optional() }),
+  z.strictObject({ kind: z.literal('user'), id, text, at: epochMs, source: z.enum(viewValues.userSource).optional(), attachments: z.array(attachmentSummary).max(100).optional(), redo: redoSchema.optional() }),
   z.strictObject({ kind: z.literal('agent'), id, markdown: text, streaming: z.boolean(), at: epochMs }),
   z.strictObject({ kind: z.literal('thought'), id, text, streaming: z.boolean(), at: epochMs }),
   z.strictObject({ kind: z.literal('toolCall'), id, at: epochMs, toolCall: toolCallSchema }),
@@ -170,6 +172,7 @@ const sessionMeta: z.ZodType<SessionMetaView> = z.strictObject({
   createdAt: epochMs.optional(),
   wakeups: z.string().max(viewLimits.wakeupsNote).optional(),
   restricted: z.strictObject({ text: z.string().max(viewLimits.wakeupsNote), detail: z.string().max(viewLimits.wakeupsNote) }).optional(),
+  builtin: z.boolean().optional(),
 });
 
 export const snapshotSchema: z.ZodType<SessionSnapshot> = z.strictObject({

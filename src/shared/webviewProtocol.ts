@@ -14,6 +14,7 @@ import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sess
 import { checkEntries, checkSnapshot } from './sessionViewGuard';
 import { editIdPattern } from './fileEdits';
 import { turnChangesLimits } from './turnChanges';
+import { redoHows, type RedoHow } from './lastExchange';
 
 /** Request ids are chosen by the webview and echoed by the host (pong, error). */
 export type RequestId = string;
@@ -54,6 +55,11 @@ export type WebviewMessage =
    */
   | { type: 'openTurnChanges'; id: RequestId; sessionId?: string; turnId: string; path?: string }
   | { type: 'ping'; id: RequestId }
+  /**
+   * Edit (with the new `text`), Retry or Regenerate of the last exchange (lastExchange.ts): `entryId` names the person's
+   * last message (the last answer for `regenerate`); the host checks both against its own model and refuses a stale one.
+   */
+  | { type: 'redo'; id: RequestId; sessionId?: string; entryId: string; how: RedoHow; text?: string }
   /** Copy on a user or agent message: the host puts that entry's Markdown on the clipboard (never text the view sends). */
   | { type: 'copyEntry'; id: RequestId; sessionId?: string; entryId: string }
   /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */
@@ -162,6 +168,11 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('openTurnChanges'), id: requestId, sessionId, turnId: refId, path: turnFilePath.optional() }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
   z.strictObject({ type: z.literal('copyEntry'), id: requestId, sessionId, entryId: refId }),
+  z.strictObject({
+    type: z.literal('redo'), id: requestId, sessionId, entryId: refId, how: z.enum(redoHows as [RedoHow, ...RedoHow[]]),
+    text: z.string().max(webviewLimits.promptChars).optional(),
+  }).refine((m) => (m.how === 'edit') === (m.text !== undefined), 'an edit carries its new text, and only an edit does')
+    .refine((m) => m.text === undefined || m.text.trim() !== '', 'an edited message needs text'),
   z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),
   z.strictObject({ type: z.literal('error'), id: requestId, message: z.string().max(webviewLimits.errorChars) }),
 ]);

@@ -5,6 +5,7 @@ import type { EntryView, PlanItemView } from '../shared/sessionView';
 import { openFileLink } from './fileLinks';
 import { markdown } from './markdown';
 import { copyButton } from './messageCopy';
+import { editButton, redoLabel } from './messageEdit';
 import { toolCallCard } from './toolCallCard';
 import { checkpointTemplate } from './checkpointView';
 import { editsEntry } from './diffSummary';
@@ -14,12 +15,14 @@ import type { ViewActions } from './viewActions';
 const attachmentIcon = { file: 'file', selection: 'selection', problems: 'warning', image: 'file-media' } as const;
 const planIcon: Record<PlanItemView['status'], string> = { pending: 'circle-outline', in_progress: 'arrow-right', completed: 'pass-filled' };
 
-export function renderEntry(entry: EntryView, actions: ViewActions): TemplateResult {
+/** `edit`: the entry is the person's last message and may be edited now (messageEdit.ts). */
+export function renderEntry(entry: EntryView, actions: ViewActions, edit?: (entry: Extract<EntryView, { kind: 'user' }>) => void): TemplateResult {
   switch (entry.kind) {
     case 'user':
-      return html`<div class="entry user" data-entry-id=${entry.id} data-source=${entry.source ?? 'user'}>
+      return html`<div class="entry user" data-entry-id=${entry.id} data-source=${entry.source ?? 'user'} data-redo=${entry.redo?.how ?? nothing}>
         ${copyButton(entry.id, 'your message', actions)}
-        <div class="who"><span class="codicon codicon-account"></span> You${entry.source === 'resume' ? ' (resume)' : ''}</div>
+        ${edit ? editButton(entry, edit) : nothing}
+        <div class="who"><span class="codicon codicon-account"></span> You${entry.source === 'resume' ? ' (resume)' : ''}${redoLabel(entry.redo)}</div>
         <div class="text">${entry.text}</div>
         ${entry.attachments?.length
           ? html`<ul class="entry-attachments" aria-label="Attached">${entry.attachments.map(

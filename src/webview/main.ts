@@ -17,6 +17,8 @@
 //   #approvals .approval[data-request-id]  .allow-once .allow-always .reject (a new one takes focus; Alt+A focuses it)
 //   #turn-phase[role=status]            the live region: phase text only, never a clock
 //   .entry.user > .copy-entry, .entry.agent > .copy-entry   Copy as Markdown (through the host)
+//   .entry.user > .edit-message (the last message), .entry.user.editing .edit-input .edit-send .edit-cancel,
+//   .entry.user[data-redo] .redo-label, .replaced (dimmed exchange), #turn-actions .retry-turn .regenerate-answer
 //   .task-strip .task[data-task-id]     .task-command (first) .task-state (.task-elapsed | .task-exit) .show-output .kill
 //   #prompt-input (a native textarea), #send, #stop  (buttons are native <button class="button">)
 //   #attach-image, #attach-problems, .attachment-chips .chip[data-kind], .composer-problem   attachments and why one was refused
@@ -30,9 +32,10 @@ import { HostBridge } from './hostBridge';
 import { SessionApp } from './sessionApp';
 import { sessionStyles } from './styles';
 import { checkpointStyles } from './checkpointView';
+import { messageEditStyles } from './messageEdit';
 import { accessibilityStyles, ViewAccessibility } from './viewAccessibility';
 
-const sheets = [sessionStyles.styleSheet, checkpointStyles.styleSheet, accessibilityStyles.styleSheet].filter((s): s is CSSStyleSheet => s !== undefined);
+const sheets = [sessionStyles.styleSheet, checkpointStyles.styleSheet, messageEditStyles.styleSheet, accessibilityStyles.styleSheet].filter((s): s is CSSStyleSheet => s !== undefined);
 document.adoptedStyleSheets = [...document.adoptedStyleSheets, ...sheets];
 
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));

@@ -6,7 +6,9 @@
 import { html, nothing, render, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { emptySnapshot, type HostEvent, type SessionSnapshot } from '../shared/sessionView';
+import { emptySnapshot, type EntryView, type HostEvent, type SessionSnapshot } from '../shared/sessionView';
+import { lastExchange } from '../shared/lastExchange';
+import { MessageEdits, ReplacedEntries, turnActions } from './messageEdit';
 import { applyHostEvent, findEntry, isTurnLive } from '../shared/sessionViewReducer';
 import type { HostMessage } from '../shared/webviewProtocol';
 import type { PromptMention } from '../shared/promptContext';
@@ -56,6 +58,17 @@ export class SessionApp {
   /** The snapshot whose first slice is rendered only as far as it fills the view, until it is painted. */
   private filling: number | undefined;
   private readonly scroll: TranscriptScroll;
+  private readonly edits = new MessageEdits({
+    post: (intent) => this.post(intent),
+    sessionId: () => this.state.session?.id,
+    rerender: () => this.scheduleRender(),
+    sent: () => {
+      this.window.followTail = true;
+      this.scheduleRender();
+    },
+  });
+  private readonly startEdit = (entry: Extract<EntryView, { kind: 'user' }>) => this.edits.start(entry);
+  private readonly replaced = new ReplacedEntries();
 
   constructor(
     private readonly root: HTMLElement,
@@ -150,6 +163,7 @@ export class SessionApp {
         const mentions = message.requestId !== undefined ? this.pendingMentions.get(message.requestId) : undefined;
         if (draft !== undefined && this.draft === '') this.draft = draft;
         if (mentions && this.context.attachments.chips.length === 0) this.context.attachments.restore(mentions);
+        this.edits.failed(message.requestId);
         this.scheduleRender();
         return;
       }
@@ -270,6 +284,8 @@ export class SessionApp {
     const live = isTurnLive(s.turn.phase);
     const { start, end } = this.window;
     const slice = s.entries.slice(start, end);
+    const found = lastExchange(s);
+    const exchange = found.ok ? found.exchange : undefined;
     this.root.dataset.phase = s.turn.phase;
     this.root.dataset.sessionId = s.session?.id ?? '';
     return html`
@@ -283,8 +299,8 @@ export class SessionApp {
           ${this.history
             ? html`<div id="older-edge" class="edge">Loading ${this.history.omitted} earlier entries…</div>`
             : start > 0 ? html`<div id="older-edge" class="edge">${start} earlier ${start === 1 ? 'entry' : 'entries'}</div>` : nothing}
-          ${repeat(slice, (e) => e.id, (e) => guard([e], () => renderEntry(e, this.actions)))}
-          ${end < s.entries.length ? html`<div id="newer-edge" class="edge">${s.entries.length - end} newer</div>` : nothing}
+          ${repeat(slice, (e) => e.id, (e) => this.entry(e, live, exchange?.can.edit === true && e.id === exchange.user.id))}
+          ${end < s.entries.length ? html`<div id="newer-edge" class="edge">${s.entries.length - end} newer</div>` : turnActions(exchange, this.edits)}
         </div>
       </div>
       ${!this.window.followTail
@@ -319,6 +335,15 @@ export class SessionApp {
       })}`;
   }
 
+  /** One entry: the person's last message may be in its editor, and exchanges a later one replaced are dimmed. */
+  private entry(e: EntryView, live: boolean, editable: boolean): TemplateResult {
+    if (e.kind === 'user' && this.edits.isEditing(e.id)) return this.edits.template(e, live);
+    const replaced = this.replaced.of(this.state.entries).has(e.id);
+    const edit = editable ? this.startEdit : undefined;
+    const shown = guard([e, edit], () => renderEntry(e, this.actions, edit));
+    return replaced ? html`<div class="replaced" title="Replaced by a later edit, retry or regenerate: no longer in the agent’s history">${shown}</div>` : html`${shown}`;
+  }
+
   /** The keyboard goes to the input (Focus Chat Input, a chip added from the editor). */
   private focusInput(): void {
     const input = this.root.querySelector<HTMLTextAreaElement>('#prompt-input');
@@ -334,6 +359,7 @@ export class SessionApp {
       input?.setSelectionRange(this.cursorAfterRender, this.cursorAfterRender);
       this.cursorAfterRender = undefined;
     }
+    this.edits.afterRender(this.root);
     this.scroll.afterRender();
   }
 

@@ -23,7 +23,7 @@ export interface MentionDeps {
   /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
   folderForNewSession(): string | undefined;
   /** Extra facts about the session for its header; its agent's name, for a refusal. */
-  metaExtra(sessionId: string): { agent?: string; model?: string; cwd?: string; wakeups?: string; restricted?: { text: string; detail: string } };
+  metaExtra(sessionId: string): { agent?: string; model?: string; cwd?: string; wakeups?: string; restricted?: { text: string; detail: string }; builtin?: boolean };
 }
 
 /** The mentions as checked attachments, refused (with why) when the session's agent cannot take them. */

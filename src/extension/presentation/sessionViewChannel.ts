@@ -204,6 +204,9 @@ export class SessionViewChannel {
         return c.onOpenTurnChanges?.({ sessionId: message.sessionId, turnId: message.turnId, path: message.path });
       case 'copyEntry':
         return this.copyEntry(message.sessionId, message.entryId);
+      case 'redo':
+        if (!c.onRedo) throw new Error('This view cannot edit or retry messages.');
+        return c.onRedo({ sessionId: message.sessionId, entryId: message.entryId, how: message.how, ...(message.text !== undefined ? { text: message.text } : {}) });
       default:
         return assertNever(message);
     }

@@ -4,6 +4,7 @@
 
 import type { ElicitationValue } from '../../shared/elicitationForm';
 import type { MentionItem, PromptMention } from '../../shared/promptContext';
+import type { RedoHow } from '../../shared/lastExchange';
 import type { ApprovalDecision, ElicitationAction, NoticeAction, SessionSnapshot } from '../../shared/sessionView';
 
 export interface SessionViewController {
@@ -41,6 +42,8 @@ export interface SessionViewController {
   onAgentOption?(intent: { sessionId?: string; configId?: string }): void | Promise<void>;
   /** "Restore to before this turn" on a turn's checkpoint (checkpointCommands.ts). */
   onRestoreCheckpoint?(intent: { sessionId?: string; turnId: string; path?: string }): void | Promise<void>;
+  /** Edit and send again, Retry or Regenerate the last exchange (turnRedo.ts); refused with the reason when it is not the last. */
+  onRedo?(intent: { sessionId?: string; entryId: string; how: RedoHow; text?: string }): void | Promise<void>;
   /** A turn's changes in the diff editor: one file of it, or the whole turn. */
   onOpenTurnChanges?(intent: { sessionId?: string; turnId: string; path?: string }): void | Promise<void>;
 }

@@ -33,5 +33,6 @@ export function tabController(inner: SessionViewController, sessionId: string, s
     onAgentOption: inner.onAgentOption && ((intent) => inner.onAgentOption!(aim(intent))),
     onRestoreCheckpoint: inner.onRestoreCheckpoint && ((intent) => inner.onRestoreCheckpoint!(aim(intent))),
     onOpenTurnChanges: inner.onOpenTurnChanges && ((intent) => inner.onOpenTurnChanges!(aim(intent))),
+    onRedo: inner.onRedo && ((intent) => inner.onRedo!(aim(intent))),
   };
 }

@@ -95,7 +95,8 @@ export class TranscriptTranslator {
       const taskIds = record.taskIds ?? [...text.matchAll(wakeupTaskId)].map((m) => m[1]);
       return { kind: 'wakeup', id: this.nextId('wakeup', at), at, text, taskIds };
     }
-    return { kind: 'user', id: this.nextId('user', at), text, at, source, ...(attachments?.length ? { attachments } : {}) };
+    const redo = record.redo ? { redo: { how: record.redo.how, replaced: record.redo.replaced } } : {};
+    return { kind: 'user', id: this.nextId('user', at), text, at, source, ...(attachments?.length ? { attachments } : {}), ...redo };
   }
 
   private noticeEntry(kind: 'info' | 'error' | 'interrupted', text: string, at: number, detail?: string): HostEvent {

@@ -9,7 +9,7 @@ export function agentLabel(
   /** Why the task server cannot wake the session's agent, once it answered initialize. */
   unavailable: (sessionId: string) => string | undefined,
   sessionId?: string,
-): { agent?: string; model?: string; cwd?: string; wakeups?: string } {
+): { agent?: string; model?: string; cwd?: string; wakeups?: string; builtin?: boolean } {
   // The view resolves markdown file links against the folder; without one, no file link renders.
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const cwd = folder?.scheme === 'file' ? folder.fsPath : undefined;
@@ -18,7 +18,7 @@ export function agentLabel(
   const { provider, name } = config.settings.model;
   const ignored = config.ignoredWorkspaceValue('agent');
   const agent = ignored === 'restricted' ? 'built-in (the workspace’s vigil.agent is ignored in Restricted Mode)' : ignored === 'declined' ? 'built-in (the workspace’s vigil.agent was not confirmed)' : 'built-in';
-  return { agent, model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider, cwd };
+  return { agent, builtin: true, model: provider === 'demo' ? 'demo model' : name ? `${provider}: ${name}` : provider, cwd };
 }
 
 /** Why a third-party agent's background commands cannot wake it (the session header says so). */

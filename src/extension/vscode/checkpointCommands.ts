@@ -39,37 +39,37 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
     return storedTextShown(await checkpoints.readText(folder, id));
   }
 
-  /** `path`: restore only that file of the turn. */
-  async restore(sessionId?: string, turnId?: string, path?: string): Promise<void> {
+  /** `path`: restore only that file of the turn. True once files were put back (an edit waits for it before sending). */
+  async restore(sessionId?: string, turnId?: string, path?: string): Promise<boolean> {
     const services = await this.d.services();
     const checkpoints = services.checkpoints;
     if (!checkpoints) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: checkpoints are off (setting "vigil.checkpoints.enabled").'));
-      return;
+      return false;
     }
     const session = sessionId ?? this.d.currentSessionId();
     if (!session) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: open a session first; its turns\' checkpoints are listed then.'));
-      return;
+      return false;
     }
     if (await services.supervisor.hasActiveTurn(session)) {
       void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: a turn of this session is running. Stop it (or let it finish) before restoring a checkpoint, so the agent does not write over the restore.'));
-      return;
+      return false;
     }
     const turn = turnId ?? (await this.pickTurn(session));
-    if (!turn) return;
+    if (!turn) return false;
     let plan: RestorePlan;
     try {
       plan = await checkpoints.preview(session, turn, path === undefined ? undefined : [path]);
     } catch (error) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: cannot restore this turn: {0}', errorMessage(error)));
-      return;
+      return false;
     }
     if (plan.files.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: this turn changed no file that its checkpoint holds; there is nothing to restore.'));
-      return;
+      return false;
     }
-    if (!(await this.confirmPreview(plan))) return;
+    if (!(await this.confirmPreview(plan))) return false;
     const since = plan.files.filter((f) => f.changedSince);
     let overwrite = new Set<string>();
     if (since.length > 0) {
@@ -81,7 +81,7 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
         vscode.l10n.t('Overwrite'),
         vscode.l10n.t('Keep Them'),
       );
-      if (choice === undefined) return;
+      if (choice === undefined) return false;
       if (choice === vscode.l10n.t('Overwrite')) overwrite = new Set(since.map((f) => f.path));
     }
     const result = await checkpoints.restore(plan, overwrite);
@@ -96,6 +96,7 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
         { detail: result.kept.map((k) => `${plain(k.path)}: ${k.why}`).join('\n'), modal: false },
       );
     }
+    return true;
   }
 
   private async pickTurn(sessionId: string): Promise<string | undefined> {

@@ -110,6 +110,7 @@ export function registerCommands(app: CommandHost): void {
     'vigil.setApiKey': (arg) => app.models.setApiKey(typeof arg === 'string' ? (arg as never) : undefined),
     'vigil.renameSession': (arg) => app.tree.rename(arg as never),
     'vigil.deleteSession': (arg) => app.tree.delete(arg as never),
+    'vigil.retryLastTurn': () => app.sessions.redo.retryLast(),
     'vigil.restoreCheckpoint': (arg) => app.checkpoints.restore(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg), filePathOf(arg)),
     'vigil.reviewTurnChanges': (arg) => app.turnChanges.open(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg), filePathOf(arg)),
     'vigil.exportSession': (arg) => exportSessionAsMarkdown(app, arg),

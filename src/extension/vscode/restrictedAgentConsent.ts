@@ -85,7 +85,7 @@ export class RestrictedAgentConsent {
   labelled(sessionId: string, label: MetaExtra): MetaExtra {
     const restricted = this.gate.line(sessionId);
     if (!restricted) return label;
-    return this.gate.servesBuiltin(sessionId) ? { ...label, agent: 'built-in, read-only (Restricted Mode)', model: this.d.builtinModel(), wakeups: undefined, restricted } : { ...label, restricted };
+    return this.gate.servesBuiltin(sessionId) ? { ...label, agent: 'built-in, read-only (Restricted Mode)', model: this.d.builtinModel(), wakeups: undefined, restricted, builtin: true } : { ...label, restricted };
   }
 
   /** The view's Change…: asks again for the session's folder; the answer applies from the agent's next start. */

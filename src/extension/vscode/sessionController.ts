@@ -9,13 +9,13 @@ import type { SettledHooks } from '../core/settings/agentChoiceGate';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
 import type { ApprovalDecision, ElicitationAction, HostEvent, NoticeAction, SessionSnapshot, TurnPhase } from '../../shared/sessionView';
-import type { TurnEnded } from '../core/ports/turns';
+import type { StartTurnOptions, TurnEnded } from '../core/ports/turns';
 import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
-import { summaries, waitingForSettings } from '../../shared/turnWords';
+import { summaries } from '../../shared/turnWords';
 import { ElicitationIntents } from './elicitationIntents';
 import type { ElicitationValue } from '../../shared/elicitationForm';
-import type { MentionItem, PromptAttachment, PromptMention } from '../../shared/promptContext';
+import type { MentionItem, PromptMention } from '../../shared/promptContext';
 import type { MentionSource } from './mentionSource';
 import { activeProblemMentions, droppedMentions, mentionChoices, promptAttachments } from '../presentation/promptMentions';
 import { stopTurnElsewhere } from './remoteTurnStop';
@@ -25,6 +25,9 @@ import type { VigilServices } from '../services';
 import { adoptAgentTitle, titleFrom, titleIfUntitled, untitled } from '../presentation/agentTitle';
 import type { SessionViewController } from '../presentation/sessionViewController';
 import { SessionOpener, type SessionOpenerDeps } from './sessionOpener';
+import { TurnStarter } from '../presentation/turnStarter';
+import { turnRedoFor } from './turnRedoPorts';
+import type { RedoIntent, TurnRedo } from '../presentation/turnRedo';
 
 export interface SessionControllerDeps extends SessionOpenerDeps {
   /** What `@` offers in the composer. */
@@ -49,8 +52,6 @@ export interface SessionControllerDeps extends SessionOpenerDeps {
   folderForNewSession(): string | undefined;
 }
 
-const settingsNoticeId = 'settings-wait';
-
 export const resumePrompt =
   'Resume: the previous turn ended before it finished (it was aborted or interrupted). Continue the task from where it stopped. ' +
   'Check the current state of files and background tasks before repeating any step.';
@@ -60,8 +61,9 @@ export class SessionController extends Disposable implements SessionViewControll
   private readonly models: SessionModels;
   /** Which session the view shows, opened from the store and kept current (sessionOpener.ts). */
   private readonly opener: SessionOpener;
-  /** User turns still waiting for a busy lease, per session: Stop cancels the wait. */
-  private readonly waiting = new Map<string, AbortController>();
+  /** Starts the person's turns (turnStarter.ts); edits, retries and regenerates go through `redo` (turnRedo.ts). */
+  private readonly starter: TurnStarter;
+  readonly redo: TurnRedo;
   private attached = false;
   /** Answers to agents' forms and links, this window's or another's (elicitationIntents.ts). */
   private readonly elicitationIntents: ElicitationIntents;
@@ -70,6 +72,8 @@ export class SessionController extends Disposable implements SessionViewControll
     super();
     this.models = new SessionModels({ post: (event) => this.d.post(event), isLive: (sessionId) => this.services?.supervisor.getSnapshot(sessionId) !== undefined });
     this.opener = new SessionOpener(d, this.models);
+    this.starter = new TurnStarter(d, this.models);
+    this.redo = turnRedoFor(this, d, (sessionId, text, mentions, redo) => this.sendRedo(sessionId, text, mentions, redo));
     this.elicitationIntents = new ElicitationIntents({
       elicitations: d.elicitations,
       remoteFeedOf: (sessionId) => this.opener.remoteFeedOf(sessionId),
@@ -219,7 +223,8 @@ export class SessionController extends Disposable implements SessionViewControll
     const attachments = mentions.length > 0 ? await promptAttachments(this.d, services, sessionId, mentions) : undefined;
     await this.nameIfUntitled(services, sessionId, titleText);
     if (!this.onScreen(sessionId)) await this.open(sessionId);
-    await this.start(services, sessionId, text, 'user', attachments);
+    this.redo.memory.remember(sessionId, text, mentions);
+    await this.starter.start(services, sessionId, text, 'user', { attachments });
   }
 
   onMentionQuery(intent: { sessionId?: string; query: string }): Promise<{ items: MentionItem[]; images?: boolean; note?: string }> {
@@ -251,13 +256,13 @@ export class SessionController extends Disposable implements SessionViewControll
     await this.checkRunsHere(services, sessionId);
     // Resuming is the person's way of saying the provider is fixed: parked wakeups may flow again.
     services.supervisor.unpause(sessionId);
-    await this.start(services, sessionId, resumePrompt, 'resume');
+    await this.starter.start(services, sessionId, resumePrompt, 'resume');
   }
 
   async onStop(intent: { sessionId?: string } = {}): Promise<void> {
     const sessionId = intent.sessionId ?? this.presenter?.sessionId;
     if (!sessionId) return;
-    this.waiting.get(sessionId)?.abort();
+    this.starter.cancelWait(sessionId);
     const services = await this.d.services();
     if (await services.supervisor.abort(sessionId, summaries.stoppedByYou)) return;
     await stopTurnElsewhere(services, sessionId, this.d.logger);
@@ -312,49 +317,11 @@ export class SessionController extends Disposable implements SessionViewControll
     return this.presenter ? isTurnLive(this.presenter.phase) : false;
   }
 
-  private async start(services: VigilServices, sessionId: string, text: string, source: 'user' | 'resume', attachments?: PromptAttachment[]): Promise<void> {
-    const abort = new AbortController();
-    this.waiting.set(sessionId, abort);
-    try {
-      await this.agentChoice(sessionId, abort.signal);
-      const result = await services.supervisor.startTurn(sessionId, text, { source, signal: abort.signal, ...(attachments?.length ? { attachments } : {}) });
-      if (result.kind === 'started') void result.ended.then((ended) => this.failed(ended, source === 'user' ? text : undefined));
-      if (result.kind === 'failed') throw new Error(result.reason);
-      if (result.kind === 'busy') throw new Error('This session already has a turn running. Stop it first, or wait for it to finish.');
-      if (result.kind === 'paused') throw new Error('Wakeups of this session are paused after a provider failure; fix the key or model, then Resume.');
-    } finally {
-      if (this.waiting.get(sessionId) === abort) this.waiting.delete(sessionId);
-      this.d.changed();
-    }
-  }
-
-  /** Holds the message while Vigil cannot know which agent the person chose, and says so in the view. */
-  private async agentChoice(sessionId: string, signal: AbortSignal): Promise<void> {
-    const presenter = () => this.models.get(sessionId);
-    const waiting = () => presenter()?.note({ id: settingsNoticeId, kind: 'info', text: waitingForSettings.text, detail: waitingForSettings.detail, resumable: false, at: Date.now() });
-    try {
-      await this.d.agentChoiceSettled?.({ signal, waiting });
-    } finally {
-      // Sent, stopped or given back with the reason beside the draft: the notice no longer holds.
-      presenter()?.withdraw(settingsNoticeId);
-    }
-  }
-
   private async nameIfUntitled(services: VigilServices, sessionId: string, text: string): Promise<void> {
     const renamed = await titleIfUntitled(services.supervisor.sessions, sessionId, text, this.models.get(sessionId)?.snapshot.session?.title);
     if (!renamed) return;
     this.models.meta(renamed, this.d.metaExtra(sessionId));
     this.d.changed();
-  }
-
-  /** A failed turn with remedies is reported beyond the view (a notification with the same buttons). */
-  private failed(ended: TurnEnded, text: string | undefined): void {
-    if (ended.reason !== 'failed' || !ended.remedies?.length) return;
-    try {
-      this.d.onTurnFailed?.(ended, text);
-    } catch (error) {
-      this.d.logger.error(`reporting the failed turn ${ended.turnId}: ${errorMessage(error)}`);
-    }
   }
 
   /** The agent named the session: adopted unless the person named it (agentTitle.ts). */
@@ -378,6 +345,19 @@ export class SessionController extends Disposable implements SessionViewControll
     await this.command('vigil.restoreCheckpoint', intent);
   }
 
+  onRedo(intent: RedoIntent): Promise<void> {
+    return this.redo.redo(intent);
+  }
+
+  /** An edit, retry or regenerate `redo` checked: sent like a message, its record naming the exchange it replaces. */
+  private async sendRedo(sessionId: string, text: string, mentions: PromptMention[], redo: StartTurnOptions['redo']): Promise<void> {
+    const services = await this.d.services();
+    await this.checkRunsHere(services, sessionId);
+    const attachments = mentions.length > 0 ? await promptAttachments(this.d, services, sessionId, mentions) : undefined;
+    this.redo.memory.remember(sessionId, text, mentions);
+    await this.starter.start(services, sessionId, text, 'user', { attachments, redo });
+  }
+
   async onOpenTurnChanges(intent: { sessionId?: string; turnId: string; path?: string }): Promise<void> {
     await this.command('vigil.reviewTurnChanges', intent);
   }
@@ -388,7 +368,7 @@ export class SessionController extends Disposable implements SessionViewControll
 
   private onSupervisorEvent(event: SupervisorEvent): void {
     // Turns this window's person started are reported from `start` (which knows their text); wakeups here.
-    if (event.type === 'turnEnded' && event.ended.source === 'wakeup') this.failed(event.ended, undefined);
+    if (event.type === 'turnEnded' && event.ended.source === 'wakeup') this.starter.failed(event.ended, undefined);
     const phaseBefore = this.presenter?.phase;
     this.models.supervisorEvent(event);
     // Activity arrives several times a second while a turn streams: unless it ends a quiet spell

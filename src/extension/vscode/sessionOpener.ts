@@ -30,7 +30,7 @@ export interface SessionOpenerDeps {
    */
   changed(statusOnly?: boolean): void;
   /** Extra facts about the session for its header (agent, model). */
-  metaExtra(sessionId: string): { agent?: string; model?: string; cwd?: string; wakeups?: string; restricted?: { text: string; detail: string } };
+  metaExtra(sessionId: string): { agent?: string; model?: string; cwd?: string; wakeups?: string; restricted?: { text: string; detail: string }; builtin?: boolean };
   /** This window's key for the durable "last open session" record (its first folder, '' without one). */
   windowKey(): string;
 }

@@ -373,14 +373,14 @@ export class VigilApp extends Disposable {
   }
 
   /**
-   * Status bar, the list's rows whose state changed and whether a turn runs (the palette's Abort Turn) now, on
+   * Status bar, the list's rows whose state changed and whether a turn runs or can be retried (Abort Turn, Retry Last Turn) now, on
    * the same event as the view; the other context keys and a listing of the stored sessions a moment later
    * (bursts coalesce). Mere activity (`statusOnly`) does not list the sessions again.
    */
   private changed(statusOnly = false): void {
     this.statusBar.render();
     this.tree.redrawChanged();
-    this.contextKeys.set('vigil.turnRunning', this.sessions.turnLive);
+    this.contextKeys.set('vigil.turnRunning', this.sessions.turnLive).set('vigil.canRetry', this.sessions.redo.canRetry());
     if (statusOnly || this.contextTimer) return;
     this.contextTimer = setTimeout(() => {
       this.contextTimer = undefined;

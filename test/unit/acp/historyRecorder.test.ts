@@ -31,6 +31,22 @@ describe('history of a session', () => {
     assert.deepEqual(historyOfTranscript(records), expected);
   });
 
+  it('an edit, retry or regenerate that replaced the last exchange leaves it out, also while its own turn starts', () => {
+    const first = turn(1, 'read it', [chunk('Reading.'), toolDone('c1', '42'), chunk('Done.')]);
+    const wrong = turn(2, 'again', [chunk('Wrong answer.')]);
+    const redo = (n: number, prompt: string, updates: SessionUpdate[], ended = true): TranscriptRecord[] =>
+      turn(n, prompt, updates, ended).map((r) => (r.type === 'userPrompt' ? { ...r, redo: { how: 'edit' as const, replaced: true } } : r));
+    // Its turn starting: the agent is about to be sent the edit, and must not see the exchange it replaces.
+    assert.deepEqual(historyOfTranscript([...first, ...wrong, ...redo(3, 'again, better', [], false)]), expected.slice(0, 2));
+    // Answered, then regenerated: each replacement cuts back to the exchange before the one it replaced.
+    const answered = [...first, ...wrong, ...redo(3, 'again', [chunk('Once more.')])];
+    assert.deepEqual(historyOfTranscript(answered), expected);
+    assert.deepEqual(historyOfTranscript([...answered, ...redo(4, 'again', [chunk('Once more.')])]), expected);
+    // An agent that keeps its own history was sent a new message: nothing is cut.
+    const kept = turn(3, 'again, better', [chunk('Fine.')]).map((r) => (r.type === 'userPrompt' ? { ...r, redo: { how: 'edit' as const, replaced: false } } : r));
+    assert.equal(historyOfTranscript([...first, ...wrong, ...kept]).length, 6);
+  });
+
   it('leaves out the turn being started (its prompt is about to be sent), not one the agent answered', () => {
     const answered = [...turn(1, 'read it', [chunk('Reading.'), toolDone('c1', '42'), chunk('Done.')]), ...turn(2, 'again', [chunk('Once more.')], false)];
     assert.deepEqual(historyOfTranscript(answered), expected, 'a crashed turn the agent answered stays');

@@ -13,7 +13,7 @@ function inner() {
     getSnapshot: () => { throw new Error('the side bar\'s snapshot is never a tab\'s'); },
     onPrompt: record('prompt'), onStop: record('stop'), onResume: record('resume'), onApproval: record('approval'),
     onShowTaskOutput: record('showTaskOutput'), onKillTask: record('killTask'), onOpenSession: record('openSession'), onOpenFile: record('openFile'),
-    onOpenElicitationUrl: record('openElicitationUrl'),
+    onOpenElicitationUrl: record('openElicitationUrl'), onRedo: record('redo'),
     onDropUris: async (intent) => { calls.push(['dropUris', intent]); return { items: [] }; },
   };
   return { controller, calls };
@@ -28,12 +28,14 @@ describe('an editor tab\'s controller', () => {
     await tab.onApproval({ requestId: 'r1', decision: 'allowOnce' });
     await tab.onDropUris!({ uris: ['file:///ws/a'] });
     await tab.onOpenElicitationUrl!({ requestId: 'e1' });
+    await tab.onRedo!({ entryId: 'user-1', how: 'retry' });
     assert.deepEqual(calls, [
       ['prompt', { text: 'hi', sessionId: 's1' }],
       ['stop', { sessionId: 's1' }],
       ['approval', { requestId: 'r1', decision: 'allowOnce', sessionId: 's1' }],
       ['dropUris', { uris: ['file:///ws/a'], sessionId: 's1' }],
       ['openElicitationUrl', { requestId: 'e1', sessionId: 's1' }],
+      ['redo', { entryId: 'user-1', how: 'retry', sessionId: 's1' }],
     ]);
   });
 
@@ -42,6 +44,7 @@ describe('an editor tab\'s controller', () => {
     const tab = tabController(controller, 's1', () => emptySnapshot());
     assert.throws(() => tab.onPrompt({ sessionId: 's2', text: 'hi' }), /This tab shows another session/);
     assert.throws(() => tab.onStop({ sessionId: 's2' }), /another session/);
+    assert.throws(() => tab.onRedo!({ sessionId: 's2', entryId: 'user-1', how: 'edit', text: 'x' }), /another session/);
     assert.deepEqual(calls, []);
   });
 

@@ -104,6 +104,13 @@ describe('transcript translator', () => {
     assert.ok(state.entries.some((e) => e.kind === 'notice' && e.notice.kind === 'interrupted'));
   });
 
+  it('a prompt that replaced the exchange before it says how, and whether the agent\'s history lost that exchange', () => {
+    const state = fold([{ type: 'userPrompt', at: 1, source: 'user', text: 'again', redo: { how: 'regenerate', replaced: true } }]);
+    const entry = state.entries[0];
+    assert.ok(entry.kind === 'user');
+    assert.deepStrictEqual(entry.redo, { how: 'regenerate', replaced: true });
+  });
+
   it('a wakeup prompt becomes a wakeup entry naming its tasks', () => {
     const state = fold([
       { type: 'userPrompt', at: 1, source: 'wakeup', text: '[IMPORTANT: Background task t-1 completed (exit code 0).\n…]\n\n[IMPORTANT: Background task t-2 matched "listening"…]' },

@@ -125,6 +125,19 @@ describe('session view channel (host side)', () => {
     ]);
   });
 
+  it('forwards Edit, Retry and Regenerate with the message they name; a view without them says so', async () => {
+    const { channel, calls } = setup({ onRedo: (intent) => void calls.push(['redo', intent]) });
+    await channel.receive({ type: 'redo', id: 'w1', sessionId: 's1', entryId: 'user-1', how: 'edit', text: 'better' });
+    await channel.receive({ type: 'redo', id: 'w2', sessionId: 's1', entryId: 'user-1', how: 'retry' });
+    assert.deepEqual(calls, [
+      ['redo', { sessionId: 's1', entryId: 'user-1', how: 'edit', text: 'better' }],
+      ['redo', { sessionId: 's1', entryId: 'user-1', how: 'retry' }],
+    ]);
+    const without = setup();
+    await without.channel.receive({ type: 'redo', id: 'w3', entryId: 'user-1', how: 'retry' });
+    assert.deepEqual(without.posted.at(-1), { type: 'error', requestId: 'w3', message: 'This view cannot edit or retry messages.' });
+  });
+
   it('rejects and logs a hostile message without acting on it', async () => {
     const { channel, calls, posted, logger, rejected } = setup();
     await channel.receive(JSON.parse('{"type":"killTask","id":"w1","taskId":"t1","__proto__":{"x":1}}'));

@@ -42,6 +42,17 @@ describe('webview protocol: messages from the webview', () => {
     });
   }
 
+  it('takes an edit only with its new text, a retry or regenerate only without', () => {
+    assert.ok(parseWebviewMessage({ type: 'redo', id: 'r1', sessionId: 's1', entryId: 'user-1', how: 'edit', text: 'better' }).ok);
+    assert.ok(parseWebviewMessage({ type: 'redo', id: 'r2', sessionId: 's1', entryId: 'user-1', how: 'retry' }).ok);
+    assert.ok(parseWebviewMessage({ type: 'redo', id: 'r3', entryId: 'agent-2', how: 'regenerate' }).ok);
+    assert.match(rejected({ type: 'redo', id: 'r4', entryId: 'user-1', how: 'edit' }), /an edit carries its new text/);
+    assert.match(rejected({ type: 'redo', id: 'r5', entryId: 'user-1', how: 'retry', text: 'sneaked' }), /an edit carries its new text/);
+    assert.match(rejected({ type: 'redo', id: 'r6', entryId: 'user-1', how: 'edit', text: '   ' }), /needs text/);
+    rejected({ type: 'redo', id: 'r7', entryId: 'user-1', how: 'rewrite' });
+    rejected({ type: 'redo', id: 'r8', entryId: '', how: 'retry' });
+  });
+
   it('rejects a notice action that is not one of the remedies', () => {
     assert.match(rejected({ type: 'noticeAction', id: 'x1', action: 'runCommand' }), /action/);
     assert.match(rejected({ type: 'noticeAction', id: 'x2', action: 'openLog', command: 'workbench.action.terminal.new' }), /command|unrecognized/i);

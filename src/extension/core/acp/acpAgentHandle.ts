@@ -70,7 +70,6 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
     return { sessionId: this.sessionId, deps: this.deps, gate: this.gate, agentState: this.agentState, elicitations: this.elicitations };
   }
 
-
   /** The agent's prompt capabilities (images, embedded context), starting the agent if it is not running. */
   async promptCapabilities(): Promise<PromptCapabilities | undefined> {
     const live = await this.ensureStarted();
@@ -103,7 +102,8 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
     if (this.running) throw new VigilError('SESSION_BUSY', `a prompt is already running in session ${this.sessionId}`);
     if (request.adopted) return this.promptTakenBack(request);
     const describer = new ActivityDescriber();
-    if (this.live && (await this.continuedElsewhere(this.live))) await this.retire(this.live, 'its session was continued by another agent process');
+    if (this.live && ((request.rewritesHistory && this.auth?.spec.builtin) || (await this.continuedElsewhere(this.live)))) await this.retire(this.live, request.rewritesHistory ? 'its last exchange was replaced' : 'its session was continued by another agent process');
+    if (request.rewritesHistory && !this.live) this.history = undefined;
     const spawning = !this.live;
     const live = await this.startExplained();
     // A (re)started agent answered initialize and opened the session: that is progress of this turn.

@@ -35,6 +35,16 @@ export class HistoryRecorder {
     }
   }
 
+  get length(): number {
+    return this.messages.length;
+  }
+
+  /** Drops the messages from `length` on (an exchange that a later prompt replaced). */
+  truncate(length: number): void {
+    this.messages.length = Math.min(length, this.messages.length);
+    this.assistant = undefined;
+  }
+
   snapshot(): ChatMessage[] {
     return this.messages.map((m) => ({ ...m }));
   }
@@ -56,9 +66,17 @@ export function historyOfTranscript(records: readonly TranscriptRecord[]): ChatM
   const lastStart = records.map((r) => r.type).lastIndexOf('turnStarted');
   const current = lastStart >= 0 && !records.slice(lastStart).some((r) => r.type === 'agentUpdate' || r.type === 'turnEnded');
   const recorder = new HistoryRecorder();
-  for (const record of current ? records.slice(0, lastStart) : records) {
-    if (record.type === 'userPrompt') recorder.user(record.text, record.attachments);
-    else if (record.type === 'agentUpdate') recorder.update(record.update as never);
-  }
+  /** Where the last prompt's exchange began: a prompt that replaces it (edit, retry, regenerate) cuts back to there. */
+  let exchangeStart: number | undefined;
+  records.forEach((record, i) => {
+    const unanswered = current && i >= lastStart;
+    if (record.type === 'userPrompt') {
+      // Also the unanswered prompt's own replacement applies: the agent is sent it next, without the turn it replaces.
+      if (record.redo?.replaced && exchangeStart !== undefined) recorder.truncate(exchangeStart);
+      if (unanswered) return;
+      exchangeStart = recorder.length;
+      recorder.user(record.text, record.attachments);
+    } else if (record.type === 'agentUpdate' && !unanswered) recorder.update(record.update as never);
+  });
   return recorder.snapshot();
 }

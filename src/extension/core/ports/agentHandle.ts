@@ -75,6 +75,11 @@ export interface PromptRequest {
   text: string;
   /** Files, chosen text and images the person attached (checked by the host); absent for wakeups and resumes. */
   attachments?: PromptAttachment[];
+  /**
+   * The prompt replaces the session's last exchange (an edit, retry or regenerate) in an agent whose history is Vigil's
+   * (the built-in agent): its process starts again from the transcript's history, which leaves that exchange out.
+   */
+  rewritesHistory?: boolean;
   /** Receives every activity event of this prompt, in order. */
   onEvent(event: AgentEvent): void;
   /**

@@ -43,6 +43,8 @@ export interface StartTurnOptions {
   attachments?: PromptAttachment[];
   /** The background tasks a wakeup reports: kept as data in its prompt's transcript record. */
   taskIds?: string[];
+  /** A prompt that replaces the session's last turn (edit, retry, regenerate): kept in its record; `replaced` also rewrites the agent's history. */
+  redo?: { how: 'edit' | 'retry' | 'regenerate'; replaced: boolean };
   /**
    * A wakeup whose claim is still being written: the lease is taken meanwhile (its holder marked tentative), and
    * the prompt and task ids come from here once the claim is durable (they replace `prompt` and `taskIds`).

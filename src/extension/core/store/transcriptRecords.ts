@@ -22,6 +22,8 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
     attachments: z.array(attachmentSummarySchema).max(100).optional(),
     /** A wakeup's background tasks, in the order its text reports them (records before this field: parsed from the text). */
     taskIds: z.array(z.string().max(200)).max(1_000).optional(),
+    /** The prompt replaces the turn before it (an edit, retry or regenerate); `replaced`: the agent's history lost that turn. */
+    redo: z.object({ how: z.enum(['edit', 'retry', 'regenerate']), replaced: z.boolean() }).optional(),
   }),
   /** The `update` field of an ACP `session/update`, kept verbatim for replay. */
   z.object({ type: z.literal('agentUpdate'), ...base, update: z.record(z.string(), z.unknown()) }),

@@ -48,6 +48,8 @@ export interface TurnRunDeps {
   attachments?: PromptAttachment[];
   /** A wakeup's background tasks, stored with its prompt. */
   taskIds?: string[];
+  /** The prompt replaces the last turn (ports/turns.ts, StartTurnOptions.redo). */
+  redo?: { how: 'edit' | 'retry' | 'regenerate'; replaced: boolean };
   /** Snapshots of the session's folder before and after the turn (core/checkpoints); absent: none. */
   checkpoints?: CheckpointPort;
   /** Told, synchronously, when the teardown begins (before the end record and the release). */
@@ -146,6 +148,7 @@ export class TurnRun {
         type: 'userPrompt', turnId, source, text,
         ...(this.d.attachments?.length ? { attachments: this.d.attachments.map(summarize) } : {}),
         ...(this.d.taskIds ? { taskIds: this.d.taskIds } : {}),
+        ...(this.d.redo ? { redo: this.d.redo } : {}),
       },
     ]);
   }
@@ -240,7 +243,7 @@ export class TurnRun {
       if (!('handle' in got)) return got;
       this.handle = got.handle;
       if (this.interruptState) return { kind: 'killed', reason: this.interruptState.message };
-      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, onEvent: (e) => this.onAgentEvent(e), stored: () => this.writer.flush(), ...(d.adopted ? { adopted: { silentFor: (ms: number) => this.adopt(ms), startedAt: this.startedAt, epoch: d.token.epoch } } : {}) });
+      const prompt = got.handle.prompt({ sessionId: d.sessionId, turnId: d.turnId, text, attachments: d.attachments, ...(d.redo?.replaced ? { rewritesHistory: true } : {}), onEvent: (e) => this.onAgentEvent(e), stored: () => this.writer.flush(), ...(d.adopted ? { adopted: { silentFor: (ms: number) => this.adopt(ms), startedAt: this.startedAt, epoch: d.token.epoch } } : {}) });
       return await Promise.race([
         prompt.then(
           (outcome): PromptResult => ({ kind: 'outcome', outcome }),

@@ -269,7 +269,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
         // User and resume turns clear the resumable state at admission; a reclaim just set it.
         initialState: options.source !== 'wakeup' ? 'idle' : got.reclaimed ? 'interrupted' : meta.state,
         pausedAtStart: meta.wakeupsPaused !== undefined,
-        attachments: options.attachments,
+        attachments: options.attachments, redo: options.redo,
         ...(taskIds ? { taskIds } : {}),
         checkpoints: this.o.checkpoints,
         onEnding: () => this.ending.emit({ sessionId, turnId }, (error) => this.o.logger.error(`A turn ending listener failed: ${errorMessage(error)}`)),
