@@ -264,11 +264,15 @@ const recipes: Record<RealAgentName, Maker> = {
         2,
       ),
     );
+    // OpenCode installs its config folder's packages from the npm registry on every start with a fresh home
+    // (seen with strace: a DNS lookup and a connection to port 443). The tests run offline: the registry it is
+    // given refuses at once on this machine, and the agent goes on without them.
+    const offlineRegistry = { BUN_CONFIG_REGISTRY: 'http://127.0.0.1:9/', NPM_CONFIG_REGISTRY: 'http://127.0.0.1:9/' };
     return {
       agent: {
         command: bin('opencode'),
         args: ['acp'],
-        env: { ...env, OPENCODE_CONFIG: config, OPENCODE_DISABLE_AUTOUPDATE: 'true', OPENCODE_DISABLE_MODELS_FETCH: 'true', OPENCODE_DISABLE_SHARE: 'true', OPENCODE_DISABLE_LSP_DOWNLOAD: 'true', OPENCODE_DISABLE_DEFAULT_PLUGINS: 'true' },
+        env: { ...env, OPENCODE_CONFIG: config, OPENCODE_DISABLE_AUTOUPDATE: 'true', OPENCODE_DISABLE_MODELS_FETCH: 'true', OPENCODE_DISABLE_SHARE: 'true', OPENCODE_DISABLE_LSP_DOWNLOAD: 'true', OPENCODE_DISABLE_DEFAULT_PLUGINS: 'true', ...offlineRegistry },
       },
       tools: {
         shell: (command) => ({ name: 'bash', args: { command } }),
