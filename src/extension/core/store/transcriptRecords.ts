@@ -22,6 +22,8 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
     attachments: z.array(attachmentSummarySchema).max(100).optional(),
     /** A wakeup's background tasks, in the order its text reports them (records before this field: parsed from the text). */
     taskIds: z.array(z.string().max(200)).max(1_000).optional(),
+    /** The wakeup outbox claim this prompt carries: a claim whose window died after this record is delivered, not claimed again. */
+    claimId: z.string().max(200).optional(),
   }),
   /** The `update` field of an ACP `session/update`, kept verbatim for replay. */
   z.object({ type: z.literal('agentUpdate'), ...base, update: z.record(z.string(), z.unknown()) }),

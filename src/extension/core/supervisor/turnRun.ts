@@ -137,7 +137,7 @@ export class TurnRun {
   }
 
   /** Stamps the activity clock at turn entry (a stale clock never aborts a new turn) and persists the prompt. */
-  async admit(text: string): Promise<void> {
+  async admit(text: string, claimId?: string): Promise<void> {
     this.d.activity.touch('turn entry');
     const { turnId, source, token } = this.d;
     await this.writer.append([
@@ -146,6 +146,7 @@ export class TurnRun {
         type: 'userPrompt', turnId, source, text,
         ...(this.d.attachments?.length ? { attachments: this.d.attachments.map(summarize) } : {}),
         ...(this.d.taskIds ? { taskIds: this.d.taskIds } : {}),
+        ...(claimId ? { claimId } : {}),
       },
     ]);
   }
