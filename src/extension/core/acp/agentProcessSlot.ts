@@ -24,6 +24,12 @@ export abstract class AgentProcessSlot {
     this.book = deps.agentSessions ?? memoryBook();
   }
 
+  /** Whether the live agent runs behind the relay (another window may take it over): see AgentHandle. */
+  outlivesWindow(): boolean {
+    const process = this.live?.process;
+    return process !== undefined && 'detach' in process;
+  }
+
   /** Starts the process, opens its session and makes it `live` (see {@link watch}). */
   protected abstract start(): Promise<Live>;
 

@@ -107,6 +107,11 @@ export interface AgentHandle {
   onExit?(listener: (info: { code: number | null; signal: string | null }) => void): Unsubscribe;
   /** After a cancelled or aborted turn: stops the processes the agent started during `turnId` and left running. */
   stopLeftovers?(turnId: string, graceMs: number): Promise<LeftoverReport | undefined>;
+  /**
+   * True while the agent runs behind the relay, which another window can take it over from (with the session's
+   * lease): then a window that no longer holds the lease owns neither the agent nor what it runs.
+   */
+  outlivesWindow?(): boolean;
 }
 
 export interface AgentHandleProvider {

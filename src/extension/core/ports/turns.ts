@@ -25,6 +25,8 @@ export interface TurnEnded {
  */
 export interface AdmissionContribution {
   prefix: string;
+  /** The outbox claim the prompt carries, stored in its record (so a crash before `onPersisted` delivers it once). */
+  claimId?: string;
   onPersisted(): void;
   onNotPersisted(): void;
 }

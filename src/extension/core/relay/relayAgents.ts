@@ -10,9 +10,9 @@ import type { Logger } from '../ports/logger';
 import type { AgentRelays, RelayedChannel } from '../acp/acpHandleDeps';
 import type { LaunchSpec } from '../acp/agentLaunch';
 import type { StderrLog } from '../acp/stderrLog';
-import { otherVersionOf, RelayedAgent } from './relayClient';
+import { attachedElsewhere, otherVersionOf, RelayedAgent } from './relayClient';
 import { listRelays, placeRelay, relayVersionWords, removeRelayPlace, sameVersion, type RelayRemains } from './relayPlace';
-import { relayFileNames } from './relayProtocol';
+import { relayFileNames, type RelayState } from './relayProtocol';
 import { relayProgram, startRelay, type RelayTimings } from './relayStart';
 
 /** Whether `pid` is still a relay (guards against a pid reused after a reboot). */
@@ -45,7 +45,7 @@ export class RelayAgents implements AgentRelays {
 
   async start(sessionId: string, spec: LaunchSpec, cwd: string, stderr: StderrLog): Promise<RelayedChannel> {
     // A relay this session had (ended, or from an earlier window) is left to the scan; a new one starts clean.
-    await this.endStale(sessionId);
+    await this.endStale(sessionId, stderr);
     const place = await placeRelay(this.storageRoot, sessionId);
     const started = await startRelay(spec, cwd, place, this.timings());
     this.log.info(`${spec.label}: started behind relay ${started.pid} (agent pid ${started.agentPid})`);
@@ -99,13 +99,29 @@ export class RelayAgents implements AgentRelays {
     await removeRelayPlace({ dir: remains.dir, socket: remains.state?.socket ?? path.join(remains.dir, relayFileNames.socket) });
   }
 
-  private async endStale(sessionId: string): Promise<void> {
+  private async endStale(sessionId: string, stderr: StderrLog): Promise<void> {
     const stale = (await listRelays(this.storageRoot)).find((r) => r.sessionId === sessionId);
     if (!stale) return;
-    if (stale.state && isRelayProcess(stale.state.pid)) {
-      this.log.warn(`session ${sessionId}: ending the agent relay ${stale.state.pid} left from an earlier start`);
-      await killProcessTree(stale.state.pid).catch((error: unknown) => this.log.warn(`ending relay ${stale.state!.pid}: ${errorMessage(error)}`));
-    }
+    if (stale.state && isRelayProcess(stale.state.pid)) await this.endUnlessAttached(stale, stale.state, stderr);
     await this.forget(stale);
+  }
+
+  /**
+   * A relay another window is attached to runs that window's agent (and perhaps its turn): it is never ended from
+   * here. Asked the only way that cannot be wrong, by saying hello: the relay refuses a second window. One that lets
+   * this window in had none, and is ended (its agent too, should that have left the tree).
+   */
+  private async endUnlessAttached(stale: RelayRemains, state: RelayState, stderr: StderrLog): Promise<void> {
+    let probe: RelayedAgent | undefined;
+    try {
+      probe = await RelayedAgent.attach(stale.dir, state.socket, state.pid, stderr, this.log, true);
+    } catch (error) {
+      if (attachedElsewhere(error)) {
+        throw new VigilError('SESSION_BUSY', `This session's agent runs in another Vigil window (relay ${state.pid}): continue the session there, or close it there first, then try again here.`);
+      }
+    }
+    this.log.warn(`session ${stale.sessionId}: ending the agent relay ${state.pid} left from an earlier start`);
+    if (probe) await probe.kill();
+    else await killProcessTree(state.pid).catch((error: unknown) => this.log.warn(`ending relay ${state.pid}: ${errorMessage(error)}`));
   }
 }

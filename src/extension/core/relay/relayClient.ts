@@ -27,6 +27,12 @@ const welcomeMs = 10_000;
 const detachStoreMs = 2_000;
 
 /** The protocol version of a relay that refused this window, or answered it, in another version; undefined for any other failure. */
+/** Whether `error` is a relay's refusal because another window is attached to it (its agent is that window's). */
+export function attachedElsewhere(error: unknown): boolean {
+  const refused = (error as { cause?: { refused?: unknown } } | undefined)?.cause?.refused;
+  return typeof refused === 'string' && refused.startsWith('another window is attached');
+}
+
 export function otherVersionOf(error: unknown): number | undefined {
   const cause = (error as { cause?: { relayProtocol?: unknown } } | undefined)?.cause;
   if (typeof cause?.relayProtocol === 'number') return cause.relayProtocol;
@@ -99,7 +105,7 @@ export class RelayedAgent implements RelayedChannel {
           }
           if (box.agent) return box.agent.onFrame(frame);
           if (frame.t === 'welcome') onWelcome(frame);
-          else if (frame.t === 'refused') onWelcome(new VigilError('AGENT_FAILED', `The agent's relay refused this window: ${frame.reason}.`));
+          else if (frame.t === 'refused') onWelcome(new VigilError('AGENT_FAILED', `The agent's relay refused this window: ${frame.reason}.`, { cause: { refused: frame.reason } }));
           else frames.push(frame);
         },
         () => socket.destroy(),

@@ -24,6 +24,8 @@ export const transcriptRecordSchema = z.discriminatedUnion('type', [
     taskIds: z.array(z.string().max(200)).max(1_000).optional(),
     /** The prompt replaces the turn before it (an edit, retry or regenerate); `replaced`: the agent's history lost that turn. */
     redo: z.object({ how: z.enum(['edit', 'retry', 'regenerate']), replaced: z.boolean() }).optional(),
+    /** The wakeup outbox claim this prompt carries: a claim whose window died after this record is delivered, not claimed again. */
+    claimId: z.string().max(200).optional(),
   }),
   /** The `update` field of an ACP `session/update`, kept verbatim for replay. */
   z.object({ type: z.literal('agentUpdate'), ...base, update: z.record(z.string(), z.unknown()) }),

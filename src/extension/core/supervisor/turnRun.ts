@@ -19,6 +19,7 @@ import type { ActivityClock } from './activityClock';
 import { CommitBarriers, type PendingBarrier } from './commitBarriers';
 import { ENDED_WITHOUT_RESULT, ToolCallTracker } from './toolCalls';
 import { reportLeftovers } from './leftoverReport';
+import { ownsAgent } from './agentFence';
 import { Watchdog } from './watchdog';
 import { checkpointFields, within } from './boundedWait';
 import type { InterruptState, SupervisorEvent, SupervisorHooks, TurnStep, TurnSnapshot } from './supervisorEvents';
@@ -139,7 +140,7 @@ export class TurnRun {
   }
 
   /** Stamps the activity clock at turn entry (a stale clock never aborts a new turn) and persists the prompt. */
-  async admit(text: string): Promise<void> {
+  async admit(text: string, claimId?: string): Promise<void> {
     this.d.activity.touch('turn entry');
     const { turnId, source, token } = this.d;
     await this.writer.append([
@@ -149,6 +150,7 @@ export class TurnRun {
         ...(this.d.attachments?.length ? { attachments: this.d.attachments.map(summarize) } : {}),
         ...(this.d.taskIds ? { taskIds: this.d.taskIds } : {}),
         ...(this.d.redo ? { redo: this.d.redo } : {}),
+        ...(claimId ? { claimId } : {}),
       },
     ]);
   }
@@ -269,13 +271,22 @@ export class TurnRun {
     const done = () => this.resolveForced({ kind: 'killed', reason });
     // A kill that hangs must not hang the turn: it ends as interrupted after a bounded wait.
     const timer = d.clock.setTimer(KILL_SETTLE_MS, done);
-    const kill = this.handle ? this.handle.kill(reason) : Promise.resolve();
+    const handle = this.handle;
+    const kill = handle ? this.mayStopAgent('the agent').then((mine) => (mine ? handle.kill(reason) : undefined)) : Promise.resolve();
     kill
       .catch((error: unknown) => d.logger.error(`Killing the agent of session ${d.sessionId} failed: ${errorMessage(error)}`))
       .finally(() => {
         timer.cancel();
         done();
       });
+  }
+
+  /** Whether this window may still stop the agent (agentFence.ts); says so in the log when it may not. */
+  private async mayStopAgent(what: string): Promise<boolean> {
+    const { d } = this;
+    if (await ownsAgent(this.handle, d.lease, d.token)) return true;
+    d.logger.warn(`Session ${d.sessionId}, turn ${d.turnId}: not stopping ${what}: another window holds the session's lease (epoch ${d.token.epoch} is no longer current) and the agent behind the relay is its now`);
+    return false;
   }
 
   private persist(record: RecordInput): void {
@@ -327,7 +338,8 @@ export class TurnRun {
     d.onEnding?.();
     const records: RecordInput[] = [];
     // Stop means stop: what the agent started in a stopped turn and left running is stopped too, and said so.
-    if (reason === 'cancelled' || reason === 'aborted' || reason === 'interrupted') {
+    // Fenced: what a relayed agent runs is no longer this window's once another took the session's lease.
+    if ((reason === 'cancelled' || reason === 'aborted' || reason === 'interrupted') && (await this.mayStopAgent('its leftover processes'))) {
       const stopped = await reportLeftovers(this.handle, d);
       if (stopped) records.push({ type: 'notice', turnId: d.turnId, level: 'info', text: stopped });
     }

@@ -353,7 +353,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     }
     const text = contribution?.prefix ? `${contribution.prefix}\n\n${prompt}` : prompt;
     try {
-      await run.admit(text);
+      await run.admit(text, contribution?.claimId);
       if (clearState) await this.sessions.update(sessionId, { state: 'idle' }, this.lease.guard(token));
     } catch (error) {
       this.o.logger.error(`Session ${sessionId}: the prompt could not be stored: ${errorMessage(error)}`);

@@ -10,6 +10,7 @@ import type { Redactor } from '../common/redactor';
 import { KeyedMutex } from '../common/keyedMutex';
 import { isClaimable, heldBy, type EntryState, type OutboxOp, type ReleaseReason } from './outboxTypes';
 import { SessionOutboxFile } from './sessionOutboxFile';
+import { persistedClaimsIn, type PersistedClaims } from './persistedClaims';
 
 export interface WakeupOutboxOptions {
   storageRoot: string;
@@ -19,6 +20,11 @@ export interface WakeupOutboxOptions {
   logger?: Logger;
   /** Secrets to keep out of stored completions (commands, output tails, matched lines). */
   redactor?: Redactor;
+  /**
+   * Which lapsed claims a stored prompt carries (persistedClaims.ts): their window died between storing the prompt
+   * and marking them delivered, so they are delivered, not claimed again. Default: the transcripts of `storageRoot`.
+   */
+  persistedClaims?: PersistedClaims;
 }
 
 /** Completions taken by one window for one turn. */
@@ -57,6 +63,7 @@ export class WakeupOutbox {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly dir: string;
+  private persisted: PersistedClaims | undefined;
 
   private constructor(private readonly options: WakeupOutboxOptions) {
     this.clock = options.clock ?? systemClock;
@@ -114,6 +121,7 @@ export class WakeupOutbox {
   /** Atomically takes up to `max` claimable completions (oldest first) for this window until `ttlMs` from now. */
   async claim(sessionId: string, options: ClaimOptions): Promise<Claim | undefined> {
     return this.withSession(sessionId, async (file) => {
+      await this.settleLapsed(file);
       const taken = this.pick(file, options, []);
       if (taken) await file.append([taken.op]);
       return taken?.claim;
@@ -131,6 +139,7 @@ export class WakeupOutbox {
     return this.withSession(completion.sessionId, async (file) => {
       const fresh = !file.entries.has(completion.key);
       const options = await claimWith.catch(() => undefined);
+      if (options) await this.settleLapsed(file);
       const taken = options ? this.pick(file, options, fresh ? [completion] : []) : undefined;
       const enqueue = { op: 'enqueue' as const, key: completion.key, completion, at: this.clock.wallNow() };
       await file.append([...(fresh ? [enqueue] : []), ...(taken ? [taken.op] : [])]);
@@ -141,6 +150,35 @@ export class WakeupOutbox {
   /** Redacted before it is stored: claims, wakeup prompts and views all read it from here. */
   private redacted(completion: TaskCompletion): TaskCompletion {
     return this.options.redactor?.redactValue(completion) ?? completion;
+  }
+
+  /**
+   * Marks delivered what a lapsed claim carried when its prompt is in the transcript: the window that claimed it
+   * stored the prompt (the agent was woken) and died before its `deliver`. Under the session's lock, before a pick.
+   */
+  private async settleLapsed(file: SessionOutboxFile): Promise<void> {
+    const check = (this.persisted ??= this.options.persistedClaims ?? persistedClaimsIn(this.options.storageRoot));
+    const now = this.clock.wallNow();
+    const lapsed = new Map<string, string[]>();
+    for (const e of file.entries.values()) {
+      if (e.state !== 'claimed' || !e.claim || e.claim.deadline > now) continue;
+      lapsed.set(e.claim.claimId, [...(lapsed.get(e.claim.claimId) ?? []), e.key]);
+    }
+    if (lapsed.size === 0) return;
+    let persisted: ReadonlySet<string>;
+    try {
+      persisted = await check(file.sessionId, [...lapsed.keys()]);
+    } catch (error) {
+      // Unreadable transcript: claiming again may wake twice, but never loses the completion.
+      this.logger.warn(`cannot tell whether the lapsed claims of ${file.sessionId} were delivered; they are claimed again`, error);
+      return;
+    }
+    const at = this.clock.wallNow();
+    const settled = [...persisted].filter((claimId) => lapsed.has(claimId));
+    const ops: OutboxOp[] = settled.map((claimId) => ({ op: 'deliver' as const, keys: lapsed.get(claimId)!, claimId, at }));
+    if (ops.length === 0) return;
+    this.logger.info(`claims ${settled.join(', ')} of ${file.sessionId} lapsed after their prompt was stored: delivered, not claimed again`);
+    await file.append(ops);
   }
 
   /** Chooses a claim (oldest first, then `arriving`, not yet stored) and the op that records it. */
