@@ -25,48 +25,51 @@ import { agentFeatures, offers, readVigilExtensions, type VigilExtensions } from
 export const providerErrorCode = -32050;
 
 export function createAgentApp(config: AgentConfig): AgentApp {
-  const sessions = new Map<string, AgentSession>();
-  const lmListeners = new Map<string, (event: LmChunkParams['event']) => void>();
-  /** One provider per model a session chose (most processes serve one session with one model). */
-  const providers = new Map<string, Promise<ModelProvider>>();
-  const idleMemory = new IdleMemory();
-  /** What the client advertised in `initialize`: `_vigil/*` methods are called only when listed here. */
-  let clientExtensions: VigilExtensions = { methods: [], features: [] };
-  const mcpOptions = { connectTimeoutMs: config.mcpConnectTimeoutMs, callTimeoutMs: config.mcpCallTimeoutMs };
-  const openSession = (session: AgentSession) => {
-    const previous = sessions.get(session.id);
-    if (previous) void previous.mcp?.dispose();
-    sessions.set(session.id, session);
-  };
-
-  const sessionOf = (id: string): AgentSession => {
-    const session = sessions.get(id);
-    if (!session) throw RequestError.invalidParams(undefined, `unknown session ${id}`);
-    return session;
-  };
-  /** The provider of a session's model; a failed start is forgotten, so a later prompt tries again (e.g. after a fixed setting). */
-  const providerFor = (model: string, client: AgentContext): Promise<ModelProvider> => {
-    let p = providers.get(model);
-    if (!p) {
-      p = createProvider(model === configuredModel(config) ? config : { ...config, model }, hostFor(client));
-      providers.set(model, p);
-      p.catch(() => providers.delete(model));
-    }
-    return p;
-  };
-
-  const hostFor = (client: AgentContext): HostChannel => ({
-    request: (method, params, signal) => client.request(method, params, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined),
-    onLmChunk(streamId, listener) {
-      lmListeners.set(streamId, listener);
-      return () => lmListeners.delete(streamId);
-    },
-    serves: (method) => offers(clientExtensions, method),
-  });
-
+  const agentState = new BuiltinAgent(config);
   const app = agent({ name: 'vigil-agent' });
-  app.onRequest('initialize', ({ params }) => {
-    clientExtensions = readVigilExtensions(params.clientCapabilities?._meta);
+  app.onRequest('initialize', ({ params }) => agentState.initialize(params.clientCapabilities?._meta));
+  agentState.options.serve(app);
+  app.onRequest('session/new', ({ params, client }) => {
+    const session = agentState.open(randomUUID(), params);
+    return { sessionId: session.id, ...agentState.options.offer(session, client) };
+  });
+  app.onRequest('session/load', async ({ params, client }) => {
+    const session = agentState.open(params.sessionId, params);
+    for (const update of replay(session.history)) {
+      await client.notify('session/update', { sessionId: session.id, update });
+    }
+    return agentState.options.offer(session, client);
+  });
+  app.onNotification('session/cancel', ({ params }) => agentState.cancel(params.sessionId));
+  app.onRequest('session/close', async ({ params }) => {
+    await agentState.close(params.sessionId);
+    return {};
+  });
+  app.onNotification(vigilMethods.lmChunk, (p: unknown) => lmChunkParams.parse(p), ({ params }) => agentState.lmChunk(params));
+  app.onRequest('session/prompt', ({ params, client }) => agentState.prompt(params.sessionId, params.prompt, client));
+  return app;
+}
+
+type SessionParams = { cwd: string; mcpServers: ConstructorParameters<typeof McpHub>[0]; _meta?: unknown };
+
+/** What the built-in agent keeps between requests: its sessions, their models' providers, the client's offer. */
+class BuiltinAgent {
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly lmListeners = new Map<string, (event: LmChunkParams['event']) => void>();
+  /** One provider per model a session chose (most processes serve one session with one model). */
+  private readonly providers = new Map<string, Promise<ModelProvider>>();
+  private readonly idleMemory = new IdleMemory();
+  /** What the client advertised in `initialize`: `_vigil/*` methods are called only when listed here. */
+  private clientExtensions: VigilExtensions = { methods: [], features: [] };
+  readonly options: OptionRequests;
+
+  constructor(private readonly config: AgentConfig) {
+    this.options = new OptionRequests(config, { sessionOf: (id) => this.sessionOf(id), isOpen: (session) => this.sessions.get(session.id) === session, hostFor: (client) => this.hostFor(client) });
+  }
+
+  initialize(clientMeta: unknown) {
+    const { config } = this;
+    this.clientExtensions = readVigilExtensions(clientMeta);
     const advertised: VigilExtensions = { methods: [vigilMethods.lmChunk], features: Object.values(agentFeatures) };
     return {
       protocolVersion: 1,
@@ -82,56 +85,48 @@ export function createAgentApp(config: AgentConfig): AgentApp {
       authMethods: [],
       _meta: { vigil: advertised },
     };
-  });
-  const options = new OptionRequests(config, { sessionOf, isOpen: (session) => sessions.get(session.id) === session, hostFor });
-  options.serve(app);
-  const newSession = (id: string, params: { cwd: string; mcpServers: ConstructorParameters<typeof McpHub>[0]; _meta?: unknown }) => {
-    const session = new AgentSession(id, params.cwd, historyFromMeta(params._meta), new McpHub(params.mcpServers, params.cwd, mcpOptions), {
-      model: configuredModel(config),
-      contextWindow: config.contextWindow,
-    });
-    session.modelWindow = options.windowOf(session.model);
+  }
+
+  /** A session with the history the host gave (session/new or session/load); one of the same id is replaced. */
+  open(id: string, params: SessionParams): AgentSession {
+    const { config } = this;
+    const mcp = new McpHub(params.mcpServers, params.cwd, { connectTimeoutMs: config.mcpConnectTimeoutMs, callTimeoutMs: config.mcpCallTimeoutMs });
+    const session = new AgentSession(id, params.cwd, historyFromMeta(params._meta), mcp, { model: configuredModel(config), contextWindow: config.contextWindow });
+    session.modelWindow = this.options.windowOf(session.model);
+    const previous = this.sessions.get(id);
+    if (previous) void previous.mcp?.dispose();
+    this.sessions.set(id, session);
     return session;
-  };
-  app.onRequest('session/new', ({ params, client }) => {
-    const session = newSession(randomUUID(), params);
-    openSession(session);
-    return { sessionId: session.id, ...options.offer(session, client) };
-  });
-  app.onRequest('session/load', async ({ params, client }) => {
-    const session = newSession(params.sessionId, params);
-    openSession(session);
-    for (const update of replay(session.history)) {
-      await client.notify('session/update', { sessionId: session.id, update });
-    }
-    return options.offer(session, client);
-  });
-  app.onNotification('session/cancel', ({ params }) => {
-    const session = sessions.get(params.sessionId);
-    session?.turn?.abort(new Error('cancelled by the client'));
-  });
-  // The host is done with the session (its process is being released): stop its turn, its MCP servers, and forget it.
-  app.onRequest('session/close', async ({ params }) => {
-    const session = sessions.get(params.sessionId);
+  }
+
+  cancel(sessionId: string): void {
+    this.sessions.get(sessionId)?.turn?.abort(new Error('cancelled by the client'));
+  }
+
+  /** The host is done with the session (its process is being released): stop its turn, its MCP servers, and forget it. */
+  async close(sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
     session?.turn?.abort(new Error('the session was closed'));
     session?.closed.abort(new Error('the session was closed'));
-    sessions.delete(params.sessionId);
+    this.sessions.delete(sessionId);
     await session?.mcp?.dispose();
-    return {};
-  });
-  app.onNotification(vigilMethods.lmChunk, (p: unknown) => lmChunkParams.parse(p), ({ params }) => {
-    lmListeners.get(params.streamId)?.(params.event);
-  });
-  app.onRequest('session/prompt', async ({ params, client }) => {
-    const session = sessionOf(params.sessionId);
+  }
+
+  lmChunk(params: LmChunkParams): void {
+    this.lmListeners.get(params.streamId)?.(params.event);
+  }
+
+  async prompt(sessionId: string, prompt: Parameters<typeof userMessageOf>[0], client: AgentContext) {
+    const { config } = this;
+    const session = this.sessionOf(sessionId);
     if (session.turn) throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session');
     const turn = new AbortController();
     session.turn = turn;
-    idleMemory.turnStarted();
-    session.history.push(userMessageOf(params.prompt, session.cwd, providerTakesImages(config.provider)));
+    this.idleMemory.turnStarted();
+    session.history.push(userMessageOf(prompt, session.cwd, providerTakesImages(config.provider)));
     try {
-      const model = await providerFor(session.model, client);
-      const stopReason = await runPromptTurn({ config, client, hostServes: (name) => offers(clientExtensions, name) }, session, model, turn);
+      const model = await this.providerFor(session.model, client);
+      const stopReason = await runPromptTurn({ config, client, hostServes: (name) => offers(this.clientExtensions, name) }, session, model, turn);
       return { stopReason };
     } catch (error) {
       if (turn.signal.aborted) return { stopReason: 'cancelled' as const };
@@ -143,10 +138,37 @@ export function createAgentApp(config: AgentConfig): AgentApp {
       throw error;
     } finally {
       session.turn = undefined;
-      idleMemory.turnEnded();
+      this.idleMemory.turnEnded();
     }
-  });
-  return app;
+  }
+
+  private sessionOf(id: string): AgentSession {
+    const session = this.sessions.get(id);
+    if (!session) throw RequestError.invalidParams(undefined, `unknown session ${id}`);
+    return session;
+  }
+
+  /** The provider of a session's model; a failed start is forgotten, so a later prompt tries again (e.g. after a fixed setting). */
+  private providerFor(model: string, client: AgentContext): Promise<ModelProvider> {
+    let p = this.providers.get(model);
+    if (!p) {
+      p = createProvider(model === configuredModel(this.config) ? this.config : { ...this.config, model }, this.hostFor(client));
+      this.providers.set(model, p);
+      p.catch(() => this.providers.delete(model));
+    }
+    return p;
+  }
+
+  private hostFor(client: AgentContext): HostChannel {
+    return {
+      request: (method, params, signal) => client.request(method, params, signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : undefined),
+      onLmChunk: (streamId, listener) => {
+        this.lmListeners.set(streamId, listener);
+        return () => this.lmListeners.delete(streamId);
+      },
+      serves: (method) => offers(this.clientExtensions, method),
+    };
+  }
 }
 
 function historyFromMeta(meta: unknown): ChatMessage[] {
