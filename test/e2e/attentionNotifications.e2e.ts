@@ -20,7 +20,7 @@ describe('attention notifications (real workbench)', function () {
     await endpoint.waitFor(() => endpoint.hangingCount === 1, 'the agent to open the held stream');
     // The model holds its answer; meanwhile the person moves to a new session.
     await session.workbench.runCommand('Vigil: New Session');
-    const second = await view.waitPainted();
+    const second = await view.waitPaintedOther(first);
     assert.notStrictEqual(second, first);
     await view.locator(`#app[data-session-id="${second}"]`).waitFor({ timeout: uiTimeout });
     endpoint.release('The held answer.');

@@ -38,6 +38,12 @@ export class SessionView {
     return (await this.locator('#app').getAttribute('data-session-id')) ?? '';
   }
 
+  /** Waits until the view painted a session other than `previous` (a new session's command returns before the view switches). */
+  async waitPaintedOther(previous: string): Promise<string> {
+    await this.locator(`#app[data-painted-seq][data-session-id]:not([data-session-id="${previous}"]):not([data-session-id=""])`).waitFor({ timeout: uiTimeout });
+    return (await this.locator('#app').getAttribute('data-session-id')) ?? '';
+  }
+
   /**
    * Waits until the view's session names an agent launched from a command line containing `fragment`:
    * code-server may hand the extension host the user settings a moment after it started, and a message
