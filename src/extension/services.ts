@@ -122,6 +122,7 @@ export class VigilServices extends Disposable {
     super();
   }
 
+  // eslint-disable-next-line max-lines-per-function -- the services built in one go, to be split by phase once they are built in dependency order (issue 27, item 1)
   static async start(options: ServiceOptions): Promise<VigilServices> {
     // One redactor for everything the services store, show or log.
     const redactor = options.redactor ?? new Redactor();

@@ -84,6 +84,7 @@ export class VigilApp extends Disposable {
   /** The task server's socket name and session secrets: kept while this extension host lives (a restarted service reuses them). */
   private readonly taskServerIdentity = { name: randomBytes(8).toString('hex'), secrets: SessionSecrets.generate() };
 
+  // eslint-disable-next-line max-lines-per-function -- the window's composition, to be split with the services (issue 27, item 1)
   constructor(
     readonly context: vscode.ExtensionContext,
     readonly logChannel: vscode.LogOutputChannel,

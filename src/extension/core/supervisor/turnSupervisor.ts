@@ -193,6 +193,7 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     return recovered;
   }
 
+  // eslint-disable-next-line max-lines-per-function -- the admission of a turn, whose one-way rework (issue 27, item 1) splits it
   async startTurn(sessionId: string, prompt: string, options: StartTurnOptions): Promise<StartTurnResult> {
     let meta: SessionMeta | undefined;
     try {
