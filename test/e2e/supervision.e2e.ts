@@ -102,14 +102,17 @@ describe('turn supervision (real workbench, scripted model)', function () {
     await session.workbench.screenshot('e2e-2-stall-resumed');
   });
 
-  // The stop follows the stall observation within milliseconds. The stall banner stays beside the stop notice,
-  // so the cause is on screen; the status bar says what is true at once, as the view and the session list do
-  // (a stall it held for 2.5 s after the view said the turn had stopped was a second truth).
-  it('2 (stall banner): the stall banner is on screen no later than the stop notice; the status bar says stopped, not stalled, after it', () => {
+  // The stop follows the stall observation within milliseconds and replaces its banner: the stop's notice says how
+  // long the turn was silent (two banners saying it squeezed the transcript). The banner may not be drawn at all in
+  // that time, but never after the stop. The status bar says what is true at once, as the view and the session list
+  // do (a stall it held for 2.5 s after the view said the turn had stopped was a second truth).
+  it('2 (stall banner): no stall banner beside or after the stop notice; the status bar says stopped, not stalled, after it', () => {
     assert.ok(stallTimeline, 'scenario 2 ran');
     const { events } = stallTimeline;
     const shown = (kind: string) => events.findIndex((e) => e.startsWith('notices:') && e.includes(kind));
-    assert.ok(shown('stall-banner') >= 0 && shown('stall-banner') <= shown('abort-notice'), `stall banner no later than the stop notice: ${events.join(', ')}`);
+    const stop = shown('abort-notice');
+    assert.ok(stop >= 0 && shown('stall-banner') <= stop, `the stop notice shown, a stall banner (if drawn) before it: ${events.join(', ')}`);
+    assert.ok(!events.slice(stop).some((e) => e.startsWith('notices:') && e.includes('stall-banner')), `no stall banner beside or after the stop: ${events.join(', ')}`);
     const stopped = stallStatus.findIndex((t) => /^Vigil turn stopped — Resume \[error\]$/.test(t));
     assert.ok(stopped >= 0 && !stallStatus.slice(stopped).some((t) => /quiet|stalled/.test(t)), `status bar: stopped, and no live state after it: ${JSON.stringify(stallStatus)}`);
   });
