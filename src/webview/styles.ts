@@ -152,6 +152,8 @@ export const sessionStyles = css`
   .composer-buttons { display: flex; flex-wrap: wrap; gap: 6px; justify-content: flex-end; }
   .composer-attach, .composer-send { display: flex; gap: 6px; }
   #session-header { flex-wrap: wrap; }
+  /* A narrow side bar: Open… is its icon, so the title keeps its line and the transcript the room below it. */
+  @media (max-width: 360px) { #open-session .button-label { display: none; } }
   #agent-options { flex: 1 1 100%; display: flex; flex-wrap: wrap; align-items: center; gap: 4px; min-width: 0; font-size: 0.9em; }
   .agent-option {
     display: inline-flex; align-items: center; gap: 3px; max-width: 14em; padding: 1px 6px; cursor: pointer;

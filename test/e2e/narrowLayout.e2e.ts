@@ -18,6 +18,7 @@ interface Layout {
   viewHeight: number;
   noticesHeight: number;
   tasks: Array<{ text: string; lines: number; clipped: boolean; firstText: string }>;
+  transcriptHeight: number;
   notices: Array<{ kind: string; summary: string; summaryLines: number; hasDetails: boolean; detailsOpen: boolean; detailVisible: boolean }>;
 }
 
@@ -59,6 +60,7 @@ function measure(frame: Frame): Promise<Layout> {
     return {
       viewHeight: document.getElementById('app')?.getBoundingClientRect().height ?? 0,
       noticesHeight: document.getElementById('notices')?.getBoundingClientRect().height ?? 0,
+      transcriptHeight: document.getElementById('transcript')?.getBoundingClientRect().height ?? 0,
       tasks,
       notices,
     };
@@ -129,6 +131,9 @@ describe('the session view in a narrow side bar (real workbench, scripted model)
         assert.ok(notice.hasDetails && !notice.detailsOpen && !notice.detailVisible, `each notice's details are folded ${at}`);
       }
       assert.ok(layout.noticesHeight < layout.viewHeight / 3, `the notices take less than a third of the view ${at}`);
+      // With a stop notice and two tasks pinned in a side bar shared with the session list, the transcript still shows
+      // its last lines (it kept a strip of ~20 px while Open… took a line of its own at 300 px).
+      assert.ok(layout.transcriptHeight >= 30, `the transcript keeps room for its last lines ${at}`);
     }
 
     // One click away: what the stop means for the work, what to do, and the mechanism.
