@@ -133,13 +133,15 @@ export class Workbench {
         if (attempt === 3) throw error;
         continue;
       }
-      await input.fill(`>${title}`);
       try {
+        // A focus move that lands just after the palette opened (a view taking the focus as it paints) closes it again.
+        await input.fill(`>${title}`, { timeout: 5_000 });
         await row.waitFor({ timeout: 10_000 });
         await input.press('Enter');
         return;
       } catch (error) {
-        await input.press('Escape');
+        // Closes the palette if it is still open (it may have closed itself).
+        if (await input.isVisible()) await input.press('Escape', { timeout: 2_000 }).catch(() => undefined);
         if (attempt === 3) throw error;
       }
     }

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as readline from 'node:readline';
+import { readFileSync } from 'node:fs';
 import { isAlive } from '../../../src/extension/core/common/processTree';
 import type { ProcessInfo, ProcessProgram, ProcessTable } from '../../../src/extension/core/supervisor/processTable';
 import { parseStat, readProcessTable, readSubtree, readTurnBaseline } from '../../../src/extension/core/supervisor/processTable';
@@ -244,6 +245,9 @@ describe('a turn’s leftover processes', () => {
       const line = await new Promise<string>((resolve) => readline.createInterface({ input: agent.stdout! }).once('line', resolve));
       const { middle, daemon } = JSON.parse(line) as { middle: number; daemon: number };
       pids.push(daemon);
+      // Until the forked shell has become `env -i sleep`, it still carries the marker: a loaded machine can take
+      // that long, and the marker (not a sample) would then find it.
+      await waitFor(() => readFileSync(`/proc/${daemon}/comm`, 'utf8').trim() === 'sleep', 'the daemon to run sleep with its environment cleared');
       await sampled.sample();
       agent.stdin!.write('end the middle\n');
       await waitFor(() => !isAlive(middle), 'the middle shell to exit');
