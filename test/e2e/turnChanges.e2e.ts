@@ -7,15 +7,13 @@
 import * as assert from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { openE2eSession, type E2eSession } from '../harness/e2eSession';
-import { realAgentRecipe, requireAgentsInstalled, testApiKey, type RealAgentRecipe } from '../harness/realAgents';
-import { SessionView, uiTimeout } from '../harness/sessionView';
-import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
+import type { E2eSession } from '../harness/e2eSession';
+import { openRealAgentSession, type RealAgentSession } from '../harness/realAgentSession';
+import { type SessionView, uiTimeout } from '../harness/sessionView';
 import { text, toolCall } from '../fakes/modelEndpoints/script';
 
 describe('a third-party agent\'s changes in the diff editor (real workbench, Codex ACP offline)', function () {
-  let endpoint: ModelEndpoint;
-  let recipe: RealAgentRecipe;
+  let opened: RealAgentSession;
   let session: E2eSession;
   let view: SessionView;
   const file = (rel: string) => path.join(session.workspace, rel);
@@ -31,33 +29,24 @@ describe('a third-party agent\'s changes in the diff editor (real workbench, Cod
   }
 
   before(async function () {
-    requireAgentsInstalled();
-    endpoint = await ModelEndpoint.start({ apiKey: testApiKey });
-    recipe = await realAgentRecipe('codex', { origin: endpoint.origin });
-    session = await openE2eSession({
+    opened = await openRealAgentSession('codex', {
       name: 'turnchanges',
-      settings: { 'vigil.agent': recipe.agent, 'vigil.approvals.policy': 'allowAll' },
       prepareWorkspace: (workspace) => {
         writeFileSync(path.join(workspace, 'notes.txt'), 'first line\nsecond line\nthird line\n');
         writeFileSync(path.join(workspace, 'obsolete.txt'), 'no longer needed\n');
       },
     });
-    view = new SessionView(session.workbench);
-    await session.workbench.runCommand('Vigil: New Session');
-    await view.waitPainted();
-    await view.waitAgent(recipe.agent.command);
-    await view.waitPhase('idle');
+    ({ session, view } = opened);
   });
 
   after(async function () {
-    await session?.close();
-    await recipe?.dispose();
-    await endpoint?.close();
+    await opened?.close();
   });
 
   it('lists what the agent\'s own shell changed, opens each file\'s diff and the whole turn, and restores one file', async () => {
     const { page } = session.workbench;
     const command = "printf 'first line\\nsecond line, edited by codex\\nthird line\\nfourth line\\n' > notes.txt && mkdir -p src && printf 'export const made = 1;\\n' > src/made.ts && rm obsolete.txt";
+    const { recipe, endpoint } = opened;
     const call = recipe.tools.shell(command);
     endpoint.script(toolCall(call.name, call.args), text('Updated the notes, added src/made.ts and removed obsolete.txt.'));
     await view.send('Tidy up the notes.');

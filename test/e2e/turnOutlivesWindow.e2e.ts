@@ -7,14 +7,13 @@ import * as assert from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { E2eSession } from '../harness/e2eSession';
-import { openE2eSession } from '../harness/e2eSession';
-import { realAgentRecipe, requireAgentsInstalled, testApiKey, type RealAgentRecipe } from '../harness/realAgents';
+import { openRealAgentSession, type RealAgentSession } from '../harness/realAgentSession';
 import { globalStorageOf } from '../harness/secondWindow';
 import { scriptedModelSessionForSuite } from '../harness/scriptedModelSession';
 import { SessionView, uiTimeout } from '../harness/sessionView';
 import { readStatusTexts, readViewTimeline, startStatusProbe, startViewProbe } from '../harness/viewProbe';
 import { isAlive } from '../../src/extension/core/common/processTree';
-import { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
+import type { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
 import { hang } from '../fakes/modelEndpoints/script';
 
 /** The agent process behind the session's relay, as the relay wrote it once it listened. */
@@ -86,30 +85,18 @@ describe('a turn outlives its window (real workbench, defaults on)', function ()
 
   for (const [name, label] of [['codex', 'Codex ACP'], ['claude', "Claude's ACP adapter"], ['gemini', 'Gemini CLI']] as const) {
     describe(`${label} (offline)`, function () {
-      let endpoint: ModelEndpoint;
-      let recipe: RealAgentRecipe;
-      let session: E2eSession;
-      let view: SessionView;
+      let opened: RealAgentSession | undefined;
 
       before(async function () {
-        requireAgentsInstalled();
-        endpoint = await ModelEndpoint.start({ apiKey: testApiKey });
-        recipe = await realAgentRecipe(name, { origin: endpoint.origin });
-        session = await openE2eSession({ name: `outlive-${name}`, settings: { 'vigil.agent': recipe.agent, 'vigil.approvals.policy': 'allowAll' } });
-        view = new SessionView(session.workbench);
-        await session.workbench.runCommand('Vigil: New Session');
-        await view.waitPainted();
-        await view.waitAgent(recipe.agent.command);
-        await view.waitPhase('idle');
+        opened = await openRealAgentSession(name, { name: `outlive-${name}` });
       });
 
       after(async function () {
-        await session?.close();
-        await recipe?.dispose();
-        await endpoint?.close();
+        await opened?.close();
       });
 
       it(`a reload mid-answer: the same ${label} process finishes the turn in the new window, no Resume`, async () => {
+        const { session, endpoint, view } = opened!;
         await reloadMidAnswer(session, endpoint, view, name);
       });
     });
