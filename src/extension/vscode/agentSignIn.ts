@@ -14,6 +14,7 @@ import type { Redactor } from '../core/common/redactor';
 import type { Logger } from '../core/ports/logger';
 import type { TurnEnded } from '../core/ports/turns';
 import type { NoticeAction } from '../../shared/sessionView';
+import { toastText } from '../presentation/toastText';
 
 export interface AgentSignInDeps {
   agent(sessionId: string): Promise<AcpAgentHandle>;
@@ -69,8 +70,7 @@ export class AgentSignIn {
     const remedies = ended.remedies ?? [];
     if (remedies.length === 0) return;
     if (remedies.includes('signIn') && text !== undefined) this.retry.remember(ended.sessionId, text);
-    const message = this.d.redactor.redact(`Vigil: ${ended.message ?? 'the agent failed'}`);
-    const shown = message.length > 1_500 ? `${message.slice(0, 1_499)}…` : message;
+    const shown = toastText(this.d.redactor.redact(`Vigil: ${ended.message ?? 'the agent failed'}`));
     void vscode.window.showErrorMessage(shown, ...remedies.map(remedyLabel)).then((choice) => {
       const action = remedies.find((r) => remedyLabel(r) === choice);
       if (action) void this.remedy(action, ended.sessionId);
@@ -276,6 +276,7 @@ export class AgentSignIn {
   private failed(what: string, error: unknown): void {
     const message = this.d.redactor.redact(`Vigil: ${what}: ${errorMessage(error)}`);
     this.d.logger.warn(message);
-    void vscode.window.showErrorMessage(message.length > 1_500 ? `${message.slice(0, 1_499)}…` : message, vscode.l10n.t('Open Log')).then((c) => c && this.d.showLog());
+    void vscode.window.showErrorMessage(toastText(message), vscode.l10n.t('Open Log')).then((c) => c && this.d.showLog());
   }
 }
+

@@ -44,7 +44,7 @@ describe('session tabs restored after a reload (extension host)', () => {
     await tabs.restore(second.panel, { sessionId: meta.id });
     assert.strictEqual(second.disposed(), true, 'a second tab of one session is closed');
 
-    for (const state of [undefined, null, {}, { sessionId: 42 }, { sessionId: '' }, { sessionId: '../../etc' }, { sessionId: 'no-such-session' }]) {
+    for (const state of [undefined, null, {}, { sessionId: 42 }, { sessionId: '' }, { sessionId: '../../etc' }, { sessionId: 'no-such-session' }, { sessionId: 'x'.repeat(100_000) }]) {
       const stray = restoredPanel();
       await tabs.restore(stray.panel, state);
       assert.strictEqual(stray.disposed(), true, `closed: ${JSON.stringify(state)}`);

@@ -139,9 +139,11 @@ export class SessionPanels extends Disposable {
    * a session), a session that is gone or not this folder's, or a session that has a tab already, is closed.
    */
   private async restore(restored: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const sessionId = (state as { sessionId?: unknown } | null | undefined)?.sessionId;
-    if (typeof sessionId !== 'string' || sessionId === '' || this.panels.has(sessionId) || this.opening.has(sessionId)) {
-      this.o.logger.info(typeof sessionId === 'string' && sessionId !== '' ? `a second restored tab of session ${sessionId} is closed` : 'a restored tab that showed no session is closed');
+    const saved = (state as { sessionId?: unknown } | null | undefined)?.sessionId;
+    // The webview's own words: an id longer than any session's names none (and is never logged in full).
+    const sessionId = typeof saved === 'string' && saved.length <= 100 ? saved : undefined;
+    if (sessionId === undefined || sessionId === '' || this.panels.has(sessionId) || this.opening.has(sessionId)) {
+      this.o.logger.info(sessionId ? `a second restored tab of session ${sessionId} is closed` : 'a restored tab that showed no session is closed');
       restored.dispose();
       return;
     }
