@@ -13,6 +13,7 @@ import { Redactor } from './core/common/redactor';
 import { redactingLogger } from './core/common/redactingLogger';
 import { AcpAgentHandleProvider } from './core/acp/acpHandleProvider';
 import { launchSecrets, type LaunchSpec } from './core/acp/agentLaunch';
+import type { LaunchPurpose } from './core/acp/acpHandleDeps';
 import { historyOfTranscript } from './core/acp/historyRecorder';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './core/acp/hostPorts';
 import type { LivenessSettings } from './core/settings/livenessSettings';
@@ -62,7 +63,7 @@ export interface ServiceOptions {
   outputByteLimit(): number;
   /** `vigil.tasks.maxRunningPerSession` / `maxRunningPerWindow`, read at every start (default 16 / 64). */
   taskCaps?(): TaskCaps;
-  launchFor(sessionId: string): Promise<LaunchSpec>;
+  launchFor(sessionId: string, purpose?: LaunchPurpose): Promise<LaunchSpec>;
   policy: ApprovalPolicy;
   prompter: PermissionPrompter;
   /** Keeps what the agent's writes replaced, for their diffs; absent: writes keep no diff and are never reviewed. */
@@ -131,8 +132,8 @@ export class VigilServices extends Disposable {
     const o: ServiceOptions = {
       ...options,
       logger: redactingLogger(options.logger, redactor),
-      launchFor: async (sessionId) => {
-        const spec = await options.launchFor(sessionId);
+      launchFor: async (sessionId, purpose) => {
+        const spec = await options.launchFor(sessionId, purpose);
         launched.set(sessionId, { builtin: spec.builtin, command: [spec.command, ...spec.args].join(' ') });
         // The agent's auth values (API key, secret `vigil.agent` env values) are secrets from now on, stderr included.
         redactor.add(launchSecrets(spec));

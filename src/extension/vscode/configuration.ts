@@ -131,7 +131,12 @@ export class VigilConfiguration extends Disposable {
    * built-in agent on a provider that uses it, its endpoint) when nobody answered for that exact value yet;
    * a declined or unanswered value is replaced by the user's own setting.
    */
-  async launchSettings(): Promise<{ agent?: CustomAgentSettings; model: ModelSettings }> {
+  async launchSettings(purpose: { takingBack?: boolean } = {}): Promise<{ agent?: CustomAgentSettings; model: ModelSettings }> {
+    // A turn taken back keeps the agent it runs on (relayAdoption.ts): nothing is chosen, so nothing waits or asks.
+    if (purpose.takingBack) {
+      const agent = this.customAgent();
+      return { ...(agent ? { agent } : {}), model: this.modelSettings() };
+    }
     await this.agentChoiceSettled();
     // Asked before the agent starts: its sessions are opened with these servers right after.
     await this.confirmPending('mcpServers');

@@ -222,7 +222,7 @@ export class VigilApp extends Disposable {
       detachedGraceSeconds: () => this.config.settings.turns.detachedGraceSeconds,
       outputByteLimit: () => this.config.settings.tasks.outputByteLimit,
       taskCaps: () => ({ perSession: this.config.settings.tasks.maxRunningPerSession, perWindow: this.config.settings.tasks.maxRunningPerWindow }),
-      launchFor: (sessionId) => this.launch(sessionId),
+      launchFor: (sessionId, purpose) => this.launch(sessionId, purpose),
       policy: new SettingsApprovalPolicy(this.config),
       edits: this.edits,
       prompter: new ApprovalPrompter({
@@ -306,11 +306,11 @@ export class VigilApp extends Disposable {
   }
 
   /** How the next agent process of a session is started: settings (a workspace's agent or endpoint only once confirmed) and keys as they are now. */
-  private async launch(sessionId: string): Promise<LaunchSpec> {
+  private async launch(sessionId: string, purpose: { takingBack?: boolean } = {}): Promise<LaunchSpec> {
     const { builtinLaunch, customLaunch } = loadServices();
-    const { agent, model } = await this.config.launchSettings();
-    // In Restricted Mode the person's own agent starts only with their consent for the folder; else the built-in serves.
-    const { agent: custom, readOnlyMode } = await this.restricted.admit(sessionId, agent);
+    const { agent, model } = await this.config.launchSettings(purpose);
+    // In Restricted Mode the person's own agent starts only with their consent (a turn taken back was admitted); else the built-in serves.
+    const { agent: custom, readOnlyMode } = purpose.takingBack ? { agent, readOnlyMode: undefined } : await this.restricted.admit(sessionId, agent);
     if (custom) return this.signIn.withStoredCredentials({ ...customLaunch(custom), readOnlyMode });
     const apiKey = await this.secrets.apiKeyFor(model);
     return builtinLaunch({ agentScript: path.join(this.context.extensionPath, 'dist', 'agent.js'), execPath: process.execPath, model, apiKey });

@@ -40,8 +40,37 @@ export function windowOptions(storageRoot: string, workspace: string, windowId: 
   };
 }
 
+/**
+ * `take-back` instead of a prompt: a window that takes back the turn an earlier one left and is reloaded while it
+ * attaches (its launch says `launching` and answers only once `leave` began the window's end).
+ */
+async function takeBackAndLeave(storageRoot: string, workspace: string): Promise<void> {
+  let go!: () => void;
+  const released = new Promise<void>((resolve) => (go = resolve));
+  const options = windowOptions(storageRoot, workspace, 'window-b');
+  const services = await VigilServices.start({
+    ...options,
+    launchFor: async () => {
+      process.stdout.write('launching\n');
+      await released;
+      return fakeSpec();
+    },
+  });
+  services.supervisor.subscribe((e) => {
+    if (e.type === 'turnEnded') process.stdout.write(`ended ${e.ended.reason}\n`);
+  });
+  readline.createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line.trim() !== 'leave') return;
+    services.dispose();
+    go();
+    // What the take-back does once attached happens before the process goes.
+    setTimeout(() => process.exit(0), 500);
+  });
+}
+
 async function main(): Promise<void> {
   const [storageRoot, workspace, prompt] = process.argv.slice(2);
+  if (prompt === 'take-back') return takeBackAndLeave(storageRoot, workspace);
   const options = windowOptions(storageRoot, workspace, 'window-a');
   const broker = options.prompter;
   const services = await VigilServices.start(options);

@@ -13,7 +13,7 @@ import { isAlive } from '../../../src/extension/core/common/processTree';
 import { listRelays } from '../../../src/extension/core/relay/relayPlace';
 import type { SupervisorEvent } from '../../../src/extension/core/supervisor/supervisorEvents';
 import { VigilServices } from '../../../src/extension/services';
-import { until } from './relayWorld';
+import { fakeSpec, until } from './relayWorld';
 import { windowOptions } from './relayWindow';
 
 const windowScript = path.resolve(__dirname, 'relayWindow.js');
@@ -67,9 +67,9 @@ describe('a turn outlives its window (relay)', function () {
     await fs.rm(root, { recursive: true, force: true });
   });
 
-  async function takeBack(sessionId: string): Promise<{ events: SupervisorEvent[] }> {
+  async function takeBack(sessionId: string, overrides: Partial<Parameters<typeof VigilServices.start>[0]> = {}): Promise<{ events: SupervisorEvent[] }> {
     const events: SupervisorEvent[] = [];
-    b = await VigilServices.start({ ...windowOptions(path.join(root, 'storage'), workspace, 'window-b') });
+    b = await VigilServices.start({ ...windowOptions(path.join(root, 'storage'), workspace, 'window-b'), ...overrides });
     b.supervisor.subscribe((e) => events.push(e));
     await until(() => events.find((e) => e.type === 'turnEnded' && e.ended.sessionId === sessionId) ?? (b!.supervisor.getSnapshot(sessionId) ? undefined : events.find((e) => e.type === 'turnEnded')), 'the turn to end in window B', 40_000);
     return { events };
@@ -96,6 +96,55 @@ describe('a turn outlives its window (relay)', function () {
       assert.equal(b!.agents.pidOf(a.sessionId), agentPid);
     });
   }
+
+  it('a window that started without the person\'s agent settings still takes the turn back, on the agent the relay runs', async () => {
+    a = await openWindowA(root, workspace, 'stream-slow 8 150');
+    const agentPid = (await listRelays(path.join(root, 'storage')))[0].state!.agentPid;
+    a.child.stdin!.write('leave\n');
+    await gone(a.child);
+    // This window cannot tell which agent was chosen: a launch for a new agent would wait (for good, here), and
+    // the settings it has name another agent than the one behind the relay.
+    const purposes: unknown[] = [];
+    const warnings: string[] = [];
+    const { events } = await takeBack(a.sessionId, {
+      launchFor: (_sessionId, purpose) => {
+        purposes.push(purpose);
+        return purpose?.takingBack ? Promise.resolve({ ...fakeSpec(), label: 'built-in agent', command: '/nonexistent/node', args: ['agent.js'], builtin: true }) : new Promise(() => undefined);
+      },
+      logger: { trace() {}, debug() {}, info() {}, error() {}, warn: (line: string) => warnings.push(line) },
+    });
+    const ended = events.find((e) => e.type === 'turnEnded');
+    assert.ok(ended && ended.type === 'turnEnded');
+    assert.equal(ended.ended.reason, 'completed', JSON.stringify(ended.ended));
+    assert.deepEqual(purposes, [{ takingBack: true }], 'the take-back asked for no new agent');
+    const said = chunksOf((await b!.supervisor.sessions.readAll(a.sessionId)).records);
+    for (let i = 0; i < 8; i += 1) assert.equal(said.split(`slow ${i} `).length, 2, `part ${i} exactly once in: ${said}`);
+    assert.equal(b!.agents.pidOf(a.sessionId), agentPid, 'the same agent process finished it');
+    assert.ok(warnings.some((w) => /settings name built-in agent .*runs on fake agent/.test(w)), `the log names both agents: ${warnings.join(' | ')}`);
+  });
+
+  it('a window that goes while it takes the turn back leaves it to the next window, which finishes it', async () => {
+    a = await openWindowA(root, workspace, 'stream-slow 8 150');
+    const agentPid = (await listRelays(path.join(root, 'storage')))[0].state!.agentPid;
+    a.child.stdin!.write('leave\n');
+    await gone(a.child);
+    // Window B is reloaded in the middle of its take-back: its launch answers only after it began to leave.
+    const windowB = spawn(process.execPath, [windowScript, path.join(root, 'storage'), workspace, 'take-back'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const saidB: string[] = [];
+    readline.createInterface({ input: windowB.stdout! }).on('line', (line) => saidB.push(line));
+    await until(() => saidB.includes('launching') || undefined, 'window B to take the turn back');
+    windowB.stdin!.write('leave\n');
+    await gone(windowB);
+    assert.deepEqual(saidB, ['launching'], 'window B ended nothing');
+    assert.ok(isAlive(agentPid), 'the agent still runs');
+    const { events: later } = await takeBack(a.sessionId, { windowId: 'window-c' });
+    const ended = later.find((e) => e.type === 'turnEnded');
+    assert.ok(ended && ended.type === 'turnEnded');
+    assert.equal(ended.ended.reason, 'completed', JSON.stringify(ended.ended));
+    const said = chunksOf((await b!.supervisor.sessions.readAll(a.sessionId)).records);
+    for (let i = 0; i < 8; i += 1) assert.equal(said.split(`slow ${i} `).length, 2, `part ${i} exactly once in: ${said}`);
+    assert.equal(b!.agents.pidOf(a.sessionId), agentPid, 'the same agent process finished it');
+  });
 
   it('the relay killed while no window is attached: the turn ends as a crash does, offered for Resume', async () => {
     a = await openWindowA(root, workspace, 'stream-slow 40 150');

@@ -26,7 +26,7 @@ import { refusalFor } from './promptContent';
 import { authenticateAtStart, withOneOffAgent } from './oneOffAgent';
 import { classifyPromptError, explainStartFailure, failure, hasFailure, type KnownAuth } from './promptFailure';
 import { enterReadOnlyMode } from './readOnlyMode';
-import { ackWhenStored, notTakenBack, promptAnswer, promptRunning, reattach } from './relayAdoption';
+import { ackWhenStored, promptAnswer, promptRunning, takeBackAgent } from './relayAdoption';
 import { TurnLeftovers, vigilServerPrograms } from '../supervisor/turnLeftovers';
 import type { KeptProgram } from '../supervisor/turnProcesses';
 
@@ -51,6 +51,8 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
   private readonly options: AgentOptionControl;
   /** The window is going and left a running turn to the relay: nothing here may end it. */
   private leaving = false;
+  /** A turn is being taken back from the relay and not yet attached. */
+  private takingBack = false;
 
   constructor(sessionId: string, deps: AcpHandleDeps) {
     super(sessionId, deps);
@@ -149,15 +151,14 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
    * through what the earlier window missed (into this turn, once) and follow the prompt. No relay: it ends as a crash does.
    */
   private async promptTakenBack(request: PromptRequest): Promise<PromptOutcome> {
-    const spec = await this.deps.launch();
-    const back = await reattach(this.spawning, spec, this.book, request.adopted?.epoch).catch((error: unknown) => {
-      throw notTakenBack(failure(error, 'AGENT_CRASHED', `The agent of this turn could not be taken back after the window reloaded: ${errorMessage(error)}`));
-    });
-    if (!back) throw notTakenBack(failure(new VigilError('AGENT_FAILED', 'gone'), 'AGENT_CRASHED', 'The agent of this turn ended while the window reloaded.'));
-    const { live, channel } = back;
+    this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
+    this.takingBack = true;
+    const back = await takeBackAgent(this.spawning, this.book, request.adopted?.epoch, () => this.leaving).finally(() => (this.takingBack = false));
+    // This window went while it took the turn back: the turn stays the relay's, for the next window.
+    if (!back) return new Promise<never>(() => undefined);
+    const { live, channel, spec } = back;
     this.watch(live);
     this.auth = { ...authInfoOf(spec.command, spec.args, live.connection.initializeResponse), spec };
-    this.history ??= new HistoryRecorder(this.deps.loadHistory ? await this.deps.loadHistory() : []);
     const describer = new ActivityDescriber();
     request.adopted?.silentFor(channel.welcome.silentMs);
     this.running = { gate: this.gate, acpSessionId: live.acpSessionId, describer, onEvent: request.onEvent };
@@ -297,20 +298,18 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
     this.authOnStart = methodId;
     try {
       const starting = this.ensureStarted();
-      signal?.addEventListener(
-        'abort',
-        () => {
-          const proc = this.startingProcess;
-          if (!proc) return;
-          this.killed.add(proc);
-          void proc.kill();
-        },
-        { once: true },
-      );
+      signal?.addEventListener('abort', () => this.stopStarting(), { once: true });
       await starting;
     } finally {
       this.authOnStart = undefined;
     }
+  }
+
+  private stopStarting(): void {
+    const proc = this.startingProcess;
+    if (!proc) return;
+    this.killed.add(proc);
+    void proc.kill();
   }
 
   /** Starts the agent (if it is not running) so the person learns now, not at their next message, whether it works. */
@@ -357,10 +356,11 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
    */
   async leave(closeTimeoutMs: number): Promise<void> {
     const process = this.live?.process as Partial<RelayedChannel> | undefined;
-    if (this.running && process?.detach) {
+    // A take-back still attaching detaches itself once attached (promptTakenBack).
+    if (this.takingBack || (this.running && process?.detach)) {
       this.leaving = true;
       this.disposed = true;
-      await process.detach();
+      await process?.detach?.();
       return;
     }
     await this.release(closeTimeoutMs);

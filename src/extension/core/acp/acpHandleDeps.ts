@@ -34,6 +34,8 @@ export interface RelayedChannel extends AgentChannel {
     state?: Record<string, ({ kind: 'opened'; result: unknown } | { kind: 'update'; update: unknown })[]>;
     /** The agent's process marker (the value of its VIGIL_AGENT_RUN). */
     marker?: string;
+    /** The agent the relay runs (the LaunchSpec it was started from, without its environment). */
+    agent?: Pick<LaunchSpec, 'command' | 'args' | 'label' | 'builtin'>;
   };
   /**
    * The window goes while a turn runs: the agent keeps running, the relay's deadline starts. What the turn
@@ -63,12 +65,17 @@ export interface AgentRelays {
   attach(sessionId: string, stderr: StderrLog, epoch?: number): Promise<RelayedChannel | undefined>;
 }
 
+/** `takingBack`: the spec of an agent already running behind a relay, read as the settings are now, without waiting or asking. */
+export interface LaunchPurpose {
+  takingBack?: boolean;
+}
+
 export interface AcpHandleDeps {
   log: Logger;
   /** The session's workspace folder: the agent's cwd and the root that fs/* is confined to. */
   cwd: string;
   /** Chosen per spawn, so a changed setting or API key applies from the next process on. */
-  launch(): Promise<LaunchSpec>;
+  launch(purpose?: LaunchPurpose): Promise<LaunchSpec>;
   policy: ApprovalPolicy;
   prompter: PermissionPrompter;
   terminals?: TerminalHost;

@@ -8,6 +8,7 @@ import { errorMessage } from '../common/errors';
 import type { AgentHandle, AgentHandleProvider } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
 import { AcpAgentHandle, type AcpHandleDeps } from './acpAgentHandle';
+import type { LaunchPurpose } from './acpHandleDeps';
 import type { LaunchSpec } from './agentLaunch';
 import { memoryBook, type AgentSessionBook } from './agentSessionBinding';
 import { SingleFlight } from '../common/singleFlight';
@@ -22,7 +23,7 @@ export interface AcpProviderDeps extends Omit<AcpHandleDeps, 'cwd' | 'launch' | 
   log: Logger;
   /** The session's folder; may refuse (throw) when this window must not run the session's agent. */
   cwdFor(sessionId: string): string | Promise<string>;
-  launchFor(sessionId: string): Promise<LaunchSpec>;
+  launchFor(sessionId: string, purpose?: LaunchPurpose): Promise<LaunchSpec>;
   loadHistoryFor?(sessionId: string): Promise<ChatMessage[]>;
 }
 
@@ -66,7 +67,7 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
       ...rest,
       agentSessions: this.book,
       cwd,
-      launch: () => launchFor(sessionId),
+      launch: (purpose) => launchFor(sessionId, purpose),
       loadHistory: loadHistoryFor ? () => loadHistoryFor(sessionId) : undefined,
     });
     if (this.isDisposed) {
@@ -138,7 +139,7 @@ export class AcpAgentHandleProvider extends Disposable implements AgentHandlePro
     if (!handle && binding && binding.supports.delete && (await isFolder(binding.cwd))) {
       // The session's folder record is gone with the session: the agent runs where its session was opened.
       const { cwdFor: _cwd, launchFor, loadHistoryFor: _history, ...rest } = this.deps;
-      handle = new AcpAgentHandle(sessionId, { ...rest, agentSessions: this.book, cwd: binding.cwd, launch: () => launchFor(sessionId) });
+      handle = new AcpAgentHandle(sessionId, { ...rest, agentSessions: this.book, cwd: binding.cwd, launch: (purpose) => launchFor(sessionId, purpose) });
     }
     try {
       const done = handle ? await handle.deleteAgentSession(binding) : 'none';

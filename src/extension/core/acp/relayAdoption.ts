@@ -3,7 +3,8 @@
 // negotiating again, and follows the prompt to the answer the agent gives the earlier window's request.
 
 import { RequestError, type PromptResponse } from '@agentclientprotocol/sdk';
-import { VigilError } from '../common/errors';
+import { errorMessage, VigilError } from '../common/errors';
+import { failure } from './promptFailure';
 import { AGENT_MARKER_ENV, TurnLeftovers } from '../supervisor/turnLeftovers';
 import type { LiveAgent, RelayedChannel } from './acpHandleDeps';
 import type { LaunchSpec } from './agentLaunch';
@@ -11,10 +12,37 @@ import type { AgentSessionBook } from './agentSessionBinding';
 import { connectAgent, type SpawnContext } from './agentSpawn';
 import { StderrLog } from './stderrLog';
 
+/**
+ * The agent of a turn an earlier window began, re-attached for this window. The agent is already chosen and
+ * running: nothing waits for a setting or asks. Undefined when this window went meanwhile (then detached
+ * again: the turn stays the relay's, for the next window); throws, marked notTakenBack, when it cannot be had.
+ */
+export async function takeBackAgent(c: SpawnContext, book: AgentSessionBook, epoch: number | undefined, leaving: () => boolean): Promise<{ live: LiveAgent; channel: RelayedChannel; spec: LaunchSpec } | undefined> {
+  let back: Awaited<ReturnType<typeof reattach>>;
+  try {
+    back = await reattach(c, await c.deps.launch({ takingBack: true }), book, epoch);
+  } catch (error) {
+    if (leaving()) return undefined;
+    throw notTakenBack(failure(error, 'AGENT_CRASHED', `The agent of this turn could not be taken back after the window reloaded: ${errorMessage(error)}`));
+  }
+  if (leaving()) {
+    await back?.channel.detach();
+    return undefined;
+  }
+  if (!back) throw notTakenBack(failure(new VigilError('AGENT_FAILED', 'gone'), 'AGENT_CRASHED', 'The agent of this turn ended while the window reloaded.'));
+  return back;
+}
+
 /** The session's agent, re-attached (its messages held until the caller's sink is ready); undefined when no relay runs it. */
-export async function reattach(c: SpawnContext, spec: LaunchSpec, book: AgentSessionBook, epoch?: number): Promise<{ live: LiveAgent; channel: RelayedChannel } | undefined> {
-  const channel = await c.deps.relays?.()?.attach(c.sessionId, new StderrLog(spec, c.deps.log), epoch);
+export async function reattach(c: SpawnContext, windowSpec: LaunchSpec, book: AgentSessionBook, epoch?: number): Promise<{ live: LiveAgent; channel: RelayedChannel; spec: LaunchSpec } | undefined> {
+  const stderr = new StderrLog(windowSpec, c.deps.log);
+  const channel = await c.deps.relays?.()?.attach(c.sessionId, stderr, epoch);
   if (!channel) return undefined;
+  const spec = relayedSpec(windowSpec, channel.welcome.agent);
+  if (spec !== windowSpec) {
+    c.deps.log.warn(`session ${c.sessionId}: this window's settings name ${windowSpec.label} (${windowSpec.command}), but the turn it takes back runs on ${spec.label} (${spec.command}); that agent finishes it`);
+    stderr.relabel(spec);
+  }
   const { connection, terminals } = connectAgent(c, channel, spec, true);
   connection.adoptInitialize(channel.welcome.initialize);
   const binding = await book.read(c.sessionId).catch(() => undefined);
@@ -31,7 +59,18 @@ export async function reattach(c: SpawnContext, spec: LaunchSpec, book: AgentSes
     else c.agentState.apply(kept.update as Parameters<typeof c.agentState.apply>[0]);
   }
   const live: LiveAgent = { process: channel, connection, acpSessionId, terminals, ...(binding?.opener ? { opener: binding.opener } : {}), label: spec.label, marker: channel.welcome.marker ? { name: AGENT_MARKER_ENV, value: channel.welcome.marker } : TurnLeftovers.marker() };
-  return { live, channel };
+  return { live, channel, spec };
+}
+
+/**
+ * The agent a taken-back turn runs on is the one behind the relay, not the one this window's settings name now
+ * (a window can start without the person's settings, or after they changed): its identity comes from the relay.
+ */
+export function relayedSpec(windowSpec: LaunchSpec, relayed: RelayedChannel['welcome']['agent']): LaunchSpec {
+  if (!relayed) return windowSpec;
+  const same = relayed.command === windowSpec.command && relayed.args.length === windowSpec.args.length && relayed.args.every((a, i) => a === windowSpec.args[i]);
+  if (same && relayed.builtin === windowSpec.builtin) return windowSpec;
+  return { ...windowSpec, command: relayed.command, args: relayed.args, label: relayed.label, builtin: relayed.builtin, authMethodId: undefined };
 }
 
 /** Whether the relay still runs this session's prompt, or holds its answer (given while no window was attached). */

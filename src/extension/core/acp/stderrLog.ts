@@ -14,10 +14,17 @@ const stderrLineChars = 2_000;
 export class StderrLog {
   readonly redactor: Redactor;
   private readonly lines: string[] = [];
+  private label: string;
 
-  constructor(private readonly spec: LaunchSpec, private readonly log: Logger) {
+  constructor(spec: LaunchSpec, private readonly log: Logger) {
+    this.label = spec.label;
     this.redactor = spec.redactor ?? new Redactor();
     this.redactor.add(launchSecrets(spec));
+  }
+
+  /** The agent is another than the one first named (a relay's, taken back): its lines carry its own name. */
+  relabel(spec: Pick<LaunchSpec, 'label'>): void {
+    this.label = spec.label;
   }
 
   line(line: string): void {
@@ -28,7 +35,7 @@ export class StderrLog {
     const safe = whole.length > stderrLineChars ? `${whole.slice(0, stderrLineChars)}…` : whole;
     this.lines.push(safe);
     if (this.lines.length > stderrTailLines) this.lines.shift();
-    this.log.info(`${this.spec.label} stderr: ${safe}`);
+    this.log.info(`${this.label} stderr: ${safe}`);
   }
 
   get tail(): string {

@@ -243,7 +243,7 @@ function attach(socket: net.Socket): void {
   clearTimeout(killTimer);
   detachedAt = undefined;
   book.gen += 1;
-  const welcome = { t: 'welcome', v: RELAY_PROTOCOL, agentPid: agent.pid, initialize: book.initialize, sessions: book.sessions, inflight: book.inflight(), silentMs: now() - lastProgress, state: book.keptState(), marker: config.marker };
+  const welcome = { t: 'welcome', v: RELAY_PROTOCOL, agentPid: agent.pid, initialize: book.initialize, sessions: book.sessions, inflight: book.inflight(), silentMs: now() - lastProgress, state: book.keptState(), marker: config.marker, agent: { command: config.command, args: config.args, label: config.label, builtin: config.builtin } };
   socket.write(`${JSON.stringify(welcome)}\n`);
   const resent = log.requestKeys();
   replay = { socket, read: log.reader() };

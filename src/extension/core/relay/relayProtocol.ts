@@ -16,6 +16,9 @@ export interface RelayConfig {
   socket: string;
   command: string;
   args: string[];
+  /** Which agent this is (LaunchSpec.label and .builtin): a window taking the turn back uses the relay's word for it. */
+  label: string;
+  builtin: boolean;
   cwd: string;
   /**
    * What the relay runs with that the agent must not inherit (ELECTRON_RUN_AS_NODE, glibc's malloc settings):
@@ -44,6 +47,9 @@ export interface InFlight {
   ageMs: number;
 }
 
+/** What the relay runs, as its config named it (RelayConfig's command, args, label and builtin). */
+export type RelayedAgent = Pick<RelayConfig, 'command' | 'args' | 'label' | 'builtin'>;
+
 /** The relay's first answer to an authenticated hello: what a new window adopts instead of renegotiating. */
 export interface Welcome {
   t: 'welcome';
@@ -60,6 +66,8 @@ export interface Welcome {
   state?: Record<string, KeptState[]>;
   /** RelayConfig.marker: how Stop finds what the agent started, also after a reload. */
   marker?: string;
+  /** The agent the relay runs, whatever the attaching window's settings name now. */
+  agent?: RelayedAgent;
 }
 
 /**

@@ -66,6 +66,8 @@ export function startRelay(spec: LaunchSpec, cwd: string, place: RelayPlace, tim
     socket: place.socket,
     command: spec.command,
     args: spec.args,
+    label: spec.label,
+    builtin: spec.builtin,
     cwd,
     agentEnv: Object.fromEntries(Object.keys(relayOwnEnv).map((name) => [name, spec.env[name] ?? null])),
     graceMs: timings.graceMs,
