@@ -20,7 +20,7 @@ type Json = Record<string, unknown>;
 
 export class TranscriptTranslator {
   private seq = 0;
-  private streaming: { id: string; kind: 'agent' | 'thought'; messageId?: string } | undefined;
+  private streaming: { id: string; kind: 'agent' | 'thought'; messageId?: string; last: string; fences: number } | undefined;
   private turnId: string | undefined;
   /** Tool calls of the current turn that have no final status yet. */
   private readonly openTools = new ToolCallTracker();
@@ -119,11 +119,13 @@ export class TranscriptTranslator {
     // ACP's messageId: a chunk of another message starts an entry of its own (an agent's notice, then its answer).
     const messageId = typeof update.messageId === 'string' && update.messageId !== '' ? update.messageId : undefined;
     const otherMessage = messageId !== undefined && this.streaming?.messageId !== undefined && this.streaming.messageId !== messageId;
-    if (this.streaming?.kind !== kind || otherMessage) {
+    if (this.streaming?.kind !== kind || otherMessage || (messageId === undefined && this.streaming.fences % 2 === 0 && wholeMessageBefore(this.streaming.last, text))) {
       events.push(...this.endStream());
-      this.streaming = { id: this.nextId(kind, at), kind };
+      this.streaming = { id: this.nextId(kind, at), kind, last: '', fences: 0 };
     }
     if (messageId !== undefined) this.streaming!.messageId = messageId;
+    this.streaming!.last = text;
+    this.streaming!.fences += text.split('```').length - 1;
     events.push({ type: 'chunkAppended', entryId: this.streaming!.id, entryKind: kind, text, at });
     return events;
   }
@@ -146,6 +148,17 @@ export class TranscriptTranslator {
         return [];
     }
   }
+}
+
+/**
+ * Without ACP's messageId, an agent's notice and its answer arrive as chunks of one message (Codex's
+ * "Model metadata … not found." then the answer) and would read as one sentence run into the next. A chunk
+ * that is a whole sentence or more, followed straight by a capital with no space between, is taken as
+ * another message: a model's own stream puts its spaces and newlines inside its chunks, so it does not
+ * write "issues.The". Never inside a code fence, where `Foo.` + `Bar` is code.
+ */
+function wholeMessageBefore(previous: string, next: string): boolean {
+  return previous.length >= 40 && /[.!?]["')\]]?$/.test(previous) && /^[A-Z]/.test(next);
 }
 
 function toolCallView(update: Json, at: number): ToolCallView {

@@ -61,6 +61,19 @@ describe('transcript translator', () => {
     assert.deepStrictEqual(state.entries.map((e) => (e.kind === 'agent' ? e.markdown : e.kind)), ['Model metadata not found.', 'The word was pelican. And more.']);
   });
 
+  it('without a messageId, a whole sentence followed straight by a capital is another message (an agent\'s notice, then its answer); never in code, never for a model\'s own spacing', () => {
+    const notice = 'Model metadata for `vigil-test-model` not found. Defaulting to fallback metadata; this can degrade performance and cause issues.';
+    const agentTexts = (state: SessionSnapshot) => state.entries.map((e) => (e.kind === 'agent' ? e.markdown : e.kind));
+    assert.deepStrictEqual(agentTexts(fold([chunk(notice, 1), chunk('The whole answer.', 2)])), [notice, 'The whole answer.']);
+    // A model's stream carries its own spaces and newlines; short chunks and lower-case starts go on the same entry.
+    assert.deepStrictEqual(agentTexts(fold([chunk(notice, 1), chunk(' The whole answer.', 2)])), [`${notice} The whole answer.`]);
+    assert.deepStrictEqual(agentTexts(fold([chunk('Done.', 1), chunk('Then more.', 2)])), ['Done.Then more.']);
+    assert.deepStrictEqual(agentTexts(fold([chunk(`${notice.slice(0, -1)},`, 1), chunk('And so on.', 2)])), [`${notice.slice(0, -1)},And so on.`]);
+    // In a code fence, `Foo.` + `Bar` is code.
+    const code = '```cs\nvar line = System.Console.ReadLine(); // a long enough line of code ends with System.';
+    assert.deepStrictEqual(agentTexts(fold([chunk(code, 1), chunk('Console.WriteLine(line);\n```', 2)])), [`${code}Console.WriteLine(line);\n\`\`\``]);
+  });
+
   it('a thought between messages starts new entries instead of merging', () => {
     const state = fold([chunk('a', 1), chunk('thinking', 2, 'agent_thought_chunk'), chunk('b', 3)]);
     assert.deepStrictEqual(state.entries.map((e) => e.kind), ['agent', 'thought', 'agent']);
