@@ -11,6 +11,7 @@ import { openRealAgentSession, type RealAgentSession } from '../harness/realAgen
 import { globalStorageOf } from '../harness/secondWindow';
 import { scriptedModelSessionForSuite } from '../harness/scriptedModelSession';
 import { SessionView, uiTimeout } from '../harness/sessionView';
+import { sessionRowLabels, waitSessionRow } from '../harness/sideBar';
 import { readStatusTexts, readViewTimeline, startStatusProbe, startViewProbe } from '../harness/viewProbe';
 import { isAlive } from '../../src/extension/core/common/processTree';
 import type { ModelEndpoint } from '../fakes/modelEndpoints/modelEndpoint';
@@ -67,6 +68,8 @@ async function reloadMidAnswer(session: E2eSession, endpoint: ModelEndpoint, vie
   const timeline = await readViewTimeline(await view.frame());
   assert.ok(!timeline.phases.includes('interrupted'), `the view never showed the turn interrupted (${timeline.phases.join(' → ')})`);
   assert.ok(!timeline.events.some((e) => e.includes('interrupted-notice')), `no stopped notice was ever drawn (${timeline.events.join(', ')})`);
+  // The Sessions list says the same as the view: the turn ended (a row left at "running" would lie to a person).
+  await waitSessionRow(workbench.page, /, idle · /i, uiTimeout).catch(async () => assert.fail(`the Sessions list still shows the turn running: ${(await sessionRowLabels(workbench.page)).join(' | ')}`));
   const statuses = await readStatusTexts(workbench.page);
   assert.ok(!statuses.some((s) => /stopped|interrupted/i.test(s)), `the status bar never said the turn stopped (${statuses.join(' | ')})`);
   await workbench.screenshot(`e2e-outlive-${shot}-finished`);
