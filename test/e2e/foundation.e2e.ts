@@ -30,6 +30,12 @@ describe('foundation (real workbench, packaged VSIX)', function () {
     await session.workbench.screenshot('foundation-session-view');
   });
 
+  it('gives the session most of the side bar and the Sessions list the rest, on a first start', async () => {
+    // Split evenly, the transcript of a stopped turn had a few pixels between its header, notice and composer.
+    const heights = await session.workbench.page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.part.sidebar .pane')].map((pane) => [pane.querySelector('.pane-header .title')?.textContent?.trim().toLowerCase() ?? '?', pane.getBoundingClientRect().height])));
+    assert.ok(heights.session > 2.5 * heights.sessions, `the session view ${heights.session} px, the Sessions list ${heights.sessions} px`);
+  });
+
   it('allows nothing in the webview but its own nonce-stamped bundle', async () => {
     const view = session.workbench.sessionWebview();
     const csp = await view.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
