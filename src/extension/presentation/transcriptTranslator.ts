@@ -51,7 +51,7 @@ export class TranscriptTranslator {
         return ended;
       }
       case 'interrupted':
-        return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at), this.noticeEntry('interrupted', record.reason, at, STOPPED_MEANS)];
+        return [...this.endStream(), ...this.endOpenTools(at), ...this.endEdits(at), this.noticeEntry('interrupted', record.reason, at, STOPPED_MEANS, record.turnId)];
       case 'checkpoint': {
         const entry = checkpointEntry(record, this.nextId('checkpoint', at), this.edits.hasFiles);
         if (entry?.kind === 'checkpoint' && entry.changes) this.edits.forgetFiles();
@@ -99,9 +99,11 @@ export class TranscriptTranslator {
     return { kind: 'user', id: this.nextId('user', at), text, at, source, ...(attachments?.length ? { attachments } : {}), ...redo };
   }
 
-  private noticeEntry(kind: 'info' | 'error' | 'interrupted', text: string, at: number, detail?: string): HostEvent {
-    const id = this.nextId('notice', at);
-    return { type: 'entryAppended', entry: { kind: 'notice', id, at, notice: { id, kind, text, ...(detail ? { detail } : {}), resumable: false, at } } };
+  /** `endsTurn`: the notice of that turn's end, one entry with the live notice of the same end (endedNoticeId). */
+  private noticeEntry(kind: 'info' | 'error' | 'interrupted', text: string, at: number, detail?: string, endsTurn?: string): HostEvent {
+    const noticeId = endsTurn ? endedNoticeId(endsTurn) : this.nextId('notice', at);
+    const id = endsTurn ? noticeEntryId(noticeId) : noticeId;
+    return { type: 'entryAppended', entry: { kind: 'notice', id, at, notice: { id: noticeId, kind, text, ...(detail ? { detail } : {}), resumable: false, at } } };
   }
 
   private endStream(): HostEvent[] {

@@ -94,7 +94,8 @@ export class TurnStatusTracker {
         if (reason === 'interrupted') {
           // A watchdog abort ends as interrupted: its abort notice (with Resume) already says why; a second one would repeat it.
           if (this.abortNoticeTurn === event.ended.turnId) return this.set({ phase: 'interrupted', silenceSeconds: 0 });
-          return this.set({ phase: 'interrupted', silenceSeconds: 0 }, this.notice('interrupted', message ?? summaries.stopped, true, STOPPED_MEANS));
+          // The turn's id, as the transcript's `interrupted` record has it: one entry for the one end, not two.
+          return this.set({ phase: 'interrupted', silenceSeconds: 0 }, { ...this.notice('interrupted', message ?? summaries.stopped, true, STOPPED_MEANS), id: endedNoticeId(event.ended.turnId) });
         }
         // Its id is the turn's: the transcript's record of the same end (endedNoticeId) is then one entry, not two.
         return this.set({ phase: 'idle', silenceSeconds: 0 }, reason === 'failed' && message ? { ...this.notice('error', message, false, undefined, event.ended.remedies), id: endedNoticeId(event.ended.turnId) } : undefined);

@@ -3,6 +3,7 @@
 
 import * as assert from 'node:assert';
 import { TranscriptTranslator } from '../../../src/extension/presentation/transcriptTranslator';
+import { TurnStatusTracker } from '../../../src/extension/presentation/turnStatusTracker';
 import { applyHostEvent, endedNoticeId } from '../../../src/shared/sessionViewReducer';
 import { emptySnapshot, type SessionSnapshot } from '../../../src/shared/sessionView';
 import { parseTranscriptRecord, type TranscriptRecord } from '../../../src/extension/core/store/transcriptRecords';
@@ -53,6 +54,25 @@ describe('transcript translator', () => {
     const live = applyHostEvent(replayed, { type: 'turnStatusChanged', turn: replayed.turn, notice: { ...notice.notice, id: endedNoticeId('t1'), at: 5 } });
     assert.deepStrictEqual(live.entries.map((e) => e.kind), ['user', 'agent', 'notice']);
     assert.deepStrictEqual(fold([{ type: 'turnEnded', at: 4, turnId: 't1', reason: 'completed' }]).entries, [], 'a turn that ended well adds nothing');
+  });
+
+  it('a turn interrupted with its window is one entry, whether its record or its live end arrives first, and after a reload', () => {
+    const started: TranscriptRecord[] = [
+      { type: 'turnStarted', at: 1, turnId: 't1', source: 'user', epoch: 1 },
+      { type: 'userPrompt', at: 1, turnId: 't1', source: 'user', text: 'hi' },
+    ];
+    const interrupted: TranscriptRecord = { type: 'interrupted', at: 4, turnId: 't1', reason: 'Stopped: the window running this turn closed before it finished' };
+    const tracker = new TurnStatusTracker(() => 5);
+    tracker.apply({ type: 'turnStarted', sessionId: 's', turnId: 't1', source: 'user', startedAt: 1 });
+    const liveEnd = tracker.apply({ type: 'turnEnded', ended: { sessionId: 's', turnId: 't1', source: 'user', reason: 'interrupted', message: interrupted.reason } })!;
+    const translator = new TranscriptTranslator();
+    let state = emptySnapshot();
+    for (const r of started) for (const e of translator.translate(r)) state = applyHostEvent(state, e);
+    const recordFirst = [...translator.translate(interrupted), liveEnd].reduce(applyHostEvent, state);
+    const liveFirst = [liveEnd, ...new TranscriptTranslator().translate(interrupted)].reduce(applyHostEvent, fold(started));
+    for (const [how, s] of [['record first', recordFirst], ['live end first', liveFirst], ['after a reload', fold([...started, interrupted])]] as const) {
+      assert.deepStrictEqual(s.entries.map((e) => (e.kind === 'notice' ? `notice: ${e.notice.text}` : e.kind)), ['user', `notice: ${interrupted.reason}`], how);
+    }
   });
 
   it('a chunk of another message (ACP messageId) starts an entry of its own; chunks without one join as before', () => {
