@@ -7,6 +7,9 @@ import * as path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { repoRoot, type CodeServer } from './codeServer';
 import { vigilLogFiles } from './runFiles';
+import { sessionRowLabels } from './sideBar';
+import type { TurnPhase } from '../../src/shared/sessionView';
+import { stateWord } from '../../src/shared/turnWords';
 
 export const extensionId = 'vigil.vigil';
 export const statusItemSelector = `[id="${extensionId}.vigil.status"]`;
@@ -212,11 +215,40 @@ export class Workbench {
       .frameLocator('iframe#active-frame');
   }
 
+  /**
+   * Shoots the page as a person sees it, once what it shows holds together: the Sessions list's row of the
+   * session on screen says the state its view says (a row left at "running" beside an idle view is wrong on
+   * the screen, and fails the test here).
+   */
   async screenshot(name: string): Promise<string> {
+    await this.listAgreesWithView().catch((error: Error) => {
+      throw new Error(`screenshot ${name}: ${error.message}`);
+    });
     mkdirSync(screenshotDir, { recursive: true });
     const file = path.join(screenshotDir, `${name}.png`);
     await this.page.screenshot({ path: file });
     return file;
+  }
+
+  /** Waits (bounded) until the shown session's row says its view's state; nothing to compare when either is not on screen. */
+  private async listAgreesWithView(boundMs = 10_000): Promise<void> {
+    const frame = this.sessionWebview();
+    const deadline = Date.now() + boundMs;
+    for (;;) {
+      if ((await frame.locator('#app[data-phase]').count().catch(() => 0)) === 0) return;
+      const read = async () => [await frame.locator('#app').getAttribute('data-phase', { timeout: 2_000 }), (await frame.locator('#session-title').textContent({ timeout: 2_000 }))?.trim()] as const;
+      const [phase, title] = await read().catch(() => [null, undefined] as const);
+      if (!phase || !title) return;
+      const all = await sessionRowLabels(this.page);
+      const rows = all.filter((r) => r.startsWith(`${title}, `));
+      const agrees = rows.length === 1 && rows[0].slice(title.length + 2).startsWith(stateWord(phase as TurnPhase));
+      // The one session listed goes by another title than its view's header: one of them is stale.
+      const misnamed = all.length === 1 && rows.length === 0 && title !== 'No session';
+      // Not listed here (a collapsed list, another folder's session) or not told apart by its title: nothing to compare.
+      if (agrees || (rows.length !== 1 && !misnamed)) return;
+      if (Date.now() > deadline) throw new Error(`the Sessions list says "${all.join('" | "')}" while the session view says ${phase} of "${title}"`);
+      await this.page.waitForTimeout(100);
+    }
   }
 
   assertStayedOnMachine(): void {

@@ -271,8 +271,17 @@ export class SessionOpener {
       const where = presenter.snapshot.turn.where;
       feed.apply(update);
       if (presenter.phase !== phase || presenter.snapshot.turn.where !== where) this.d.changed();
+      if (update.records.length > 0) void this.followMeta(services, presenter);
     });
     this.remotes.set(sessionId, { stop, feed });
+  }
+
+  /** The window running the turn may have renamed the session (the agent's title): the header follows the store. */
+  private async followMeta(services: VigilServices, presenter: SessionPresenter): Promise<void> {
+    const meta = await services.supervisor.sessions.get(presenter.sessionId).catch(() => undefined);
+    if (!meta || this.models.get(meta.id) !== presenter || meta.title === presenter.snapshot.session?.title) return;
+    this.models.meta(meta, this.d.metaExtra(meta.id));
+    this.d.changed();
   }
 
   /** The transcript was rewritten underneath: the view opens the session again, a tab's model is read again. */
