@@ -8,8 +8,9 @@
 // (the extension-host suite also waits for typecheck: tsc compiles it into out/). A part is a top-level folder of
 // test/unit or one UI test file, each a mocha run of its own (a UI file has its own workbenches: no state crosses
 // files); both lanes take parts from one queue, the longest first that can run (by the times of the last run, kept in
-// .vscode-test/test-times.json), so both lanes end close together. The unit tests never read dist/ (they bundle
-// the agent into out/agent-under-test/), so packaging may rewrite dist/ meanwhile. Typecheck prints live; every
+// .vscode-test/test-times.json, else those of a full run kept in scripts/testTimes.json), so both lanes end close
+// together. The unit tests never read dist/ (they bundle the agent into out/agent-under-test/), so packaging may
+// rewrite dist/ meanwhile. Typecheck prints live; every
 // other step writes to a log file under .vscode-test/logs/ and its output is printed in one block when it ends.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -203,9 +204,18 @@ function parts() {
 
 /** Each part's time in the last run, so the longest start first and the two lanes end together. */
 const timesFile = path.join(root, '.vscode-test', 'test-times.json');
+/**
+ * The parts' times of a full run, kept in the repository: a fresh clone (CI) has no last run, and took the parts in
+ * the order of their names (the unit suite's, then the UI files alphabetically), which left the longest UI files for
+ * last and one lane working alone at the end. The last run's own times, once there, replace these.
+ */
+const seedTimesFile = path.join(root, 'scripts', 'testTimes.json');
 function readTimes() {
+  return { ...readJson(seedTimesFile), ...readJson(timesFile) };
+}
+function readJson(file) {
   try {
-    return JSON.parse(readFileSync(timesFile, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return {};
   }
@@ -306,7 +316,7 @@ for (const [name, total] of split) {
   const failedIn = total.failedParts.length > 0 ? ` (failed in ${total.failedParts.join(', ')})` : '';
   lines.set(name, `${name}: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped in ${total.parts} parts${failedIn}`);
 }
-if (Object.keys(partTimes).length > 0) writeFileSync(timesFile, JSON.stringify({ ...readTimes(), ...partTimes }, null, 2));
+if (Object.keys(partTimes).length > 0) writeFileSync(timesFile, JSON.stringify({ ...readJson(timesFile), ...partTimes }, null, 2));
 
 /** Wall time of each step; of a split suite from its first part's start to its last part's end. */
 function timings() {
