@@ -7,6 +7,8 @@ import type { SessionMeta } from '../src/extension/core/store/sessionStore';
 import type { TranscriptRecord } from '../src/extension/core/store/transcriptRecords';
 import { SessionModels } from '../src/extension/presentation/sessionModels';
 import { SessionViewChannel } from '../src/extension/presentation/sessionViewChannel';
+import type { IntentHandlers } from '../src/extension/presentation/viewHandlers';
+import { sideBarSurface } from '../src/extension/presentation/viewSurface';
 import type { HostEvent } from '../src/shared/sessionView';
 import { applyHostEvent } from '../src/shared/sessionViewReducer';
 import { loadNote } from './support/cpuHogs';
@@ -57,11 +59,8 @@ async function main(): Promise<void> {
 
   // Streaming: each chunk is folded by the shown model, then numbered and posted by the channel.
   const events: HostEvent[] = [];
-  const channel = new SessionViewChannel(() => undefined, {
-    getSnapshot: () => models.shown!.snapshot,
-    onPrompt: () => undefined, onStop: () => undefined, onResume: () => undefined, onApproval: () => undefined,
-    onShowTaskOutput: () => undefined, onKillTask: () => undefined, onOpenSession: () => undefined, onOpenFile: () => undefined,
-  }, silentLogger);
+  const surface = sideBarSurface({ getSnapshot: () => models.shown!.snapshot, currentSessionId: undefined });
+  const channel = new SessionViewChannel(() => undefined, surface, {} as IntentHandlers, silentLogger);
   await channel.receive({ type: 'ready', id: 'bench' });
   const streamed = new SessionModels({ post: (event) => { events.push(event); channel.postEvent(event); }, isLive: () => false });
   const model = streamed.show(seed('c'));

@@ -1,5 +1,6 @@
-// The one protocol module of the webview ↔ extension host boundary: every message both ways, its
-// zod schema, and the parse functions each side runs on everything it receives.
+// The one protocol module of the webview ↔ extension host boundary: every message both ways, each written once
+// as its zod schema (the TypeScript types are derived from them), and the parse functions each side runs on
+// everything it receives.
 // Handshake: the webview posts `ready`; only then does the host post a `snapshot`, then `event`s.
 // A long session's snapshot carries only its tail (`omitted` older entries); the webview paints
 // it, then asks for the rest with `history`, which the host answers from that same snapshot.
@@ -7,80 +8,14 @@
 import * as z from 'zod';
 import { checkJsonShape, type JsonGuardLimits } from './jsonGuard';
 import { contextLimits, imageMimeTypes, maxImageBase64Chars, type MentionItem, type PromptMention } from './promptContext';
-import { elicitationLimits, type ElicitationValue } from './elicitationForm';
-import type { ApprovalDecision, ElicitationAction, EntryView, HostEvent, NoticeAction, SessionSnapshot } from './sessionView';
+import { elicitationLimits } from './elicitationForm';
+import type { NoticeAction } from './sessionView';
 import { noticeActions } from './sessionView';
 import { entrySchema, hostEventSchema, snapshotSchema, viewLimits } from './sessionViewSchema';
 import { checkEntries, checkSnapshot } from './sessionViewGuard';
 import { editIdPattern } from './fileEdits';
 import { turnChangesLimits } from './turnChanges';
 import { redoHows, type RedoHow } from './lastExchange';
-
-/** Request ids are chosen by the webview and echoed by the host (pong, error). */
-export type RequestId = string;
-
-export type WebviewMessage =
-  | { type: 'ready'; id: RequestId }
-  /** `mentions`: files, the selection, the Problems list and images picked in the composer. */
-  | { type: 'prompt'; id: RequestId; sessionId?: string; text: string; mentions?: PromptMention[] }
-  /** `@` typed in the composer: the host answers with `mentions` (files matching `query`, and the selection and Problems). */
-  | { type: 'mentionQuery'; id: RequestId; sessionId?: string; query: string }
-  /** Files dropped on the composer (from the Explorer: their URIs, as the drag named them); the host checks each and answers with `addMentions`. */
-  | { type: 'dropUris'; id: RequestId; sessionId?: string; uris: string[] }
-  /** The composer's Problems button: the host answers with `addMentions`, the Problems of the active editor's file. */
-  | { type: 'activeProblems'; id: RequestId; sessionId?: string }
-  /** The person's answer to an elicitation; `content` only with `accept` of a form. */
-  | { type: 'elicitation'; id: RequestId; sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }
-  /** Opens the URL of a URL elicitation the host holds (the view never names the URL itself). */
-  | { type: 'openElicitationUrl'; id: RequestId; requestId: string }
-  | { type: 'stop'; id: RequestId; sessionId?: string }
-  | { type: 'resume'; id: RequestId; sessionId?: string }
-  | { type: 'approval'; id: RequestId; sessionId?: string; requestId: string; decision: ApprovalDecision }
-  | { type: 'showTaskOutput'; id: RequestId; taskId: string }
-  | { type: 'killTask'; id: RequestId; taskId: string }
-  | { type: 'openSession'; id: RequestId; sessionId?: string }
-  /** A workspace-file link in model markdown was clicked; the host opens it only inside the workspace. */
-  | { type: 'openFile'; id: RequestId; path: string; line?: number }
-  /** Opens an edit the host recorded (by its id, never a path) in VS Code's diff editor. */
-  | { type: 'openDiff'; id: RequestId; editId: string }
-  /** A button of a notice (Open Log, Open Settings, Sign in…). */
-  | { type: 'noticeAction'; id: RequestId; sessionId?: string; action: NoticeAction }
-  /** A header control of the agent's options: pick a value of `configId`, or (without it) see all options. */
-  | { type: 'agentOption'; id: RequestId; sessionId?: string; configId?: string }
-  /** "Restore to before this turn" (`path`: only that file of the turn): the host previews the changes and asks before writing. */
-  | { type: 'restoreCheckpoint'; id: RequestId; sessionId?: string; turnId: string; path?: string }
-  /**
-   * A turn's changes from its checkpoint in VS Code's diff editor: one file (`path`, checked by the host against the
-   * turn's trees), or all of them in one multi-file review.
-   */
-  | { type: 'openTurnChanges'; id: RequestId; sessionId?: string; turnId: string; path?: string }
-  | { type: 'ping'; id: RequestId }
-  /**
-   * Edit (with the new `text`), Retry or Regenerate of the last exchange (lastExchange.ts): `entryId` names the person's
-   * last message (the last answer for `regenerate`); the host checks both against its own model and refuses a stale one.
-   */
-  | { type: 'redo'; id: RequestId; sessionId?: string; entryId: string; how: RedoHow; text?: string }
-  /** Copy on a user or agent message: the host puts that entry's Markdown on the clipboard (never text the view sends). */
-  | { type: 'copyEntry'; id: RequestId; sessionId?: string; entryId: string }
-  /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */
-  | { type: 'history'; id: RequestId; snapshotSeq: number }
-  /** The webview reports a host message it dropped, so the host can log it. */
-  | { type: 'error'; id: RequestId; message: string };
-
-export type HostMessage =
-  /** `seq` numbers snapshot and events in order; a gap tells the webview to ask again with `ready`. */
-  | { type: 'snapshot'; seq: number; snapshot: SessionSnapshot; omitted?: number }
-  | { type: 'event'; seq: number; event: HostEvent }
-  /** The entries before a tail snapshot's first one, as they were when it was sent. */
-  | { type: 'history'; requestId: RequestId; snapshotSeq: number; entries: EntryView[] }
-  /** The answer to `mentionQuery`; `images`: whether the session's agent takes images (unknown until it started). */
-  | { type: 'mentions'; requestId: RequestId; items: MentionItem[]; images?: boolean; note?: string }
-  /** Chips for the composer, checked by the host (Add File/Selection to Vigil, a drop, the Problems button); `note`: what was refused and why. */
-  | { type: 'addMentions'; requestId?: RequestId; items: MentionItem[]; note?: string }
-  /** Puts the keyboard focus in the composer's input (Vigil: Focus Chat Input). */
-  | { type: 'focusInput' }
-  | { type: 'pong'; id: RequestId }
-  | { type: 'error'; requestId?: RequestId; message: string };
 
 /** A dropped URI: a path's bound, with room for its scheme, authority and percent-escapes. */
 const dropUriChars = contextLimits.pathChars * 2 + 512;
@@ -131,25 +66,36 @@ const elicitationValue = z.union([
   z.array(z.string().max(elicitationLimits.valueChars)).max(elicitationLimits.options),
 ]);
 
+/** Request ids are chosen by the webview and echoed by the host (pong, error). */
 const requestId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'request id has characters outside [A-Za-z0-9_.:-]');
 const refId = z.string().min(1).max(256);
 const sessionId = refId.optional();
 /** A file of a turn's checkpoint, as the turn's entry named it: the host looks it up in the turn's trees, never on disk. */
 const turnFilePath = z.string().min(1).max(turnChangesLimits.pathChars);
 
-export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUnion('type', [
+/**
+ * Every message the webview posts, each written once: its type is derived from this schema (`WebviewMessage`).
+ * `id`: a request id chosen by the webview and echoed by the host (pong, error, answers).
+ */
+export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready'), id: requestId }),
+  /** `mentions`: files, the selection, the Problems list and images picked in the composer. */
   z.strictObject({
     type: z.literal('prompt'), id: requestId, sessionId, text: z.string().max(webviewLimits.promptChars),
     mentions: z.array(mentionSchema).max(contextLimits.attachments).optional(),
   }).refine((m) => m.text.trim() !== '' || (m.mentions?.length ?? 0) > 0, 'a prompt needs text or an attachment'),
+  /** `@` typed in the composer: the host answers with `mentions` (files matching `query`, and the selection and Problems). */
   z.strictObject({ type: z.literal('mentionQuery'), id: requestId, sessionId, query: z.string().max(contextLimits.queryChars) }),
+  /** Files dropped on the composer (from the Explorer: their URIs, as the drag named them); the host checks each and answers with `addMentions`. */
   z.strictObject({ type: z.literal('dropUris'), id: requestId, sessionId, uris: z.array(z.string().min(1).max(dropUriChars)).min(1).max(contextLimits.attachments) }),
+  /** The composer's Problems button: the host answers with `addMentions`, the Problems of the active editor's file. */
   z.strictObject({ type: z.literal('activeProblems'), id: requestId, sessionId }),
+  /** The person's answer to an elicitation; `content` only with `accept` of a form. */
   z.strictObject({
     type: z.literal('elicitation'), id: requestId, sessionId, requestId: refId, action: z.enum(['accept', 'decline', 'cancel']),
     content: z.record(z.string().max(elicitationLimits.nameChars), elicitationValue).optional(),
   }),
+  /** Opens the URL of a URL elicitation the host holds (the view never names the URL itself). */
   z.strictObject({ type: z.literal('openElicitationUrl'), id: requestId, requestId: refId }),
   z.strictObject({ type: z.literal('stop'), id: requestId, sessionId }),
   z.strictObject({ type: z.literal('resume'), id: requestId, sessionId }),
@@ -160,39 +106,67 @@ export const webviewMessageSchema: z.ZodType<WebviewMessage> = z.discriminatedUn
   z.strictObject({ type: z.literal('showTaskOutput'), id: requestId, taskId: refId }),
   z.strictObject({ type: z.literal('killTask'), id: requestId, taskId: refId }),
   z.strictObject({ type: z.literal('openSession'), id: requestId, sessionId }),
+  /** A workspace-file link in model markdown was clicked; the host opens it only inside the workspace. */
   z.strictObject({ type: z.literal('openFile'), id: requestId, path: z.string().min(1).max(webviewLimits.pathChars), line: z.number().int().min(1).max(10_000_000).optional() }),
+  /** Opens an edit the host recorded (by its id, never a path) in VS Code's diff editor. */
   z.strictObject({ type: z.literal('openDiff'), id: requestId, editId: z.string().regex(editIdPattern, 'edit id has characters outside [A-Za-z0-9-] or is longer than 64') }),
+  /** A button of a notice (Open Log, Open Settings, Sign in…). */
   z.strictObject({ type: z.literal('noticeAction'), id: requestId, sessionId, action: z.enum(noticeActions as [NoticeAction, ...NoticeAction[]]) }),
+  /** A header control of the agent's options: pick a value of `configId`, or (without it) see all options. */
   z.strictObject({ type: z.literal('agentOption'), id: requestId, sessionId, configId: z.string().min(1).max(256).optional() }),
+  /** "Restore to before this turn" (`path`: only that file of the turn): the host previews the changes and asks before writing. */
   z.strictObject({ type: z.literal('restoreCheckpoint'), id: requestId, sessionId, turnId: refId, path: turnFilePath.optional() }),
+  /**
+   * A turn's changes from its checkpoint in VS Code's diff editor: one file (`path`, checked by the host against the
+   * turn's trees), or all of them in one multi-file review.
+   */
   z.strictObject({ type: z.literal('openTurnChanges'), id: requestId, sessionId, turnId: refId, path: turnFilePath.optional() }),
   z.strictObject({ type: z.literal('ping'), id: requestId }),
+  /** Copy on a user or agent message: the host puts that entry's Markdown on the clipboard (never text the view sends). */
   z.strictObject({ type: z.literal('copyEntry'), id: requestId, sessionId, entryId: refId }),
+  /**
+   * Edit (with the new `text`), Retry or Regenerate of the last exchange (lastExchange.ts): `entryId` names the person's
+   * last message (the last answer for `regenerate`); the host checks both against its own model and refuses a stale one.
+   */
   z.strictObject({
     type: z.literal('redo'), id: requestId, sessionId, entryId: refId, how: z.enum(redoHows as [RedoHow, ...RedoHow[]]),
     text: z.string().max(webviewLimits.promptChars).optional(),
   }).refine((m) => (m.how === 'edit') === (m.text !== undefined), 'an edit carries its new text, and only an edit does')
     .refine((m) => m.text === undefined || m.text.trim() !== '', 'an edited message needs text'),
+  /** Asks for the entries a tail snapshot omitted; `snapshotSeq` names that snapshot. */
   z.strictObject({ type: z.literal('history'), id: requestId, snapshotSeq: z.number().int().nonnegative() }),
+  /** The webview reports a host message it dropped, so the host can log it. */
   z.strictObject({ type: z.literal('error'), id: requestId, message: z.string().max(webviewLimits.errorChars) }),
 ]);
 
-export const hostMessageSchema: z.ZodType<HostMessage> = z.discriminatedUnion('type', [
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+/** One message of the webview's, by its type (what the host's handler of that type is given). */
+export type WebviewMessageOf<K extends WebviewMessage['type']> = Extract<WebviewMessage, { type: K }>;
+
+/** Every message the host posts, each written once: its type is derived from this schema (`HostMessage`). */
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  /** `seq` numbers snapshot and events in order; a gap tells the webview to ask again with `ready`. */
   z.strictObject({
     type: z.literal('snapshot'), seq: z.number().int().nonnegative(), snapshot: snapshotSchema,
     omitted: z.number().int().nonnegative().max(viewLimits.entries).optional(),
   }),
+  /** The entries before a tail snapshot's first one, as they were when it was sent. */
   z.strictObject({
     type: z.literal('history'), requestId, snapshotSeq: z.number().int().nonnegative(),
     entries: z.array(entrySchema).max(viewLimits.entries),
   }),
   z.strictObject({ type: z.literal('event'), seq: z.number().int().nonnegative(), event: hostEventSchema }),
+  /** The answer to `mentionQuery`; `images`: whether the session's agent takes images (unknown until it started). */
   z.strictObject({ type: z.literal('mentions'), requestId, items: z.array(mentionItemSchema).max(contextLimits.mentionResults + 2), images: z.boolean().optional(), note: z.string().max(1_000).optional() }),
+  /** Chips for the composer, checked by the host (Add File/Selection to Vigil, a drop, the Problems button); `note`: what was refused and why. */
   z.strictObject({ type: z.literal('addMentions'), requestId: requestId.optional(), items: z.array(mentionItemSchema).max(contextLimits.attachments), note: z.string().max(4_000).optional() }),
+  /** Puts the keyboard focus in the composer's input (Vigil: Focus Chat Input). */
   z.strictObject({ type: z.literal('focusInput') }),
   z.strictObject({ type: z.literal('pong'), id: requestId }),
   z.strictObject({ type: z.literal('error'), requestId: requestId.optional(), message: z.string().max(20_000) }),
 ]);
+
+export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 export type ParseResult<T> = { ok: true; message: T } | { ok: false; reason: string };
 

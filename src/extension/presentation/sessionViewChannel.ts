@@ -1,5 +1,6 @@
 // The host end of the webview protocol, free of vscode so it runs in plain Node tests: validates
-// every inbound message, does the ready handshake, answers pings and forwards intents. A plain
+// every inbound message, does the ready handshake, answers pings, and hands every other message to the
+// handler of its type (viewHandlers.ts), posting back what that handler answers. A plain
 // sequencer: it numbers and posts what the session's model (sessionModels.ts) produced and asks the
 // model for the snapshot on every `ready`; it derives no state of its own. A long session goes out as
 // its tail first; the older entries follow when the webview, having painted, asks for them.
@@ -11,6 +12,8 @@ import { messageMarkdown } from './transcriptMarkdown';
 import type * as Protocol from '../../shared/webviewProtocol';
 import type { HostMessage, WebviewMessage } from '../../shared/webviewProtocol';
 import type { MentionItem } from '../../shared/promptContext';
+import type { ChannelMessageType, IntentHandlers, ViewHandlers } from './viewHandlers';
+import type { ViewSurface } from './viewSurface';
 
 /**
  * The protocol module (and zod with it) is loaded when the first message arrives, not while the
@@ -22,7 +25,9 @@ function loadProtocol(): typeof Protocol {
   protocol ??= require('../../shared/webviewProtocol') as typeof Protocol;
   return protocol;
 }
-import type { SessionViewController } from './sessionViewController';
+
+/** A handler as the channel calls it, once the message's type has picked it. */
+type AnyHandler = (message: WebviewMessage, surface: ViewSurface) => ReturnType<ViewHandlers[keyof ViewHandlers]>;
 
 export type PostToWebview = (message: HostMessage) => unknown;
 
@@ -44,7 +49,9 @@ export class SessionViewChannel {
 
   constructor(
     private readonly post: PostToWebview,
-    private readonly controller: SessionViewController,
+    /** The view this channel serves: its session's model, and which session a message is for. */
+    private readonly surface: ViewSurface,
+    private readonly handlers: IntentHandlers,
     private readonly logger: Logger,
     private readonly observer: ChannelObserver = {},
     /** Cuts secrets out of every message on its way to the webview (snapshots, events, errors). */
@@ -57,9 +64,9 @@ export class SessionViewChannel {
     return this.ready;
   }
 
-  /** What a (re)loading webview is sent: the shown session's model, as the controller holds it. */
+  /** What a (re)loading webview is sent: the shown session's model, as the surface holds it. */
   get snapshot(): SessionSnapshot {
-    return this.controller.getSnapshot();
+    return this.surface.snapshot();
   }
 
   /** The webview went away or was re-rendered: post nothing until it says `ready` again. */
@@ -123,100 +130,49 @@ export class SessionViewChannel {
     }
   }
 
-  // eslint-disable-next-line max-lines-per-function -- one switch over the message types, to become a handler per type (issue 27, item 2)
+  /** The messages about the view and the channel themselves; every other type's handler is given (`handlers`). */
+  private readonly own: Pick<ViewHandlers, ChannelMessageType> = {
+    ready: () => this.onReady(),
+    history: (message) => this.onHistory(message.id, message.snapshotSeq),
+    ping: (message) => ({ type: 'pong', id: message.id }),
+    error: (message) => this.logger.warn(`webview dropped a host message: ${message.message}`),
+    copyEntry: (message) => this.copyEntry(message.sessionId, message.entryId),
+  };
+
+  /** One hop: the handler of the message's type, and its answer posted back. */
   private async dispatch(message: WebviewMessage): Promise<void> {
-    const c = this.controller;
-    switch (message.type) {
-      case 'ready':
-        this.ready = true;
-        this.sendSnapshot(c.getSnapshot());
-        for (const send of this.queued.splice(0)) send();
-        if (this.focusPending) this.send({ type: 'focusInput' });
-        this.focusPending = false;
-        this.observer.onReady?.();
-        return;
-      case 'history': {
-        const omitted = this.omitted;
-        if (!omitted || omitted.seq !== message.snapshotSeq) {
-          // A newer snapshot already went out (it replaces `omitted`); the webview asks again for
-          // that one, so this request needs no answer, and an error would only alarm the person.
-          this.logger.debug(`ignored history request for replaced snapshot ${message.snapshotSeq}`);
-          return;
-        }
-        this.omitted = undefined;
-        this.send({ type: 'history', requestId: message.id, snapshotSeq: omitted.seq, entries: omitted.entries });
-        return;
-      }
-      case 'ping':
-        this.send({ type: 'pong', id: message.id });
-        return;
-      case 'error':
-        this.logger.warn(`webview dropped a host message: ${message.message}`);
-        return;
-      case 'prompt':
-        return c.onPrompt({ sessionId: message.sessionId, text: message.text, ...(message.mentions ? { mentions: message.mentions } : {}) });
-      case 'mentionQuery': {
-        const found = c.onMentionQuery ? await c.onMentionQuery({ sessionId: message.sessionId, query: message.query }) : { items: [] };
-        this.send({ type: 'mentions', requestId: message.id, ...found });
-        return;
-      }
-      case 'dropUris': {
-        if (!c.onDropUris) throw new Error('This view cannot take dropped files.');
-        const found = await c.onDropUris({ sessionId: message.sessionId, uris: message.uris });
-        this.send({ type: 'addMentions', requestId: message.id, ...found });
-        return;
-      }
-      case 'activeProblems': {
-        if (!c.onActiveProblems) throw new Error('This view cannot attach Problems.');
-        const found = await c.onActiveProblems({ sessionId: message.sessionId });
-        this.send({ type: 'addMentions', requestId: message.id, ...found });
-        return;
-      }
-      case 'elicitation':
-        if (!c.onElicitation) throw new Error('This view cannot answer elicitations.');
-        return c.onElicitation({ sessionId: message.sessionId, requestId: message.requestId, action: message.action, content: message.content });
-      case 'openElicitationUrl':
-        if (!c.onOpenElicitationUrl) throw new Error('This view cannot open elicitation links.');
-        return c.onOpenElicitationUrl({ requestId: message.requestId });
-      case 'stop':
-        return c.onStop({ sessionId: message.sessionId });
-      case 'resume':
-        return c.onResume({ sessionId: message.sessionId });
-      case 'approval':
-        return c.onApproval({ sessionId: message.sessionId, requestId: message.requestId, decision: message.decision });
-      case 'showTaskOutput':
-        return c.onShowTaskOutput({ taskId: message.taskId });
-      case 'killTask':
-        return c.onKillTask({ taskId: message.taskId });
-      case 'openSession':
-        return c.onOpenSession({ sessionId: message.sessionId });
-      case 'openFile':
-        return c.onOpenFile({ path: message.path, line: message.line });
-      case 'openDiff':
-        if (!c.onOpenDiff) throw new Error('This view cannot open diffs.');
-        return c.onOpenDiff({ editId: message.editId });
-      case 'noticeAction':
-        return c.onNoticeAction?.({ sessionId: message.sessionId, action: message.action });
-      case 'agentOption':
-        return c.onAgentOption?.({ sessionId: message.sessionId, configId: message.configId });
-      case 'restoreCheckpoint':
-        return c.onRestoreCheckpoint?.({ sessionId: message.sessionId, turnId: message.turnId, path: message.path });
-      case 'openTurnChanges':
-        return c.onOpenTurnChanges?.({ sessionId: message.sessionId, turnId: message.turnId, path: message.path });
-      case 'copyEntry':
-        return this.copyEntry(message.sessionId, message.entryId);
-      case 'redo':
-        if (!c.onRedo) throw new Error('This view cannot edit or retry messages.');
-        return c.onRedo({ sessionId: message.sessionId, entryId: message.entryId, how: message.how, ...(message.text !== undefined ? { text: message.text } : {}) });
-      default:
-        return assertNever(message);
+    const handler = (this.own as Partial<Record<string, AnyHandler>>)[message.type] ?? (this.handlers as Partial<Record<string, AnyHandler>>)[message.type];
+    // Only a map built around the types (a cast, plain JavaScript) lacks one: said to the view, not dropped.
+    if (!handler) throw new Error(`This view cannot handle "${message.type}" messages.`);
+    const answer = await handler(message, this.surface);
+    if (answer) this.send(answer);
+  }
+
+  private onReady(): void {
+    this.ready = true;
+    this.sendSnapshot(this.surface.snapshot());
+    for (const send of this.queued.splice(0)) send();
+    if (this.focusPending) this.send({ type: 'focusInput' });
+    this.focusPending = false;
+    this.observer.onReady?.();
+  }
+
+  private onHistory(requestId: string, snapshotSeq: number): HostMessage | undefined {
+    const omitted = this.omitted;
+    if (!omitted || omitted.seq !== snapshotSeq) {
+      // A newer snapshot already went out (it replaces `omitted`); the webview asks again for
+      // that one, so this request needs no answer, and an error would only alarm the person.
+      this.logger.debug(`ignored history request for replaced snapshot ${snapshotSeq}`);
+      return undefined;
     }
+    this.omitted = undefined;
+    return { type: 'history', requestId, snapshotSeq: omitted.seq, entries: omitted.entries };
   }
 
   /** The Markdown of a message the host itself holds for the session on screen; the view only names it. */
   private async copyEntry(sessionId: string | undefined, entryId: string): Promise<void> {
     if (!this.clipboard) throw new Error('This view cannot copy messages.');
-    const current = this.controller.getSnapshot();
+    const current = this.surface.snapshot();
     if (sessionId !== current.session?.id) throw new Error('That message belongs to a session that is no longer open; copy it from there.');
     const i = findEntry(current.entries, entryId);
     const text = i >= 0 ? messageMarkdown(current.entries[i]) : undefined;
@@ -250,8 +206,4 @@ export class SessionViewChannel {
       this.logger.debug(`post to webview failed: ${String(error)}`);
     }
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled webview message: ${JSON.stringify(value)}`);
 }

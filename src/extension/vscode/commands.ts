@@ -77,13 +77,13 @@ export function registerCommands(app: CommandHost): void {
         void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: no turn is running in the open session.'));
         return;
       }
-      await app.sessions.onStop();
+      await app.sessions.stop();
     },
     'vigil.resumeSession': async (arg) => {
       const id = sessionIdOf(arg) ?? (await pickSession(app, 'Resume which session?', true));
       if (!id) return;
       await app.sessionView.reveal(true);
-      await app.sessions.onResume({ sessionId: id });
+      await app.sessions.resume(id);
     },
     'vigil.showBackgroundTasks': () => app.terminals.showBackgroundTasks(),
     'vigil.killBackgroundTask': (arg) => app.terminals.killBackgroundTask(typeof arg === 'string' ? arg : undefined),
@@ -96,7 +96,7 @@ export function registerCommands(app: CommandHost): void {
       if (app.sessions.turnLive) {
         const choice = await vscode.window.showWarningMessage(vscode.l10n.t('A turn is running. Abort it and restart the agent?'), { modal: true }, vscode.l10n.t('Abort and Restart'));
         if (choice !== vscode.l10n.t('Abort and Restart')) return;
-        await app.sessions.onStop();
+        await app.sessions.stop();
       }
       await (await app.services()).agents.release(id);
       void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: the agent process was stopped; a fresh one starts with the next message.'));

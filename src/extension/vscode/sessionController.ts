@@ -1,6 +1,6 @@
-// Connects the session view to the services: starts user and resume turns, aborts, answers approvals
-// and forms, and streams every change of the open session to the view. Which session the view shows
-// and how it is opened: sessionOpener.ts; `@` mentions: presentation/promptMentions.ts.
+// Connects the session view to the services: starts user and resume turns, aborts, and streams every change
+// of the open session to the view. Which session the view shows and how it is opened: sessionOpener.ts; what
+// the view's messages do: the handlers of webview/handlers/ (a prompt, a stop or a resume comes here).
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../core/common/disposable';
@@ -8,26 +8,24 @@ import { errorMessage } from '../core/common/errors';
 import type { SettledHooks } from '../core/settings/agentChoiceGate';
 import type { SessionMeta } from '../core/store/sessionStore';
 import type { SupervisorEvent } from '../core/supervisor/supervisorEvents';
-import type { ApprovalDecision, ElicitationAction, HostEvent, NoticeAction, SessionSnapshot, TurnPhase } from '../../shared/sessionView';
+import type { HostEvent, SessionSnapshot, TurnPhase } from '../../shared/sessionView';
 import type { StartTurnOptions, TurnEnded } from '../core/ports/turns';
 import { emptySnapshot } from '../../shared/sessionView';
 import { isTurnLive } from '../../shared/sessionViewReducer';
 import { summaries } from '../../shared/turnWords';
-import { ElicitationIntents } from './elicitationIntents';
-import type { ElicitationValue } from '../../shared/elicitationForm';
-import type { MentionItem, PromptMention } from '../../shared/promptContext';
+import type { PromptMention } from '../../shared/promptContext';
 import type { MentionSource } from './mentionSource';
-import { activeProblemMentions, droppedMentions, mentionChoices, promptAttachments } from '../presentation/promptMentions';
+import { promptAttachments, type MentionDeps } from '../presentation/promptMentions';
 import { stopTurnElsewhere } from './remoteTurnStop';
 import type { SessionPresenter } from '../presentation/sessionPresenter';
 import { SessionModels, type ModelWatcher } from '../presentation/sessionModels';
 import type { VigilServices } from '../services';
 import { adoptAgentTitle, titleFrom, titleIfUntitled, untitled } from '../presentation/agentTitle';
-import type { SessionViewController } from '../presentation/sessionViewController';
 import { SessionOpener, type SessionOpenerDeps } from './sessionOpener';
 import { TurnStarter } from '../presentation/turnStarter';
 import { turnRedoFor } from './turnRedoPorts';
-import type { RedoIntent, TurnRedo } from '../presentation/turnRedo';
+import type { TurnRedo } from '../presentation/turnRedo';
+import type { RemoteTurnFeed } from '../presentation/remoteTurnFeed';
 
 export interface SessionControllerDeps extends SessionOpenerDeps {
   /** What `@` offers in the composer. */
@@ -36,16 +34,8 @@ export interface SessionControllerDeps extends SessionOpenerDeps {
   workFolder(sessionId: string): Promise<string | undefined>;
   post(event: HostEvent): void;
   reveal(): Promise<void>;
-  showTaskOutput(taskId: string): Promise<void>;
-  /** Opens a recorded edit in the diff editor (editDiffs.ts). */
-  openDiff?(editId: string): Promise<void>;
-  /** Opens a file a markdown link names, after checking it is inside the workspace. */
-  openFile(path: string, line?: number): Promise<void>;
-  killTask(taskId: string): Promise<void>;
   /** A turn failed with remedies (start failure, sign-in needed); `text` is the person's message of a user turn. */
   onTurnFailed?(ended: TurnEnded, text: string | undefined): void;
-  /** A remedy button of a notice in the view. */
-  onNoticeAction?(action: NoticeAction, sessionId: string | undefined): Promise<void>;
   /** Resolves once Vigil knows which agent the settings name (configuration.ts); a turn is started only after. */
   agentChoiceSettled?(hooks: SettledHooks): Promise<void>;
   /** The folder a new session belongs to (active editor's folder, else the first); none without folders. */
@@ -56,17 +46,15 @@ export const resumePrompt =
   'Resume: the previous turn ended before it finished (it was aborted or interrupted). Continue the task from where it stopped. ' +
   'Check the current state of files and background tasks before repeating any step.';
 
-export class SessionController extends Disposable implements SessionViewController {
+export class SessionController extends Disposable {
   /** One model per session (the shown one, and those whose turn runs here), each fed once by the events below. */
-  private readonly models: SessionModels;
+  readonly models: SessionModels;
   /** Which session the view shows, opened from the store and kept current (sessionOpener.ts). */
   private readonly opener: SessionOpener;
   /** Starts the person's turns (turnStarter.ts); edits, retries and regenerates go through `redo` (turnRedo.ts). */
   private readonly starter: TurnStarter;
   readonly redo: TurnRedo;
   private attached = false;
-  /** Answers to agents' forms and links, this window's or another's (elicitationIntents.ts). */
-  private readonly elicitationIntents: ElicitationIntents;
 
   constructor(private readonly d: SessionControllerDeps) {
     super();
@@ -74,11 +62,6 @@ export class SessionController extends Disposable implements SessionViewControll
     this.opener = new SessionOpener(d, this.models);
     this.starter = new TurnStarter(d, this.models);
     this.redo = turnRedoFor(this, d, (sessionId, text, mentions, redo) => this.sendRedo(sessionId, text, mentions, redo));
-    this.elicitationIntents = new ElicitationIntents({
-      elicitations: d.elicitations,
-      remoteFeedOf: (sessionId) => this.opener.remoteFeedOf(sessionId),
-      claim: async (sessionId, requestId, answer) => (await d.services()).crossWindow.control.answerElicitation(sessionId, requestId, answer),
-    });
     this._register(toDisposable(() => this.opener.stopFollowing()));
   }
 
@@ -202,6 +185,12 @@ export class SessionController extends Disposable implements SessionViewControll
     return this.opener.open(sessionId, options);
   }
 
+  /** The header's Open…: the session it names in the view, else the person picks one (Vigil: Open Session…). */
+  async openOrPick(sessionId: string | undefined): Promise<void> {
+    if (sessionId) await this.open(sessionId);
+    else await vscode.commands.executeCommand('vigil.openSession');
+  }
+
   /** Refuses, with what to do, a turn this window must not run; the view stays read-only for it. */
   private async checkRunsHere(services: VigilServices, sessionId: string): Promise<void> {
     const meta = await services.supervisor.sessions.get(sessionId);
@@ -210,7 +199,18 @@ export class SessionController extends Disposable implements SessionViewControll
     if (problem) throw new Error(problem);
   }
 
-  async onPrompt(intent: { sessionId?: string; text: string; mentions?: PromptMention[] }): Promise<void> {
+  /** What `@` mentions and a prompt's attachments are made with (presentation/promptMentions.ts). */
+  get mentionDeps(): MentionDeps {
+    return this.d;
+  }
+
+  /** The turn another window runs in `sessionId`, when this window follows it (its approvals and forms are answered there). */
+  remoteFeedOf(sessionId: string): RemoteTurnFeed | undefined {
+    return this.opener.remoteFeedOf(sessionId);
+  }
+
+  /** Sends the person's message (a new session when none is named or shown): the composer's, or a sign-in's retry. */
+  async prompt(intent: { sessionId?: string; text: string; mentions?: PromptMention[] }): Promise<void> {
     const text = intent.text.trim();
     const mentions = intent.mentions ?? [];
     if (!text && mentions.length === 0) return;
@@ -227,29 +227,8 @@ export class SessionController extends Disposable implements SessionViewControll
     await this.starter.start(services, sessionId, text, 'user', { attachments });
   }
 
-  onMentionQuery(intent: { sessionId?: string; query: string }): Promise<{ items: MentionItem[]; images?: boolean; note?: string }> {
-    return mentionChoices(this.d, intent.sessionId ?? this.presenter?.sessionId, intent.query);
-  }
-
-  onDropUris(intent: { sessionId?: string; uris: string[] }): Promise<{ items: MentionItem[]; note?: string }> {
-    return droppedMentions(this.d, intent.sessionId ?? this.presenter?.sessionId, intent.uris);
-  }
-
-  onActiveProblems(intent: { sessionId?: string }): Promise<{ items: MentionItem[]; note?: string }> {
-    return activeProblemMentions(this.d, intent.sessionId ?? this.presenter?.sessionId);
-  }
-
-  async onElicitation(intent: { sessionId?: string; requestId: string; action: ElicitationAction; content?: Record<string, ElicitationValue> }): Promise<void> {
-    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
-    if ((await this.elicitationIntents.answer({ ...intent, sessionId })) === 'remote' && sessionId) this.models.elicitationResolved(sessionId, intent.requestId);
-  }
-
-  onOpenElicitationUrl(intent: { requestId: string; sessionId?: string }): Promise<void> {
-    return this.elicitationIntents.openUrl({ ...intent, sessionId: intent.sessionId ?? this.presenter?.sessionId });
-  }
-
-  async onResume(intent: { sessionId?: string } = {}): Promise<void> {
-    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
+  /** Resume (the view's button, the palette): a turn that continues what an aborted or interrupted one left. */
+  async resume(sessionId = this.presenter?.sessionId): Promise<void> {
     if (!sessionId) return;
     const services = await this.d.services();
     if (!this.onScreen(sessionId)) await this.open(sessionId);
@@ -259,8 +238,8 @@ export class SessionController extends Disposable implements SessionViewControll
     await this.starter.start(services, sessionId, resumePrompt, 'resume');
   }
 
-  async onStop(intent: { sessionId?: string } = {}): Promise<void> {
-    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
+  /** Stop or Escape in the view, Abort Turn in the palette: the person's abort of the running turn. */
+  async stop(sessionId = this.presenter?.sessionId): Promise<void> {
     if (!sessionId) return;
     this.starter.cancelWait(sessionId);
     const services = await this.d.services();
@@ -268,48 +247,9 @@ export class SessionController extends Disposable implements SessionViewControll
     await stopTurnElsewhere(services, sessionId, this.d.logger);
   }
 
-  async onApproval(intent: { sessionId?: string; requestId: string; decision: ApprovalDecision }): Promise<void> {
-    if (this.d.broker.answer(intent.requestId, intent.decision)) return;
-    const sessionId = intent.sessionId ?? this.presenter?.sessionId;
-    if (sessionId && this.opener.remoteFeedOf(sessionId)?.isRemoteApproval(intent.requestId)) {
-      const services = await this.d.services();
-      const result = await services.crossWindow.control.answer(sessionId, intent.requestId, intent.decision);
-      if (result.kind === 'won') {
-        this.models.approvalResolved(sessionId, intent.requestId);
-        return;
-      }
-    }
-    void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: that approval request was already answered or cancelled.'));
-  }
-
   /** The turn another window runs in the open session, if any (status bar, tree). */
   get remoteTurn(): { turnId: string; startedAt: number; phase: string; waitingOn: string } | undefined {
     return this.opener.remoteFeed?.current;
-  }
-
-  onShowTaskOutput(intent: { taskId: string }): Promise<void> {
-    return this.d.showTaskOutput(intent.taskId);
-  }
-
-  onOpenFile(intent: { path: string; line?: number }): Promise<void> {
-    return this.d.openFile(intent.path, intent.line);
-  }
-
-  async onOpenDiff(intent: { editId: string }): Promise<void> {
-    await this.d.openDiff?.(intent.editId);
-  }
-
-  onKillTask(intent: { taskId: string }): Promise<void> {
-    return this.d.killTask(intent.taskId);
-  }
-
-  async onNoticeAction(intent: { sessionId?: string; action: NoticeAction }): Promise<void> {
-    await this.d.onNoticeAction?.(intent.action, intent.sessionId ?? this.presenter?.sessionId);
-  }
-
-  async onOpenSession(intent: { sessionId?: string }): Promise<void> {
-    if (intent.sessionId) await this.open(intent.sessionId);
-    else await vscode.commands.executeCommand('vigil.openSession');
   }
 
   /** Whether the open session has a live turn (Abort applies). */
@@ -336,19 +276,6 @@ export class SessionController extends Disposable implements SessionViewControll
     }
   }
 
-  /** Header controls, a turn's Restore and its diff: the work lives with the commands (agentOptionPicks.ts, checkpointCommands.ts, turnChangesReview.ts). */
-  async onAgentOption(intent: { sessionId?: string; configId?: string }): Promise<void> {
-    await this.command('vigil.agentOptions', intent);
-  }
-
-  async onRestoreCheckpoint(intent: { sessionId?: string; turnId: string; path?: string }): Promise<void> {
-    await this.command('vigil.restoreCheckpoint', intent);
-  }
-
-  onRedo(intent: RedoIntent): Promise<void> {
-    return this.redo.redo(intent);
-  }
-
   /** An edit, retry or regenerate `redo` checked: sent like a message, its record naming the exchange it replaces. */
   private async sendRedo(sessionId: string, text: string, mentions: PromptMention[], redo: StartTurnOptions['redo']): Promise<void> {
     const services = await this.d.services();
@@ -356,14 +283,6 @@ export class SessionController extends Disposable implements SessionViewControll
     const attachments = mentions.length > 0 ? await promptAttachments(this.d, services, sessionId, mentions) : undefined;
     this.redo.memory.remember(sessionId, text, mentions);
     await this.starter.start(services, sessionId, text, 'user', { attachments, redo });
-  }
-
-  async onOpenTurnChanges(intent: { sessionId?: string; turnId: string; path?: string }): Promise<void> {
-    await this.command('vigil.reviewTurnChanges', intent);
-  }
-
-  private async command(id: string, intent: { sessionId?: string }): Promise<void> {
-    await vscode.commands.executeCommand(id, { ...intent, sessionId: intent.sessionId ?? this.presenter?.sessionId });
   }
 
   private onSupervisorEvent(event: SupervisorEvent): void {

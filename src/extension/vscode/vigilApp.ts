@@ -41,8 +41,9 @@ import { TaskTerminals } from './taskTerminal';
 import { RestrictedAgentConsent } from './restrictedAgentConsent';
 import { SessionViewProvider } from './webview/sessionViewProvider';
 import { SessionPanels } from './webview/sessionPanels';
+import { viewHandlers } from './webview/viewHandlers';
+import { sideBarSurface } from '../presentation/viewSurface';
 import { EditorContext } from './editorContext';
-import { openWorkspaceFile } from './workspaceLinks';
 import { EditJournal } from '../core/acp/editJournal';
 import { EditDiffs } from './editDiffs';
 import { ContextKeys } from './contextKeys';
@@ -56,7 +57,7 @@ export class VigilApp extends Disposable {
   readonly broker = new ApprovalBroker();
   /** What the agent's writes replaced (bounded, in memory), for their diffs and `ask` review. */
   private readonly edits = new EditJournal();
-  private readonly editDiffs: EditDiffs;
+  readonly editDiffs: EditDiffs;
   readonly elicitations = new ElicitationBroker();
   readonly statusBar: StatusBarController;
   readonly sessionView: SessionViewProvider;
@@ -113,20 +114,16 @@ export class VigilApp extends Disposable {
         postSnapshot: (snapshot) => this.sessionView.postSnapshot(snapshot),
         reveal: () => this.sessionView.reveal(true),
         changed: (statusOnly) => this.changed(statusOnly),
-        showTaskOutput: (taskId) => this.terminals.show(taskId),
-        killTask: (taskId) => this.terminals.killBackgroundTask(taskId),
-        openFile: (file, line) => openWorkspaceFile(file, line, logger),
-        openDiff: (editId) => this.editDiffs.open(editId),
         metaExtra: (sessionId) => this.restricted.labelled(sessionId, agentLabel(this.config, (id) => this.started?.taskServer?.unavailable(id), sessionId)),
         folderForNewSession: () => folderForNewSession(windowFolders(), activeFile()),
         windowKey: () => windowFolders()[0] ?? '',
         onTurnFailed: (ended, text) => this.signIn.turnFailed(ended, text),
-        onNoticeAction: (action, sessionId) => this.signIn.remedy(action, sessionId),
         agentChoiceSettled: (hooks) => this.config.agentChoiceSettled(hooks),
       }),
     );
-    this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, controller: this.sessions, redactor }));
-    this.panels = this._register(new SessionPanels({ extensionUri: context.extensionUri, logger, sessions: this.sessions, redactor }));
+    const handlers = viewHandlers(this);
+    this.sessionView = this._register(new SessionViewProvider({ extensionUri: context.extensionUri, logger, surface: sideBarSurface(this.sessions), handlers, redactor }));
+    this.panels = this._register(new SessionPanels({ extensionUri: context.extensionUri, logger, sessions: this.sessions, handlers, redactor }));
     this.editorContext = this._register(new EditorContext({
       mentions, panels: this.panels, view: this.sessionView, viewSessionId: () => this.sessions.currentSessionId,
       root: async (sessionId) => (sessionId ? (await this.services()).folders.workFolder(sessionId) : folderForNewSession(windowFolders(), activeFile())),
@@ -155,7 +152,7 @@ export class VigilApp extends Disposable {
       logger,
       showLog: () => this.logChannel.show(),
       currentSessionId: () => this.sessions.currentSessionId,
-      send: (sessionId, text) => this.sessions.onPrompt({ sessionId, text }),
+      send: (sessionId, text) => this.sessions.prompt({ sessionId, text }),
       unpause: async (sessionId) => (await this.services()).supervisor.unpause(sessionId),
       cwd: () => windowFolders()[0],
     });

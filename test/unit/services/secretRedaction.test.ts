@@ -14,6 +14,8 @@ import { ApprovalBroker } from '../../../src/extension/presentation/approvalBrok
 import { SessionPresenter } from '../../../src/extension/presentation/sessionPresenter';
 import { VigilServices } from '../../../src/extension/services';
 import { SessionViewChannel } from '../../../src/extension/presentation/sessionViewChannel';
+import type { IntentHandlers } from '../../../src/extension/presentation/viewHandlers';
+import { sideBarSurface } from '../../../src/extension/presentation/viewSurface';
 import { emptySnapshot } from '../../../src/shared/sessionView';
 import { ScriptedOpenAiServer } from '../../fixtures/models/scriptedOpenAiServer';
 import { ensureAgentBundle } from '../agent/agentBundle';
@@ -100,7 +102,8 @@ describe('secrets never persisted or shown (plain Node, real agent process)', fu
     let shown: SessionPresenter | undefined;
     const channel = new SessionViewChannel(
       (m) => posted.push(m),
-      { getSnapshot: () => shown?.snapshot ?? emptySnapshot(), onPrompt() {}, onStop() {}, onResume() {}, onApproval() {}, onShowTaskOutput() {}, onKillTask() {}, onOpenSession() {}, onOpenFile() {} },
+      sideBarSurface({ getSnapshot: () => shown?.snapshot ?? emptySnapshot(), currentSessionId: undefined }),
+      {} as IntentHandlers,
       logger,
       {},
       (m) => redactor.redactValue(m),

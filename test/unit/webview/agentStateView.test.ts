@@ -7,9 +7,9 @@ import { applyHostEvent } from '../../../src/shared/sessionViewReducer';
 import { parseHostMessage, parseWebviewMessage } from '../../../src/shared/webviewProtocol';
 import { SessionPresenter } from '../../../src/extension/presentation/sessionPresenter';
 import type { HostEvent } from '../../../src/shared/sessionView';
-import { ModelStub, snapshotWith } from './viewBuilders';
+import { ModelStub, recordingHandlers, snapshotWith, stubSurface } from './viewBuilders';
 import { SessionViewChannel } from '../../../src/extension/presentation/sessionViewChannel';
-import type { SessionViewController } from '../../../src/extension/presentation/sessionViewController';
+import { optionHandlers, type OptionPorts } from '../../../src/extension/presentation/handlers/options';
 
 const agent: AgentStateView = {
   options: [
@@ -64,14 +64,10 @@ describe('agent state in the session view', () => {
     const calls: unknown[] = [];
     const noop = () => undefined;
     const model = new ModelStub();
-    const controller: SessionViewController = {
-      getSnapshot: () => model.snapshot,
-      onPrompt: noop, onStop: noop, onResume: noop, onApproval: noop, onShowTaskOutput: noop, onKillTask: noop, onOpenSession: noop, onOpenFile: noop,
-      onAgentOption: (intent) => void calls.push(intent),
-    };
+    const ports: OptionPorts = { command: async (_id, target) => void calls.push(target), remedy: async () => undefined };
     const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
     const posted: unknown[] = [];
-    const channel = new SessionViewChannel((m) => posted.push(m), controller, log);
+    const channel = new SessionViewChannel((m) => posted.push(m), stubSurface(() => model.snapshot), recordingHandlers([], optionHandlers(() => ports)), log);
     model.channel = channel;
     model.postSnapshot(snapshotWith());
     await channel.receive({ type: 'agentOption', id: 'w1', sessionId: 's1', configId: 'mode' });

@@ -5,31 +5,22 @@
 import * as assert from 'node:assert/strict';
 import type { Logger } from '../../../src/extension/core/ports/logger';
 import { SessionViewChannel } from '../../../src/extension/presentation/sessionViewChannel';
-import type { SessionViewController } from '../../../src/extension/presentation/sessionViewController';
+import type { IntentHandlers } from '../../../src/extension/presentation/viewHandlers';
+import { composerHandlers, type ComposerPorts } from '../../../src/extension/presentation/handlers/composer';
 import { TranscriptTranslator } from '../../../src/extension/presentation/transcriptTranslator';
 import type { ElicitationView } from '../../../src/shared/sessionView';
 import { applyHostEvent } from '../../../src/shared/sessionViewReducer';
 import type { HostMessage } from '../../../src/shared/webviewProtocol';
 import { parseHostMessage } from '../../../src/shared/webviewProtocol';
-import { ModelStub, snapshotWith } from './viewBuilders';
+import { ModelStub, recordingHandlers, snapshotWith, stubSurface } from './viewBuilders';
 
 const quiet: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-function setup(overrides: Partial<SessionViewController> = {}) {
+function setup(overrides: Partial<IntentHandlers> = {}) {
   const posted: HostMessage[] = [];
   const calls: [string, unknown][] = [];
-  const record = (name: string) => (intent: unknown) => {
-    calls.push([name, intent]);
-  };
   const model = new ModelStub();
-  const controller: SessionViewController = {
-    getSnapshot: () => model.snapshot,
-    onPrompt: record('prompt'), onStop: record('stop'), onResume: record('resume'), onApproval: record('approval'),
-    onShowTaskOutput: record('showTaskOutput'), onKillTask: record('killTask'), onOpenSession: record('openSession'), onOpenFile: record('openFile'),
-    onElicitation: record('elicitation'), onOpenElicitationUrl: record('openElicitationUrl'),
-    ...overrides,
-  };
-  const channel = new SessionViewChannel((m) => void posted.push(m), controller, quiet);
+  const channel = new SessionViewChannel((m) => void posted.push(m), stubSurface(() => model.snapshot), recordingHandlers(calls, overrides), quiet);
   model.channel = channel;
   return { channel, model, posted, calls };
 }
@@ -38,7 +29,9 @@ const form: ElicitationView = { requestId: 'r1', mode: 'form', message: 'Fill <b
 
 describe('session view channel: prompt context and elicitations', () => {
   it('answers a mention query with the controller\'s items under its request id', async () => {
-    const { channel, posted } = setup({ onMentionQuery: async (q) => ({ items: [{ kind: 'file', path: `${q.query}.ts` }], images: true }) });
+    const found = async (_sessionId: string | undefined, query: string) => ({ items: [{ kind: 'file' as const, path: `${query}.ts` }], images: true });
+    const { mentionQuery } = composerHandlers(() => ({ mentions: { choices: found } }) as unknown as ComposerPorts);
+    const { channel, posted } = setup({ mentionQuery });
     await channel.receive({ type: 'ready', id: 'w1' });
     await channel.receive({ type: 'mentionQuery', id: 'w2', query: 'abc' });
     const answer = posted.find((m) => m.type === 'mentions');
@@ -52,8 +45,8 @@ describe('session view channel: prompt context and elicitations', () => {
     await channel.receive({ type: 'elicitation', id: 'w2', requestId: 'r1', action: 'accept', content: { n: 1 } });
     await channel.receive({ type: 'openElicitationUrl', id: 'w3', requestId: 'r2' });
     assert.deepEqual(calls, [
-      ['prompt', { sessionId: undefined, text: '', mentions: [{ kind: 'file', path: 'a.ts' }] }],
-      ['elicitation', { sessionId: undefined, requestId: 'r1', action: 'accept', content: { n: 1 } }],
+      ['prompt', { text: '', mentions: [{ kind: 'file', path: 'a.ts' }] }],
+      ['elicitation', { requestId: 'r1', action: 'accept', content: { n: 1 } }],
       ['openElicitationUrl', { requestId: 'r2' }],
     ]);
   });

@@ -5,26 +5,20 @@
 import * as assert from 'node:assert/strict';
 import type { Logger } from '../../../src/extension/core/ports/logger';
 import { SessionViewChannel } from '../../../src/extension/presentation/sessionViewChannel';
-import type { SessionViewController } from '../../../src/extension/presentation/sessionViewController';
+import type { IntentHandlers } from '../../../src/extension/presentation/viewHandlers';
+import { composerHandlers, type ComposerPorts } from '../../../src/extension/presentation/handlers/composer';
 import type { HostMessage } from '../../../src/shared/webviewProtocol';
 import { parseHostMessage, parseWebviewMessage } from '../../../src/shared/webviewProtocol';
 import { droppedUris } from '../../../src/webview/composer';
-import { ModelStub, snapshotWith } from './viewBuilders';
+import { ModelStub, recordingHandlers, snapshotWith, stubSurface } from './viewBuilders';
 
 const quiet: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-function setup(overrides: Partial<SessionViewController> = {}) {
+function setup(overrides: Partial<IntentHandlers> = {}, without: (keyof IntentHandlers)[] = []) {
   const posted: HostMessage[] = [];
   const calls: [string, unknown][] = [];
-  const record = (name: string) => (intent: unknown) => void calls.push([name, intent]);
   const model = new ModelStub();
-  const controller: SessionViewController = {
-    getSnapshot: () => model.snapshot,
-    onPrompt: record('prompt'), onStop: record('stop'), onResume: record('resume'), onApproval: record('approval'),
-    onShowTaskOutput: record('showTaskOutput'), onKillTask: record('killTask'), onOpenSession: record('openSession'), onOpenFile: record('openFile'),
-    ...overrides,
-  };
-  const channel = new SessionViewChannel((m) => void posted.push(m), controller, quiet);
+  const channel = new SessionViewChannel((m) => void posted.push(m), stubSurface(() => model.snapshot), recordingHandlers(calls, overrides, without), quiet);
   model.channel = channel;
   return { channel, model, posted, calls };
 }
@@ -32,12 +26,12 @@ function setup(overrides: Partial<SessionViewController> = {}) {
 describe('session view channel: context from the editor', () => {
   it('answers a drop with the controller\'s checked mentions and its note, under the drop\'s request id', async () => {
     const seen: unknown[] = [];
-    const { channel, posted } = setup({
-      onDropUris: async (intent) => {
-        seen.push(intent);
-        return { items: [{ kind: 'file', path: 'src/a.ts' }], note: '"/etc/passwd" is outside the session\'s folder.' };
-      },
-    });
+    const dropped = async (sessionId: string | undefined, uris: string[]) => {
+      seen.push({ sessionId, uris });
+      return { items: [{ kind: 'file' as const, path: 'src/a.ts' }], note: '"/etc/passwd" is outside the session\'s folder.' };
+    };
+    const { dropUris } = composerHandlers(() => ({ mentions: { dropped } }) as unknown as ComposerPorts);
+    const { channel, posted } = setup({ dropUris });
     await channel.receive({ type: 'ready', id: 'w1' });
     await channel.receive({ type: 'dropUris', id: 'w2', sessionId: 's1', uris: ['file:///ws/src/a.ts', 'file:///etc/passwd'] });
     assert.deepEqual(seen, [{ sessionId: 's1', uris: ['file:///ws/src/a.ts', 'file:///etc/passwd'] }]);
@@ -47,17 +41,18 @@ describe('session view channel: context from the editor', () => {
 
   it('answers the Problems button with the active file\'s Problems', async () => {
     const problems = { kind: 'problems' as const, count: 1, text: 'a.json:3:14 error: Value expected', path: 'a.json' };
-    const { channel, posted } = setup({ onActiveProblems: async () => ({ items: [problems] }) });
+    const { activeProblems } = composerHandlers(() => ({ mentions: { activeProblems: async () => ({ items: [problems] }) } }) as unknown as ComposerPorts);
+    const { channel, posted } = setup({ activeProblems });
     await channel.receive({ type: 'ready', id: 'w1' });
     await channel.receive({ type: 'activeProblems', id: 'w2', sessionId: 's1' });
     assert.deepEqual(posted.at(-1), { type: 'addMentions', requestId: 'w2', items: [problems] });
   });
 
   it('a view that cannot take drops says so to the webview instead of dropping the request', async () => {
-    const { channel, posted } = setup();
+    const { channel, posted } = setup({}, ['dropUris']);
     await channel.receive({ type: 'ready', id: 'w1' });
     await channel.receive({ type: 'dropUris', id: 'w2', uris: ['file:///ws/a'] });
-    assert.deepEqual(posted.at(-1), { type: 'error', requestId: 'w2', message: 'This view cannot take dropped files.' });
+    assert.deepEqual(posted.at(-1), { type: 'error', requestId: 'w2', message: 'This view cannot handle "dropUris" messages.' });
   });
 
   it('chips and focus sent before the webview is ready reach it after its snapshot, once', async () => {

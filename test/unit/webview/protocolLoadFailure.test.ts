@@ -5,7 +5,8 @@
 import * as assert from 'node:assert/strict';
 import Module, { createRequire } from 'node:module';
 import type * as ChannelModule from '../../../src/extension/presentation/sessionViewChannel';
-import type { SessionViewController } from '../../../src/extension/presentation/sessionViewController';
+import type { IntentHandlers } from '../../../src/extension/presentation/viewHandlers';
+import { sideBarSurface } from '../../../src/extension/presentation/viewSurface';
 import type { HostMessage } from '../../../src/shared/webviewProtocol';
 import { emptySnapshot } from '../../../src/shared/sessionView';
 
@@ -43,9 +44,10 @@ describe('session view channel without its protocol module', () => {
     const logged: string[] = [];
     const rejected: string[] = [];
     const dispatched: string[] = [];
-    const controller = { getSnapshot: () => emptySnapshot(), onPrompt: () => dispatched.push('prompt') } as unknown as SessionViewController;
+    const surface = sideBarSurface({ getSnapshot: () => emptySnapshot(), currentSessionId: undefined });
+    const handlers = { prompt: () => void dispatched.push('prompt') } as unknown as IntentHandlers;
     const logger = { trace() {}, debug() {}, info() {}, warn() {}, error: (m: string | Error) => logged.push(String(m)) };
-    const channel = new SessionViewChannel((m) => posted.push(m), controller, logger, { onRejected: (r) => rejected.push(r) });
+    const channel = new SessionViewChannel((m) => posted.push(m), surface, handlers, logger, { onRejected: (r) => rejected.push(r) });
     await channel.receive({ type: 'ready', id: 'w1' });
     await channel.receive({ type: 'prompt', id: 'w2', text: 'hello' });
     assert.ok(loads >= 2, 'the second message met the module that throws on use');

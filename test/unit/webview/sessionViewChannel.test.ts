@@ -3,10 +3,11 @@
 import * as assert from 'node:assert/strict';
 import type { Logger } from '../../../src/extension/core/ports/logger';
 import { SessionViewChannel } from '../../../src/extension/presentation/sessionViewChannel';
-import type { SessionViewController } from '../../../src/extension/presentation/sessionViewController';
+import type { IntentHandlers } from '../../../src/extension/presentation/viewHandlers';
+import type { SessionSnapshot } from '../../../src/shared/sessionView';
 import type { HostMessage } from '../../../src/shared/webviewProtocol';
 import { snapshotTailEntries } from '../../../src/shared/webviewProtocol';
-import { ModelStub, agentEntry, longTranscript, snapshotWith, userEntry } from './viewBuilders';
+import { ModelStub, agentEntry, longTranscript, recordingHandlers, snapshotWith, stubSurface, userEntry } from './viewBuilders';
 
 class RecordingLogger implements Logger {
   readonly records: { level: string; message: string }[] = [];
@@ -17,22 +18,16 @@ class RecordingLogger implements Logger {
   error(message: string | Error) { this.records.push({ level: 'error', message: String(message) }); }
 }
 
-function setup(overrides: Partial<SessionViewController> = {}) {
+function setup(overrides: Partial<IntentHandlers> = {}, snapshot?: () => SessionSnapshot, without: (keyof IntentHandlers)[] = []) {
   const posted: HostMessage[] = [];
   const calls: [string, unknown][] = [];
-  const record = (name: string) => (intent: unknown) => { calls.push([name, intent]); };
   const model = new ModelStub();
-  const controller: SessionViewController = {
-    getSnapshot: () => model.snapshot,
-    onPrompt: record('prompt'), onStop: record('stop'), onResume: record('resume'), onApproval: record('approval'),
-    onShowTaskOutput: record('showTaskOutput'), onKillTask: record('killTask'), onOpenSession: record('openSession'), onOpenFile: record('openFile'),
-    ...overrides,
-  };
+  const surface = stubSurface(snapshot ?? (() => model.snapshot));
   const logger = new RecordingLogger();
   const rejected: string[] = [];
-  const channel = new SessionViewChannel((m) => { posted.push(m); return Promise.resolve(true); }, controller, logger, { onRejected: (r) => rejected.push(r) });
+  const channel = new SessionViewChannel((m) => { posted.push(m); return Promise.resolve(true); }, surface, recordingHandlers(calls, overrides, without), logger, { onRejected: (r) => rejected.push(r) });
   model.channel = channel;
-  return { channel, model, posted, calls, logger, rejected };
+  return { channel, model, posted, calls, logger, rejected, surface };
 }
 
 describe('session view channel (host side)', () => {
@@ -66,9 +61,9 @@ describe('session view channel (host side)', () => {
     assert.deepEqual(last.snapshot.entries.map((e) => e.id), ['u1', 'a1', 'u2']);
   });
 
-  it('asks the controller for the snapshot on ready when it offers one', async () => {
+  it('asks the surface for the snapshot on ready', async () => {
     const authority = snapshotWith([userEntry('from-store')]);
-    const { channel, posted } = setup({ getSnapshot: () => authority });
+    const { channel, posted } = setup({}, () => authority);
     channel.postSnapshot(snapshotWith([userEntry('stale')]));
     await channel.receive({ type: 'ready', id: 'w1' });
     const first = posted[0];
@@ -103,7 +98,7 @@ describe('session view channel (host side)', () => {
     assert.deepEqual(posted, [{ type: 'pong', id: 'probe-7' }]);
   });
 
-  it('forwards each valid intent to the controller', async () => {
+  it('hands each valid intent to the handler of its type', async () => {
     const { channel, calls } = setup();
     await channel.receive({ type: 'prompt', id: 'w1', sessionId: 's1', text: 'hello' });
     await channel.receive({ type: 'stop', id: 'w2', sessionId: 's1' });
@@ -116,26 +111,26 @@ describe('session view channel (host side)', () => {
     assert.deepEqual(calls, [
       ['prompt', { sessionId: 's1', text: 'hello' }],
       ['stop', { sessionId: 's1' }],
-      ['resume', { sessionId: undefined }],
-      ['approval', { sessionId: undefined, requestId: 'p1', decision: 'allowOnce' }],
+      ['resume', {}],
+      ['approval', { requestId: 'p1', decision: 'allowOnce' }],
       ['showTaskOutput', { taskId: 't1' }],
       ['killTask', { taskId: 't1' }],
-      ['openSession', { sessionId: undefined }],
+      ['openSession', {}],
       ['openFile', { path: '/ws/src/a.ts', line: 3 }],
     ]);
   });
 
   it('forwards Edit, Retry and Regenerate with the message they name; a view without them says so', async () => {
-    const { channel, calls } = setup({ onRedo: (intent) => void calls.push(['redo', intent]) });
+    const { channel, calls } = setup();
     await channel.receive({ type: 'redo', id: 'w1', sessionId: 's1', entryId: 'user-1', how: 'edit', text: 'better' });
     await channel.receive({ type: 'redo', id: 'w2', sessionId: 's1', entryId: 'user-1', how: 'retry' });
     assert.deepEqual(calls, [
       ['redo', { sessionId: 's1', entryId: 'user-1', how: 'edit', text: 'better' }],
       ['redo', { sessionId: 's1', entryId: 'user-1', how: 'retry' }],
     ]);
-    const without = setup();
+    const without = setup({}, undefined, ['redo']);
     await without.channel.receive({ type: 'redo', id: 'w3', entryId: 'user-1', how: 'retry' });
-    assert.deepEqual(without.posted.at(-1), { type: 'error', requestId: 'w3', message: 'This view cannot edit or retry messages.' });
+    assert.deepEqual(without.posted.at(-1), { type: 'error', requestId: 'w3', message: 'This view cannot handle "redo" messages.' });
   });
 
   it('rejects and logs a hostile message without acting on it', async () => {
@@ -154,7 +149,7 @@ describe('session view channel (host side)', () => {
   });
 
   it('answers a failing intent with an error naming its request id, and logs it', async () => {
-    const { channel, posted, logger } = setup({ onPrompt: () => Promise.reject(new Error('session is busy in another window')) });
+    const { channel, posted, logger } = setup({ prompt: () => Promise.reject(new Error('session is busy in another window')) });
     await channel.receive({ type: 'prompt', id: 'w9', text: 'hi' });
     assert.deepEqual(posted, [{ type: 'error', requestId: 'w9', message: 'session is busy in another window' }]);
     assert.ok(logger.records.some((r) => r.level === 'error' && /prompt.*busy/.test(r.message)));
@@ -168,13 +163,11 @@ describe('session view channel (host side)', () => {
 
   it('survives a post that throws or rejects', async () => {
     const logger = new RecordingLogger();
-    const noop = () => undefined;
-    const controller: SessionViewController = {
-      getSnapshot: snapshotWith, onPrompt: noop, onStop: noop, onResume: noop, onApproval: noop, onShowTaskOutput: noop, onKillTask: noop, onOpenSession: noop, onOpenFile: noop,
-    };
-    const throwing = new SessionViewChannel(() => { throw new Error('disposed'); }, controller, logger);
+    const surface = stubSurface(() => snapshotWith());
+    const handlers = recordingHandlers([]);
+    const throwing = new SessionViewChannel(() => { throw new Error('disposed'); }, surface, handlers, logger);
     await throwing.receive({ type: 'ping', id: 'w1' });
-    const rejecting = new SessionViewChannel(() => Promise.reject(new Error('gone')), controller, logger);
+    const rejecting = new SessionViewChannel(() => Promise.reject(new Error('gone')), surface, handlers, logger);
     await rejecting.receive({ type: 'ping', id: 'w1' });
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(logger.records.filter((r) => /post to webview failed/.test(r.message)).length, 2);
@@ -183,9 +176,8 @@ describe('session view channel (host side)', () => {
   it('Copy puts the Markdown the host holds for that message on the clipboard, masked, and nothing else', async () => {
     const copied: string[] = [];
     const posted: HostMessage[] = [];
-    const { model, channel: first } = setup();
-    const controller = first['controller'];
-    const channel = new SessionViewChannel((m) => { posted.push(m); }, controller, new RecordingLogger(), {}, (m) => JSON.parse(JSON.stringify(m).replace(/sk-secret/g, '***')) as typeof m, (text) => copied.push(text));
+    const { model, surface } = setup();
+    const channel = new SessionViewChannel((m) => { posted.push(m); }, surface, recordingHandlers([]), new RecordingLogger(), {}, (m) => JSON.parse(JSON.stringify(m).replace(/sk-secret/g, '***')) as typeof m, (text) => copied.push(text));
     model.channel = channel;
     model.postSnapshot(snapshotWith([userEntry('u1', 'my question'), agentEntry('a1', '**answer** with sk-secret'), { kind: 'thought', id: 't1', text: 'hm', streaming: false, at: 1 }]));
     await channel.receive({ type: 'ready', id: 'w1' });

@@ -3,6 +3,9 @@
 import type { EntryView, HostEvent, SessionSnapshot, TaskView, ToolCallView } from '../../../src/shared/sessionView';
 import { emptySnapshot } from '../../../src/shared/sessionView';
 import { applyHostEvent } from '../../../src/shared/sessionViewReducer';
+import type { WebviewMessage } from '../../../src/shared/webviewProtocol';
+import type { IntentHandlers } from '../../../src/extension/presentation/viewHandlers';
+import { sideBarSurface, type ViewSurface } from '../../../src/extension/presentation/viewSurface';
 
 export function snapshotWith(entries: EntryView[] = [], patch: Partial<SessionSnapshot> = {}): SessionSnapshot {
   return { ...emptySnapshot(), session: { id: 's1', title: 'Session one' }, entries, ...patch };
@@ -37,7 +40,7 @@ export function longTranscript(n: number): EntryView[] {
 
 /**
  * Stands in for the shown session's model (SessionPresenter) in channel tests: it folds what it posts
- * and is the snapshot the controller gives the channel, as the extension wires them.
+ * and is the snapshot the surface gives the channel, as the extension wires them.
  */
 export class ModelStub {
   snapshot: SessionSnapshot = emptySnapshot();
@@ -52,4 +55,28 @@ export class ModelStub {
     this.snapshot = applyHostEvent(this.snapshot, event);
     this.channel?.postEvent(event);
   }
+}
+
+const intentTypes: Record<keyof IntentHandlers, true> = {
+  prompt: true, mentionQuery: true, dropUris: true, activeProblems: true, elicitation: true, openElicitationUrl: true, stop: true, resume: true,
+  approval: true, showTaskOutput: true, killTask: true, openSession: true, openFile: true, openDiff: true, noticeAction: true, agentOption: true,
+  restoreCheckpoint: true, openTurnChanges: true, redo: true,
+};
+
+/**
+ * The view's handlers in channel tests: each records what it is given as `[type, intent]` (the message without its
+ * type and request id); `overrides` replace some, `without` leaves some out (a map built around the types).
+ */
+export function recordingHandlers(calls: [string, unknown][], overrides: Partial<IntentHandlers> = {}, without: (keyof IntentHandlers)[] = []): IntentHandlers {
+  const record = (message: WebviewMessage) => {
+    const { type, id: _id, ...intent } = message;
+    calls.push([type, intent]);
+  };
+  const handlers = Object.fromEntries(Object.keys(intentTypes).filter((type) => !without.includes(type as keyof IntentHandlers)).map((type) => [type, record]));
+  return { ...handlers, ...overrides } as IntentHandlers;
+}
+
+/** The side bar's surface over a model stub: a message names its session or none. */
+export function stubSurface(snapshot: () => SessionSnapshot): ViewSurface {
+  return sideBarSurface({ getSnapshot: snapshot, currentSessionId: undefined });
 }

@@ -10,14 +10,14 @@ import { tagged, type Logger } from '../../core/ports/logger';
 import type { MentionItem } from '../../../shared/promptContext';
 import type { WebviewMessage } from '../../../shared/webviewProtocol';
 import { SessionViewChannel } from '../../presentation/sessionViewChannel';
-import type { SessionViewController } from '../../presentation/sessionViewController';
+import type { IntentHandlers } from '../../presentation/viewHandlers';
 import type { ModelWatcher } from '../../presentation/sessionModels';
 import type { SessionSnapshot } from '../../../shared/sessionView';
-import { tabController } from '../../presentation/tabController';
+import { tabSurface } from '../../presentation/viewSurface';
 import { copyToClipboard, renderSessionWebview, sessionWebviewOptions } from './sessionWebview';
 
 /** What the tabs need of the session controller (sessionController.ts). */
-export interface TabSessions extends SessionViewController {
+export interface TabSessions {
   watch(sessionId: string, watcher: ModelWatcher): Promise<() => void>;
   snapshotOf(sessionId: string): SessionSnapshot;
 }
@@ -25,6 +25,8 @@ export interface TabSessions extends SessionViewController {
 export interface SessionPanelsOptions {
   extensionUri: vscode.Uri;
   sessions: TabSessions;
+  /** The side bar's handlers: a tab's messages do what the side bar's do, aimed at the tab's session (viewSurface.ts). */
+  handlers: IntentHandlers;
   logger: Logger;
   redactor?: Redactor;
 }
@@ -41,8 +43,8 @@ export class SessionPanel extends Disposable {
   ) {
     super();
     const redact = o.redactor ? <T>(value: T) => o.redactor!.redactValue(value) : undefined;
-    const controller = tabController(o.sessions, sessionId, () => o.sessions.snapshotOf(sessionId));
-    this.channel = new SessionViewChannel((m) => this.panel?.webview.postMessage(m), controller, o.logger, { onAccepted: (m) => hooks.message(m) }, redact, (text) => copyToClipboard(text));
+    const surface = tabSurface(sessionId, () => o.sessions.snapshotOf(sessionId));
+    this.channel = new SessionViewChannel((m) => this.panel?.webview.postMessage(m), surface, o.handlers, o.logger, { onAccepted: (m) => hooks.message(m) }, redact, (text) => copyToClipboard(text));
   }
 
   /**

@@ -8,14 +8,17 @@ import type { Redactor } from '../../core/common/redactor';
 import type { HostEvent, SessionSnapshot } from '../../../shared/sessionView';
 import type { WebviewMessage } from '../../../shared/webviewProtocol';
 import { SessionViewChannel } from '../../presentation/sessionViewChannel';
-import type { SessionViewController } from '../../presentation/sessionViewController';
+import type { IntentHandlers } from '../../presentation/viewHandlers';
+import type { ViewSurface } from '../../presentation/viewSurface';
 import type { MentionItem } from '../../../shared/promptContext';
 import { copyToClipboard, renderSessionWebview, sessionWebviewOptions } from './sessionWebview';
 
 export interface SessionViewProviderOptions {
   /** `context.extensionUri`: dist/ below it holds webview.js and codicons/. */
   extensionUri: vscode.Uri;
-  controller: SessionViewController;
+  /** The side bar's view: the session it shows (sessionController.ts), and which session a message is for. */
+  surface: ViewSurface;
+  handlers: IntentHandlers;
   logger: Logger;
   /** Cuts secrets out of everything posted to the webview. */
   redactor?: Redactor;
@@ -42,7 +45,7 @@ export class SessionViewProvider extends Disposable implements vscode.WebviewVie
     super();
     this.logger = tagged(options.logger, 'webview');
     this.distUri = vscode.Uri.joinPath(options.extensionUri, 'dist');
-    this.channel = new SessionViewChannel((m) => this.view?.webview.postMessage(m), options.controller, this.logger, {
+    this.channel = new SessionViewChannel((m) => this.view?.webview.postMessage(m), options.surface, options.handlers, this.logger, {
       onRejected: (reason) => this._onDidRejectMessage.fire(reason),
       onAccepted: (message) => this._onDidReceiveMessage.fire(message),
       onReady: () => this._onDidBecomeReady.fire(),
