@@ -74,11 +74,8 @@ function coreFolderGraph(root: string): Map<string, string[]> {
   return new Map([...folders].map(([folder, to]) => [folder, [...to]]));
 }
 
-/** Folder circles inside core not untangled yet (issue 27): acp/acpAgentHandle.ts is being rewritten (issue 25). */
-const knownCoreFolderCircles = [
-  ['acp', 'settings', 'supervisor', 'tasks'],
-  ['common', 'ports'],
-];
+/** Folder circles inside core not untangled yet (issue 27). */
+const knownCoreFolderCircles = [['common', 'ports']];
 
 const MAX_LINES = 400;
 
