@@ -12,7 +12,7 @@ import { TurnLeaseStore } from '../src/extension/core/lease/turnLease';
 import { SessionStore } from '../src/extension/core/store/sessionStore';
 import { ActivityClock } from '../src/extension/core/supervisor/activityClock';
 import { TurnSupervisor } from '../src/extension/core/supervisor/turnSupervisor';
-import type { LivenessSettings } from '../src/extension/core/settings/livenessSettings';
+import type { LivenessSettings } from '../src/extension/core/supervisor/livenessSettings';
 import { isDead, ProcessAgent } from '../test/unit/supervisor/processAgent';
 
 async function supervisor(settings: LivenessSettings, agents: AgentHandleProvider) {

@@ -16,7 +16,7 @@ import { launchSecrets, type LaunchSpec } from './core/acp/agentLaunch';
 import type { LaunchPurpose } from './core/acp/acpHandleDeps';
 import { historyOfTranscript } from './core/acp/historyRecorder';
 import type { ApprovalPolicy, LanguageModelBridge, PermissionPrompter } from './core/acp/hostPorts';
-import type { LivenessSettings } from './core/settings/livenessSettings';
+import type { LivenessSettings } from './core/supervisor/livenessSettings';
 import { TurnSupervisor } from './core/supervisor/turnSupervisor';
 import { TaskRegistry } from './core/tasks/taskRegistry';
 import type { TaskCompletion } from './core/tasks/taskTypes';

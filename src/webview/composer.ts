@@ -69,23 +69,137 @@ export function droppedUris(data: DataTransfer | null | undefined): string[] {
 const listId = 'command-list';
 const optionId = (i: number) => `command-option-${i}`;
 
-// eslint-disable-next-line max-lines-per-function -- the composer's one template, whose parts move out with the webview's handlers (issue 27, item 2)
 export function composer(p: ComposerProps): TemplateResult {
   const list = p.completions;
   const commands = p.commands ?? [];
-  const refresh = (area: HTMLTextAreaElement) => {
-    if (list?.update(area.value, area.selectionStart ?? area.value.length, commands)) p.onCompletionsChanged?.();
-  };
-  const choose = (area: HTMLTextAreaElement) => {
-    const chosen = list?.accept(area.value);
-    if (!chosen) return;
-    area.value = chosen.text;
-    area.setSelectionRange(chosen.caret, chosen.caret);
-    p.onInput(chosen.text);
-    p.onCompletionsChanged?.();
-  };
+  const act = completionActions(p, commands);
   const c = p.context;
-  const onKeydown = (e: KeyboardEvent) => {
+  const files = imageFiles(c);
+  const open = list?.open === true;
+  const hint = pendingHint(p.draft, commands);
+  return html`<div id="composer" @dragover=${(e: DragEvent) => c && droppable(e) && e.preventDefault()} @drop=${dropHandler(c, files)}>
+    ${c?.chips ?? nothing}
+    ${open ? commandList(list!, (i) => {
+      const area = document.getElementById('prompt-input') as HTMLTextAreaElement | null;
+      list!.select(i);
+      if (area) {
+        act.choose(area);
+        area.focus();
+      }
+    }) : nothing}
+    ${promptInput(p, act, files)}
+    ${hint ? html`<div id="command-hint" class="command-hint-line"><span class="codicon codicon-info"></span> /${hint.name}: ${hint.hint}</div>` : nothing}
+    ${c?.picker ?? nothing}
+    ${c?.problem ? html`<div class="composer-problem" role="alert"><span class="codicon codicon-warning"></span> ${c.problem}</div>` : nothing}
+    <div class="composer-buttons">
+      ${c ? attachButtons(c, files) : nothing}
+      <span class="composer-send"><button type="button" class="button" id="send" ?disabled=${p.live || (p.draft.trim() === '' && !c?.hasAttachments)} @click=${() => p.onSend()}><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>
+      <button type="button" class="button secondary" id="stop" ?disabled=${!p.live} @click=${() => p.onStop()}><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Stop</button></span>
+    </div>
+  </div>`;
+}
+
+/** What the `/` list does to the input: follow its text and caret, put the chosen command in, close. */
+interface CompletionActions {
+  refresh(area: HTMLTextAreaElement): void;
+  choose(area: HTMLTextAreaElement): void;
+  close(): void;
+}
+
+function completionActions(p: ComposerProps, commands: readonly AgentCommandView[]): CompletionActions {
+  const list = p.completions;
+  return {
+    refresh: (area) => {
+      if (list?.update(area.value, area.selectionStart ?? area.value.length, commands)) p.onCompletionsChanged?.();
+    },
+    choose: (area) => {
+      const chosen = list?.accept(area.value);
+      if (!chosen) return;
+      area.value = chosen.text;
+      area.setSelectionRange(chosen.caret, chosen.caret);
+      p.onInput(chosen.text);
+      p.onCompletionsChanged?.();
+    },
+    close: () => {
+      if (!list?.open) return;
+      list.dismiss();
+      p.onCompletionsChanged?.();
+    },
+  };
+}
+
+type FilesHandler = (list: FileList | null | undefined, e: Event) => void;
+
+/** Image files pasted, picked or dropped go to the context; anything else is left to the browser. */
+function imageFiles(c: ComposerContext | undefined): FilesHandler {
+  return (list, e) => {
+    const images = [...(list ?? [])].filter((f) => f.type.startsWith('image/'));
+    if (images.length === 0 || !c) return;
+    e.preventDefault();
+    c.onFiles(images);
+  };
+}
+
+/** A drop of files named by URIs (the Explorer, an editor tab) attaches them; else its image files. */
+function dropHandler(c: ComposerContext | undefined, files: FilesHandler): (e: DragEvent) => void {
+  return (e) => {
+    const uris = droppedUris(e.dataTransfer);
+    if (uris.length === 0 || !c) return files(e.dataTransfer?.files, e);
+    e.preventDefault();
+    c.onUris(uris);
+  };
+}
+
+function droppable(e: DragEvent): boolean {
+  return [...(e.dataTransfer?.types ?? [])].some((t) => t === 'Files' || uriTypes.includes(t.toLowerCase()));
+}
+
+/** The textarea: its accessible name and list relations, the placeholder that says how to use it, its events. */
+function promptInput(p: ComposerProps, act: CompletionActions, files: FilesHandler): TemplateResult {
+  const c = p.context;
+  const commands = p.commands ?? [];
+  const open = p.completions?.open === true;
+  // One list is open at a time: `/` commands at the start, `@` mentions inside a word.
+  const ariaControls = open ? listId : c?.pickerOpen ? c.listId : undefined;
+  const ariaActive = open ? optionId(p.completions!.active) : c?.activeDescendant;
+  const autocomplete = commands.length > 0 || c ? 'list' : 'none';
+  const usage = `${c ? '@ mentions a file, the selection or Problems; ' : ''}Enter sends, Shift+Enter for a newline${commands.length > 0 ? ', / for commands' : ''}`;
+  const cursor = (e: Event) => {
+    const t = e.target as HTMLTextAreaElement;
+    c?.onCursor(t.value, t.selectionStart ?? t.value.length);
+  };
+  return html`<textarea id="prompt-input" rows="3" aria-label="Message the agent"
+      aria-autocomplete=${autocomplete}
+      aria-controls=${ariaControls ?? nothing}
+      aria-expanded=${c ? (c.pickerOpen || open ? 'true' : 'false') : nothing}
+      aria-activedescendant=${ariaActive ?? nothing}
+      placeholder=${p.live ? 'The agent is working… (Escape stops)' : `Ask the agent (${usage})`}
+      .value=${p.draft}
+      @input=${(e: Event) => {
+        const area = e.target as HTMLTextAreaElement;
+        p.onInput(area.value);
+        act.refresh(area);
+        cursor(e);
+      }}
+      @click=${(e: Event) => {
+        act.refresh(e.target as HTMLTextAreaElement);
+        cursor(e);
+      }}
+      @keyup=${(e: KeyboardEvent) => {
+        if (e.key === 'ArrowLeft' || e.key === 'ArrowRight' || e.key === 'Home' || e.key === 'End') {
+          act.refresh(e.target as HTMLTextAreaElement);
+          cursor(e);
+        }
+      }}
+      @paste=${(e: ClipboardEvent) => files(e.clipboardData?.files, e)}
+      @blur=${() => act.close()}
+      @keydown=${keydownHandler(p, act)}></textarea>`;
+}
+
+/** A key goes first to the open `/` list, then to the `@` picker; Enter without Shift sends. */
+function keydownHandler(p: ComposerProps, act: CompletionActions): (e: KeyboardEvent) => void {
+  const list = p.completions;
+  return (e) => {
     // Keys that confirm an IME composition belong to the IME: no list pick, no send.
     if (e.isComposing) return;
     const area = e.target as HTMLTextAreaElement;
@@ -101,18 +215,17 @@ export function composer(p: ComposerProps): TemplateResult {
         case 'Tab':
           if (e.shiftKey) break;
           e.preventDefault();
-          choose(area);
+          act.choose(area);
           return;
         case 'Escape':
           // Closes the list only: the view's Escape (stop the turn) must not see it.
           e.preventDefault();
           e.stopPropagation();
-          list.dismiss();
-          p.onCompletionsChanged?.();
+          act.close();
           return;
       }
     }
-    if (c?.onKey(e)) {
+    if (p.context?.onKey(e)) {
       e.preventDefault();
       e.stopPropagation();
       return;
@@ -122,77 +235,11 @@ export function composer(p: ComposerProps): TemplateResult {
       p.onSend();
     }
   };
-  const cursor = (e: Event) => {
-    const t = e.target as HTMLTextAreaElement;
-    c?.onCursor(t.value, t.selectionStart ?? t.value.length);
-  };
-  const files = (list: FileList | null | undefined, e: Event) => {
-    const images = [...(list ?? [])].filter((f) => f.type.startsWith('image/'));
-    if (images.length === 0 || !c) return;
-    e.preventDefault();
-    c.onFiles(images);
-  };
-  const open = list?.open === true;
-  const hint = pendingHint(p.draft, commands);
-  // One list is open at a time: `/` commands at the start, `@` mentions inside a word.
-  const ariaControls = open ? listId : c?.pickerOpen ? c.listId : undefined;
-  const ariaActive = open ? optionId(list!.active) : c?.activeDescendant;
-  const autocomplete = commands.length > 0 || c ? 'list' : 'none';
-  const usage = `${c ? '@ mentions a file, the selection or Problems; ' : ''}Enter sends, Shift+Enter for a newline${commands.length > 0 ? ', / for commands' : ''}`;
-  const drop = (e: DragEvent) => {
-    const uris = droppedUris(e.dataTransfer);
-    if (uris.length === 0 || !c) return files(e.dataTransfer?.files, e);
-    e.preventDefault();
-    c.onUris(uris);
-  };
-  const droppable = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].some((t) => t === 'Files' || uriTypes.includes(t.toLowerCase()));
-  return html`<div id="composer" @dragover=${(e: DragEvent) => c && droppable(e) && e.preventDefault()} @drop=${drop}>
-    ${c?.chips ?? nothing}
-    ${open ? commandList(list!, (i) => {
-      const area = document.getElementById('prompt-input') as HTMLTextAreaElement | null;
-      list!.select(i);
-      if (area) {
-        choose(area);
-        area.focus();
-      }
-    }) : nothing}
-    <textarea id="prompt-input" rows="3" aria-label="Message the agent"
-      aria-autocomplete=${autocomplete}
-      aria-controls=${ariaControls ?? nothing}
-      aria-expanded=${c ? (c.pickerOpen || open ? 'true' : 'false') : nothing}
-      aria-activedescendant=${ariaActive ?? nothing}
-      placeholder=${p.live ? 'The agent is working… (Escape stops)' : `Ask the agent (${usage})`}
-      .value=${p.draft}
-      @input=${(e: Event) => {
-        const area = e.target as HTMLTextAreaElement;
-        p.onInput(area.value);
-        refresh(area);
-        cursor(e);
-      }}
-      @click=${(e: Event) => {
-        refresh(e.target as HTMLTextAreaElement);
-        cursor(e);
-      }}
-      @keyup=${(e: KeyboardEvent) => {
-        if (e.key === 'ArrowLeft' || e.key === 'ArrowRight' || e.key === 'Home' || e.key === 'End') {
-          refresh(e.target as HTMLTextAreaElement);
-          cursor(e);
-        }
-      }}
-      @paste=${(e: ClipboardEvent) => files(e.clipboardData?.files, e)}
-      @blur=${() => {
-        if (list?.open) {
-          list.dismiss();
-          p.onCompletionsChanged?.();
-        }
-      }}
-      @keydown=${onKeydown}></textarea>
-    ${hint ? html`<div id="command-hint" class="command-hint-line"><span class="codicon codicon-info"></span> /${hint.name}: ${hint.hint}</div>` : nothing}
-    ${c?.picker ?? nothing}
-    ${c?.problem ? html`<div class="composer-problem" role="alert"><span class="codicon codicon-warning"></span> ${c.problem}</div>` : nothing}
-    <div class="composer-buttons">
-      ${c
-        ? html`<span class="composer-attach"><input id="attach-image-input" type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
+}
+
+/** Image… (a file input behind a button) and Problems, shown when the view takes context. */
+function attachButtons(c: ComposerContext, files: FilesHandler): TemplateResult {
+  return html`<span class="composer-attach"><input id="attach-image-input" type="file" accept="image/png,image/jpeg,image/gif,image/webp" multiple hidden
               @change=${(e: Event) => {
                 const input = e.target as HTMLInputElement;
                 files(input.files, e);
@@ -202,12 +249,7 @@ export function composer(p: ComposerProps): TemplateResult {
               title=${c.imagesAccepted === false ? 'This agent does not take images' : 'Attach an image (or paste one)'}
               @click=${(e: Event) => ((e.currentTarget as HTMLElement).parentElement?.querySelector('#attach-image-input') as HTMLInputElement | null)?.click()}><span class="codicon codicon-file-media" aria-hidden="true"></span>Image…</button>
             <button type="button" class="button secondary" id="attach-problems" title="Attach the Problems of the file open in the editor"
-              @click=${() => c.onProblems()}><span class="codicon codicon-warning" aria-hidden="true"></span>Problems</button></span>`
-        : nothing}
-      <span class="composer-send"><button type="button" class="button" id="send" ?disabled=${p.live || (p.draft.trim() === '' && !c?.hasAttachments)} @click=${() => p.onSend()}><span class="codicon codicon-send" aria-hidden="true"></span>Send</button>
-      <button type="button" class="button secondary" id="stop" ?disabled=${!p.live} @click=${() => p.onStop()}><span class="codicon codicon-debug-stop" aria-hidden="true"></span>Stop</button></span>
-    </div>
-  </div>`;
+              @click=${() => c.onProblems()}><span class="codicon codicon-warning" aria-hidden="true"></span>Problems</button></span>`;
 }
 
 /** The listbox of matching commands; text goes through lit bindings only, so an agent's names stay text. */

@@ -6,7 +6,7 @@ import type { AgentHandle, AgentHandleProvider, PromptOutcome, PromptRequest } f
 import { systemClock } from '../../src/extension/core/ports/clock';
 import { silentLogger } from '../../src/extension/core/ports/logger';
 import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnEnding, TurnPort, TurnSource } from '../../src/extension/core/ports/turns';
-import type { LivenessSettings } from '../../src/extension/core/settings/livenessSettings';
+import type { LivenessSettings } from '../../src/extension/core/supervisor/livenessSettings';
 import { TurnSupervisor } from '../../src/extension/core/supervisor/turnSupervisor';
 import type { ScriptedResult, StartCall } from './fakeTurnPort';
 import { waitOnHub } from './waitOnHub';

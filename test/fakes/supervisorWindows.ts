@@ -2,7 +2,7 @@
 
 import { systemClock } from '../../src/extension/core/ports/clock';
 import { silentLogger } from '../../src/extension/core/ports/logger';
-import type { LivenessSettings } from '../../src/extension/core/settings/livenessSettings';
+import type { LivenessSettings } from '../../src/extension/core/supervisor/livenessSettings';
 import { TurnSupervisor } from '../../src/extension/core/supervisor/turnSupervisor';
 import type { StartTurnResult, TurnEnded } from '../../src/extension/core/ports/turns';
 import { FakeAgent } from '../unit/supervisor/fakeAgent';

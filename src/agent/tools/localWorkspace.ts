@@ -1,11 +1,12 @@
 // list_files and search_text done by the agent itself, for an ACP client that does not serve `_vigil/fs/*`: confined
 // to the session's folder (a path, or a symlink on it, that leads out is refused), symlinks listed but never followed,
-// only regular files read, and the same bounds as the host's (src/shared/workspaceLimits.ts).
+// only regular files read, walked as the host walks (src/shared/folderWalk.ts) within the same bounds.
 
 import { constants, promises as fs, type Dirent } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { listFolder, searchFolder, type FolderReader, type OpenedFolder } from '../../shared/folderWalk';
 import { collectMatches, type TextMatch } from '../../shared/textSearch';
-import { clampCount, maxListEntries, maxSearchFileBytes, maxSearchFiles, maxSearchResults, skippedDirs } from '../../shared/workspaceLimits';
+import { clampCount, maxListEntries, maxSearchFileBytes, maxSearchResults } from '../../shared/workspaceLimits';
 import { ToolError } from './toolContext';
 
 function isInside(root: string, path: string): boolean {
@@ -44,33 +45,27 @@ async function readFolder(rootReal: string, path: string): Promise<Dirent[] | un
   return fs.readdir(path, { withFileTypes: true }).catch(() => undefined);
 }
 
+/** The folders under `place` as the shared walk reads them; `unreadableTop` is what an unreadable top folder throws, if anything. */
+function folderReader(place: Place, unreadableTop?: () => never): FolderReader<OpenedFolder> {
+  return {
+    open: async (rel, top) => {
+      const entries = await readFolder(place.rootReal, join(place.real, rel));
+      if (!entries && top) unreadableTop?.();
+      return entries && { entries, close: async () => {} };
+    },
+  };
+}
+
 /** Breadth-first, relative to the folder, folders suffixed with `/`, sorted per folder. */
 export async function listLocal(cwd: string, requested: string, maxEntries: number): Promise<{ entries: string[]; truncated: boolean }> {
   const place = await locate(cwd, requested, 'list');
   if (!place.isFolder) throw new ToolError(`Cannot list ${requested}: it is a file, not a folder. Read it instead.`);
-  const cap = clampCount(maxEntries, maxListEntries);
-  const entries: string[] = [];
-  const queue = [''];
-  while (queue.length > 0) {
-    const rel = queue.shift()!;
-    const items = await readFolder(place.rootReal, join(place.real, rel));
-    if (!items) {
-      if (rel === '') throw new ToolError(`Cannot list ${requested}: the folder cannot be read.`);
-      continue;
-    }
-    items.sort((a, b) => a.name.localeCompare(b.name));
-    for (const item of items) {
-      const childRel = rel ? `${rel}/${item.name}` : item.name;
-      if (item.isDirectory()) {
-        entries.push(`${childRel}/`);
-        if (!skippedDirs.has(item.name)) queue.push(childRel);
-      } else {
-        entries.push(childRel);
-      }
-      if (entries.length >= cap) return { entries, truncated: true };
-    }
-  }
-  return { entries, truncated: false };
+  return listFolder(
+    folderReader(place, () => {
+      throw new ToolError(`Cannot list ${requested}: the folder cannot be read.`);
+    }),
+    clampCount(maxEntries, maxListEntries),
+  );
 }
 
 export type LocalMatch = TextMatch;
@@ -85,25 +80,12 @@ export async function searchLocal(cwd: string, query: string, requested: string,
     const text = await searchableText(place.real);
     return { matches, truncated: text !== undefined && scan(place.real, text) };
   }
-  let scanned = 0;
-  const stack = [place.real];
-  while (stack.length > 0) {
-    const dir = stack.pop()!;
-    const items = await readFolder(place.rootReal, dir);
-    if (!items) continue;
-    for (const item of items) {
-      const full = join(dir, item.name);
-      if (item.isDirectory()) {
-        if (!skippedDirs.has(item.name)) stack.push(full);
-        continue;
-      }
-      if (!item.isFile()) continue;
-      if (++scanned > maxSearchFiles) return { matches, truncated: true };
-      const text = await searchableText(full);
-      if (text !== undefined && scan(full, text)) return { matches, truncated: true };
-    }
-  }
-  return { matches, truncated: false };
+  const truncated = await searchFolder(
+    folderReader(place),
+    (_folder, _name, rel) => searchableText(join(place.real, rel)),
+    (rel, text) => scan(join(place.real, rel), text),
+  );
+  return { matches, truncated };
 }
 
 /** The file's text when it is a small regular text file; opened without following a symlink and without blocking. */

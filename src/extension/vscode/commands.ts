@@ -40,14 +40,38 @@ export interface CommandHost extends ExportHost {
 
 type Handler = (...args: unknown[]) => unknown;
 
-// eslint-disable-next-line max-lines-per-function -- a flat list of command registrations, to be split by feature (issue 27, item 2)
 export function registerCommands(app: CommandHost): void {
+  const commands: Record<string, Handler> = {
+    ...sessionCommands(app),
+    ...editorContextCommands(app),
+    ...turnCommands(app),
+    ...agentCommands(app),
+    ...taskAndLogCommands(app),
+  };
+  for (const [id, handler] of Object.entries(commands)) app.context.subscriptions.push(vscode.commands.registerCommand(id, guarded(app, id, handler)));
+}
+
+/** A failing command is logged and shown, redacted, instead of rejecting into VS Code's generic error. */
+function guarded(app: CommandHost, id: string, handler: Handler): Handler {
+  return async (...args: unknown[]) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      app.logger.error(`${id} failed: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(app.redactor.redact(`Vigil: ${errorMessage(error)}`));
+      return undefined;
+    }
+  };
+}
+
+/** Creating, opening, finding, resuming, renaming, deleting and exporting sessions. */
+function sessionCommands(app: CommandHost): Record<string, Handler> {
   let search: SessionSearchPick | undefined;
   const sessionSearch = () => {
     if (!search) app.context.subscriptions.push((search = new SessionSearchPick({ services: () => app.services(), logger: app.logger })));
     return search;
   };
-  const commands: Record<string, Handler> = {
+  return {
     'vigil.newSession': async () => {
       await app.sessions.newSession();
       await app.sessionView.reveal();
@@ -61,9 +85,6 @@ export function registerCommands(app: CommandHost): void {
       const id = sessionIdOf(arg) ?? (await pickSession(app, 'Open which session in an editor?', false));
       if (id) await app.panels.open(id);
     },
-    'vigil.focusChatInput': () => app.editorContext.focusChatInput(),
-    'vigil.addSelection': () => app.editorContext.addSelection(),
-    'vigil.addFile': (uri, uris) => app.editorContext.addFile(uri, uris),
     'vigil.focusSession': () => app.focusSession(),
     'vigil.openSession': async (arg) => {
       const id = sessionIdOf(arg) ?? (await pickSession(app, 'Open which session?', false));
@@ -72,6 +93,30 @@ export function registerCommands(app: CommandHost): void {
       await app.sessionView.reveal();
     },
     'vigil.searchSessions': (arg) => sessionSearch().show(typeof arg === 'string' ? arg : undefined),
+    'vigil.resumeSession': async (arg) => {
+      const id = sessionIdOf(arg) ?? (await pickSession(app, 'Resume which session?', true));
+      if (!id) return;
+      await app.sessionView.reveal(true);
+      await app.sessions.resume(id);
+    },
+    'vigil.renameSession': (arg) => app.tree.rename(arg as never),
+    'vigil.deleteSession': (arg) => app.tree.delete(arg as never),
+    'vigil.exportSession': (arg) => exportSessionAsMarkdown(app, arg),
+  };
+}
+
+/** What the editor hands to the chat: the input's focus, the selection, files. */
+function editorContextCommands(app: CommandHost): Record<string, Handler> {
+  return {
+    'vigil.focusChatInput': () => app.editorContext.focusChatInput(),
+    'vigil.addSelection': () => app.editorContext.addSelection(),
+    'vigil.addFile': (uri, uris) => app.editorContext.addFile(uri, uris),
+  };
+}
+
+/** Stopping and retrying a turn, and restoring or reviewing what a turn changed. */
+function turnCommands(app: CommandHost): Record<string, Handler> {
+  return {
     'vigil.abortTurn': async () => {
       if (!app.sessions.turnLive) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: no turn is running in the open session.'));
@@ -79,29 +124,16 @@ export function registerCommands(app: CommandHost): void {
       }
       await app.sessions.stop();
     },
-    'vigil.resumeSession': async (arg) => {
-      const id = sessionIdOf(arg) ?? (await pickSession(app, 'Resume which session?', true));
-      if (!id) return;
-      await app.sessionView.reveal(true);
-      await app.sessions.resume(id);
-    },
-    'vigil.showBackgroundTasks': () => app.terminals.showBackgroundTasks(),
-    'vigil.killBackgroundTask': (arg) => app.terminals.killBackgroundTask(typeof arg === 'string' ? arg : undefined),
-    'vigil.restartAgent': async () => {
-      const id = app.sessions.currentSessionId;
-      if (!id) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: open a session first; its agent process is restarted on the next message.'));
-        return;
-      }
-      if (app.sessions.turnLive) {
-        const choice = await vscode.window.showWarningMessage(vscode.l10n.t('A turn is running. Abort it and restart the agent?'), { modal: true }, vscode.l10n.t('Abort and Restart'));
-        if (choice !== vscode.l10n.t('Abort and Restart')) return;
-        await app.sessions.stop();
-      }
-      await (await app.services()).agents.release(id);
-      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: the agent process was stopped; a fresh one starts with the next message.'));
-    },
-    'vigil.showLog': () => app.logChannel.show(),
+    'vigil.retryLastTurn': () => app.sessions.redo.retryLast(),
+    'vigil.restoreCheckpoint': (arg) => app.checkpoints.restore(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg), filePathOf(arg)),
+    'vigil.reviewTurnChanges': (arg) => app.turnChanges.open(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg), filePathOf(arg)),
+  };
+}
+
+/** The agent: which one, its model, mode and options, its sign-in and key, its process, the restricted one's consent. */
+function agentCommands(app: CommandHost): Record<string, Handler> {
+  return {
+    'vigil.restartAgent': () => restartAgent(app),
     'vigil.signIn': (arg) => app.signIn.signIn(typeof arg === 'string' ? arg : undefined),
     'vigil.signOut': (arg) => app.signIn.signOut(typeof arg === 'string' ? arg : undefined),
     'vigil.selectAgent': () => app.models.selectAgent(),
@@ -109,28 +141,34 @@ export function registerCommands(app: CommandHost): void {
     'vigil.selectAgentMode': (arg) => app.agentOptions.selectMode(sessionIdOf(arg)),
     'vigil.agentOptions': (arg) => app.agentOptions.options(optionTarget(arg)),
     'vigil.setApiKey': (arg) => app.models.setApiKey(typeof arg === 'string' ? (arg as never) : undefined),
-    'vigil.renameSession': (arg) => app.tree.rename(arg as never),
-    'vigil.deleteSession': (arg) => app.tree.delete(arg as never),
-    'vigil.retryLastTurn': () => app.sessions.redo.retryLast(),
-    'vigil.restoreCheckpoint': (arg) => app.checkpoints.restore(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg), filePathOf(arg)),
-    'vigil.reviewTurnChanges': (arg) => app.turnChanges.open(sessionIdOf(arg) ?? optionTarget(arg)?.sessionId, turnIdOf(arg), filePathOf(arg)),
-    'vigil.exportSession': (arg) => exportSessionAsMarkdown(app, arg),
     'vigil.changeAgentConsent': (arg) => app.restricted.change(typeof arg === 'string' ? arg : undefined),
     'vigil.forgetAgentConsent': () => app.restricted.forget(),
   };
-  for (const [id, handler] of Object.entries(commands)) {
-    app.context.subscriptions.push(
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          return await handler(...args);
-        } catch (error) {
-          app.logger.error(`${id} failed: ${errorMessage(error)}`);
-          void vscode.window.showErrorMessage(app.redactor.redact(`Vigil: ${errorMessage(error)}`));
-          return undefined;
-        }
-      }),
-    );
+}
+
+/** Background tasks and Vigil's log. */
+function taskAndLogCommands(app: CommandHost): Record<string, Handler> {
+  return {
+    'vigil.showBackgroundTasks': () => app.terminals.showBackgroundTasks(),
+    'vigil.killBackgroundTask': (arg) => app.terminals.killBackgroundTask(typeof arg === 'string' ? arg : undefined),
+    'vigil.showLog': () => app.logChannel.show(),
+  };
+}
+
+/** Stops the open session's agent process (asking first when a turn runs); the next message starts a fresh one. */
+async function restartAgent(app: CommandHost): Promise<void> {
+  const id = app.sessions.currentSessionId;
+  if (!id) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: open a session first; its agent process is restarted on the next message.'));
+    return;
   }
+  if (app.sessions.turnLive) {
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('A turn is running. Abort it and restart the agent?'), { modal: true }, vscode.l10n.t('Abort and Restart'));
+    if (choice !== vscode.l10n.t('Abort and Restart')) return;
+    await app.sessions.stop();
+  }
+  await (await app.services()).agents.release(id);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: the agent process was stopped; a fresh one starts with the next message.'));
 }
 
 /** `{ sessionId?, configId? }` from the session view's header controls; anything else is ignored. */

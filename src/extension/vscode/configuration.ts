@@ -8,7 +8,7 @@ import { retryWaitBoundMs } from '../../shared/providerRetry';
 import type { ProviderKind } from '../../shared/agentProtocol/agentConfig';
 import { Disposable } from '../core/common/disposable';
 import type { Logger } from '../core/ports/logger';
-import { LivenessSettingsResolver, type LivenessSettings } from '../core/settings/livenessSettings';
+import { LivenessSettingsResolver, type LivenessSettings } from '../core/supervisor/livenessSettings';
 import { layersFromSection } from '../core/settings/sectionLayers';
 import { lowerTaskCaps, resolveSettingTrust, TASK_CAP_SETTINGS, tightenApprovals, type ConfirmedSetting, type IgnoredWorkspaceValue, type WorkspaceValueQuestion } from '../core/settings/settingsTrust';
 import { IssueLedger, SETTING_KEYS, validateSettings, type SettingIssue, type ValidatedSettings } from '../core/settings/settingsValidation';

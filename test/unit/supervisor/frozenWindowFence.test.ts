@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { LeftoverReport } from '../../../src/extension/core/ports/agentHandle';
 import { systemClock, type Clock } from '../../../src/extension/core/ports/clock';
 import { silentLogger } from '../../../src/extension/core/ports/logger';
-import type { LivenessSettings } from '../../../src/extension/core/settings/livenessSettings';
+import type { LivenessSettings } from '../../../src/extension/core/supervisor/livenessSettings';
 import { TurnSupervisor } from '../../../src/extension/core/supervisor/turnSupervisor';
 import { FakeAgent } from './fakeAgent';
 

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Logger } from '../../../src/extension/core/ports/logger';
-import type { LivenessSettings } from '../../../src/extension/core/settings/livenessSettings';
+import type { LivenessSettings } from '../../../src/extension/core/supervisor/livenessSettings';
 import { TurnSupervisor, type TurnSupervisorOptions } from '../../../src/extension/core/supervisor/turnSupervisor';
 import type { SupervisorEvent, SupervisorHooks } from '../../../src/extension/core/supervisor/supervisorEvents';
 import type { StartTurnResult, TurnEnded } from '../../../src/extension/core/ports/turns';

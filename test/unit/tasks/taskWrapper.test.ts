@@ -8,6 +8,7 @@ import { existsSync, readFileSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isAlive } from '../../../src/extension/core/common/processTree';
 import { LogFollower } from '../../../src/extension/core/tasks/logFollower';
+import { exitRecordFields, readExitFile } from '../../../src/extension/core/tasks/exitRecord';
 import { taskPaths } from '../../../src/extension/core/tasks/taskStore';
 import { PERL, perlWrapperEnv, wrapperCommand, wrapperFiles, type WrapperKind } from '../../../src/extension/core/tasks/wrapperFiles';
 import { makeFifo, openGate, openRegistry, registriesPerTest, waitForFile, waitForOutput } from '../../fakes/taskHarness';
@@ -118,6 +119,26 @@ describe('task wrappers', function () {
       });
     });
   }
+
+  it('both wrappers write the exit record exitRecord.ts describes, field for field, and the host reads the same end from each', async function () {
+    if (!hasPerl) this.skip();
+    const commands = { code: 'exit 3', high: 'exit 137', signal: 'kill -SEGV $$', missing: 'no-such-command-vigil' };
+    const read: Record<string, unknown[]> = {};
+    for (const kind of ['perl', 'node'] as const) {
+      read[kind] = [];
+      for (const [i, [name, command]] of Object.entries(commands).entries()) {
+        const id = `t-0000${kind === 'perl' ? 'a' : 'b'}00${i}`;
+        const run = await runWrapper(kind, registries.root, id, command);
+        assert.deepEqual(Object.keys(run.record), [...exitRecordFields], `${kind} wrapper, ${name}`);
+        const parsed = await readExitFile(taskPaths(registries.root, id).exit);
+        assert.equal(parsed.kind, 'exited', `${kind} wrapper, ${name}`);
+        const exit = parsed.kind === 'exited' ? parsed.exit : undefined;
+        read[kind].push({ name, exitCode: exit?.exitCode, signal: exit?.signal, endedAt: exit?.endedAt === run.record.endedAt, signalsSeen: run.record.signalsSeen, droppedBytes: run.record.droppedBytes });
+      }
+    }
+    assert.deepEqual(read.perl, read.node);
+    assert.deepEqual(read.node.map((r) => (r as { exitCode: unknown }).exitCode), [3, 137, null, 127]);
+  });
 
   for (const numbers of ['the host’s system call numbers', 'no numbers (IO’s XS)'] as const) {
     it(`the Perl wrapper leaves its notice, fsyncs the log and the record before renaming it into place, then its folder, then removes the notice: ${numbers}`, async function () {

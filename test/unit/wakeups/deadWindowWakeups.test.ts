@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import { systemClock, type Clock } from '../../../src/extension/core/ports/clock';
 import { silentLogger } from '../../../src/extension/core/ports/logger';
 import type { StartTurnResult, TurnPort } from '../../../src/extension/core/ports/turns';
-import type { LivenessSettings } from '../../../src/extension/core/settings/livenessSettings';
+import type { LivenessSettings } from '../../../src/extension/core/supervisor/livenessSettings';
 import { TurnSupervisor } from '../../../src/extension/core/supervisor/turnSupervisor';
 import { completionFor, openWindow, tempStorageRoot, waitForEvent, type Window } from '../../fakes/wakeupHarness';
 import { FakeAgent } from '../supervisor/fakeAgent';

@@ -10,8 +10,9 @@ import { notRegularError, openError, openFileVerified, VerifiedDir } from './bou
 import { writeVerified } from './boundaryWrite';
 import { readRange } from './lineRangeReader';
 import { describeLocation, isPrivatePath, locatePath, type Location } from './workspaceBoundary';
+import { listFolder, searchFolder, type FolderReader, type OpenedFolder } from '../../../shared/folderWalk';
 import { collectMatches, type TextMatch } from '../../../shared/textSearch';
-import { clampCount as clamp, maxListEntries, maxSearchFileBytes, maxSearchFiles, maxSearchResults, skippedDirs } from '../../../shared/workspaceLimits';
+import { clampCount as clamp, maxListEntries, maxSearchFileBytes, maxSearchResults } from '../../../shared/workspaceLimits';
 
 export { isInside as isWithin } from './workspaceBoundary';
 export type { Location } from './workspaceBoundary';
@@ -63,28 +64,7 @@ export class WorkspaceFs {
   async list(where: Location, maxEntries = 500): Promise<{ entries: string[]; truncated: boolean }> {
     this.guard(where, 'list');
     this.needFolder(where, 'list');
-    const cap = clamp(maxEntries, maxListEntries);
-    const entries: string[] = [];
-    const queue = [''];
-    while (queue.length > 0) {
-      const rel = queue.shift()!;
-      const items = await this.readFolder(join(where.real, rel), where.abs, rel === '', 'list');
-      if (!items) continue;
-      items.sort((a, b) => a.name.localeCompare(b.name));
-      for (const item of items) {
-        const childRel = rel ? `${rel}/${item.name}` : item.name;
-        if (item.isDirectory()) {
-          // Vigil's own storage inside the workspace is neither listed nor entered.
-          if (isPrivatePath(join(where.real, childRel))) continue;
-          entries.push(`${childRel}/`);
-          if (!skippedDirs.has(item.name)) queue.push(childRel);
-        } else {
-          entries.push(childRel);
-        }
-        if (entries.length >= cap) return { entries, truncated: true };
-      }
-    }
-    return { entries, truncated: false };
+    return listFolder(this.folderReader(where, 'list'), clamp(maxEntries, maxListEntries));
   }
 
   /** Literal text search, line by line, in regular files only (never a FIFO, device or symlink), skipping big and binary ones. */
@@ -98,38 +78,15 @@ export class WorkspaceFs {
       return { matches, truncated: text !== undefined && found(where.real, text) };
     }
     this.needFolder(where, 'search');
-    let scanned = 0;
-    const stack = [where.real];
-    while (stack.length > 0) {
-      const real = stack.pop()!;
-      let dir: VerifiedDir;
-      try {
-        dir = await VerifiedDir.open(real, where.abs, 'search');
-      } catch (error) {
-        if (real === where.real) throw error;
-        continue; // a subfolder that vanished, was swapped or cannot be read: search the rest
-      }
-      try {
-        const items = await fs.readdir(dir.path, { withFileTypes: true }).catch((e: unknown) => {
-          if (real === where.real) throw openError('search', where.abs, e);
-          return [];
-        });
-        for (const item of items) {
-          const full = join(real, item.name);
-          if (item.isDirectory()) {
-            if (!skippedDirs.has(item.name) && !isPrivatePath(full)) stack.push(full);
-            continue;
-          }
-          if (!item.isFile()) continue;
-          if (++scanned > maxSearchFiles) return { matches, truncated: true };
-          const text = await this.searchable(dir.child(item.name), full, full);
-          if (text !== undefined && found(full, text)) return { matches, truncated: true };
-        }
-      } finally {
-        await dir.close();
-      }
-    }
-    return { matches, truncated: false };
+    const truncated = await searchFolder(
+      this.folderReader(where, 'search'),
+      (folder, name, rel) => {
+        const full = join(where.real, rel);
+        return this.searchable(folder.dir.child(name), full, full);
+      },
+      (rel, text) => found(join(where.real, rel), text),
+    );
+    return { matches, truncated };
   }
 
   /** A file's text for search, or undefined when it is not a small regular text file (skipped like a binary one). */
@@ -149,22 +106,33 @@ export class WorkspaceFs {
     }
   }
 
-  private async readFolder(real: string, abs: string, top: boolean, action: Access): Promise<Dirent[] | undefined> {
-    let dir: VerifiedDir;
-    try {
-      dir = await VerifiedDir.open(real, abs, action);
-    } catch (error) {
-      if (top) throw error;
-      return undefined; // an unreadable or swapped subfolder does not spoil the listing of the rest
-    }
-    try {
-      return await fs.readdir(dir.path, { withFileTypes: true });
-    } catch (error) {
-      if (top) throw openError(action, abs, error);
-      return undefined;
-    } finally {
-      await dir.close();
-    }
+  /**
+   * The folders under `where` for the shared walk, each held by a verified descriptor until closed; Vigil's own storage
+   * inside the workspace is neither listed nor entered. An unreadable or swapped subfolder is passed over, so it does
+   * not spoil the rest; the top one's error is the caller's.
+   */
+  private folderReader(where: Location, action: Access): FolderReader<OpenedFolder & { dir: VerifiedDir }> {
+    return {
+      open: async (rel, top) => {
+        let dir: VerifiedDir;
+        try {
+          dir = await VerifiedDir.open(join(where.real, rel), where.abs, action);
+        } catch (error) {
+          if (top) throw error;
+          return undefined;
+        }
+        let entries: Dirent[];
+        try {
+          entries = await fs.readdir(dir.path, { withFileTypes: true });
+        } catch (error) {
+          await dir.close();
+          if (top) throw openError(action, where.abs, error);
+          return undefined;
+        }
+        return { entries, dir, close: () => dir.close() };
+      },
+      hidden: (rel) => isPrivatePath(join(where.real, rel)),
+    };
   }
 
   private guard(where: Location, action: Access): void {

@@ -1,6 +1,8 @@
-// The core's event idiom: `subscribe(fn)` returns an unsubscribe function.
+// The core's event idiom: `subscribe(fn)` returns an unsubscribe function (ports/subscription.ts).
 
-export type Unsubscribe = () => void;
+import type { Unsubscribe } from '../ports/subscription';
+
+export type { Unsubscribe };
 export type Listener<T> = (event: T) => void;
 
 export class EventHub<T> {

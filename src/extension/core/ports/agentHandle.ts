@@ -2,7 +2,7 @@
 
 import type { PromptAttachment } from '../../../shared/promptContext';
 import type { NoticeAction } from '../../../shared/sessionView';
-import type { Unsubscribe } from '../common/events';
+import type { Unsubscribe } from './subscription';
 
 /** What a turn is waiting on right now; chooses the watchdog bound and is shown to the person. */
 export type WaitingOn =

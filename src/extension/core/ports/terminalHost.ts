@@ -1,6 +1,6 @@
 // Client-side terminals (ACP `terminal/*`) as served by the background-task registry.
 
-import type { Unsubscribe } from '../common/events';
+import type { Unsubscribe } from './subscription';
 
 export interface NotifyRules {
   /** Wake the agent when the command exits (default true for background commands). */

@@ -2,7 +2,7 @@
 
 import type { PromptAttachment } from '../../../shared/promptContext';
 import type { NoticeAction } from '../../../shared/sessionView';
-import type { Unsubscribe } from '../common/events';
+import type { Unsubscribe } from './subscription';
 
 export type TurnSource = 'user' | 'wakeup' | 'resume';
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { VigilError } from '../common/errors';
 import type { LaunchSpec } from '../acp/agentLaunch';
-import type { LivenessSettings } from '../settings/livenessSettings';
+import type { LivenessSettings } from '../supervisor/livenessSettings';
 import { AGENT_MARKER_ENV } from '../supervisor/turnLeftovers';
 import { RELAY_CONFIG_ENV, RELAY_PROTOCOL, type RelayConfig } from './relayProtocol';
 import type { RelayPlace } from './relayPlace';

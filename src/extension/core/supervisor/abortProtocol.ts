@@ -4,7 +4,7 @@ import type { Clock, TimerHandle } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import { describeWaitingOn, type WaitingOn } from '../ports/agentHandle';
 import { noProgressFor, STOPPED_MEANS, STOPPING, summaries } from '../../../shared/turnWords';
-import type { LivenessSettings } from '../settings/livenessSettings';
+import type { LivenessSettings } from './livenessSettings';
 import type { ActivityClock, ActivitySample } from './activityClock';
 import type { CommitBarriers } from './commitBarriers';
 import type { AbortCause, InterruptState, ParkingContext, SupervisorEvent, SupervisorHooks } from './supervisorEvents';

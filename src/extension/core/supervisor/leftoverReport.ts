@@ -4,7 +4,7 @@
 import { errorMessage } from '../common/errors';
 import type { AgentHandle } from '../ports/agentHandle';
 import type { Logger } from '../ports/logger';
-import type { LivenessSettings } from '../settings/livenessSettings';
+import type { LivenessSettings } from './livenessSettings';
 import type { SupervisorEvent } from './supervisorEvents';
 
 interface TurnContext {

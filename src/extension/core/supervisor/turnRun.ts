@@ -12,7 +12,7 @@ import type { TurnLeaseStore, LeaseToken } from '../lease/turnLease';
 import type { SessionMeta, SessionState, SessionStore } from '../store/sessionStore';
 import type { TranscriptWriter } from '../store/transcript';
 import type { RecordInput } from '../store/transcriptRecords';
-import type { LivenessSettings } from '../settings/livenessSettings';
+import type { LivenessSettings } from './livenessSettings';
 import { AbortProtocol } from './abortProtocol';
 import { LeaseRefresher } from './leaseRefresher';
 import type { ActivityClock } from './activityClock';

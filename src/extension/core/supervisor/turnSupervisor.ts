@@ -13,7 +13,7 @@ import { TurnLeaseStore, type LeaseToken } from '../lease/turnLease';
 import { SessionStore, type SessionMeta } from '../store/sessionStore';
 import type { Redactor } from '../common/redactor';
 import { checkSessionId } from '../store/storePaths';
-import type { LivenessSettings } from '../settings/livenessSettings';
+import type { LivenessSettings } from './livenessSettings';
 import { ActivityClock } from './activityClock';
 import type { PendingBarrier } from './commitBarriers';
 import { acquireForTurn, DEFAULT_BUSY_WAIT, type BusyWaitOptions } from './leaseWait';

@@ -12,7 +12,8 @@ import { OutputRing } from './outputRing';
 import { processStartTime, signalTree } from '../common/processTree';
 import { killTaskProcesses, type TaskKillDeps, type TaskKillOutcome } from './taskKill';
 import { isTaskWrapper, isWrapperEntry } from './wrapperProcess';
-import { RecordWriter, readExitFile, type ExitFile, type TaskPaths } from './taskStore';
+import { readExitFile, type ExitFile } from './exitRecord';
+import { RecordWriter, type TaskPaths } from './taskStore';
 import { completionKey, type CompletionKind, type TaskCompletion, type TaskEvent, type TaskRecord, type TaskSnapshot } from './taskTypes';
 
 /** How much output a completion carries into the wakeup prompt. */

@@ -26,48 +26,6 @@ export function taskPaths(storageRoot: string, taskId: string): TaskPaths {
   return { record: path.join(dir, `${taskId}.json`), log: path.join(dir, `${taskId}.log`), exit, notice: `${exit}.notice` };
 }
 
-/** What the wrapper writes when the command ends. */
-export interface ExitFile {
-  exitCode: number | null;
-  signal: string | null;
-  endedAt: number;
-}
-
-/** The exit record as found on disk: there, not (yet) there, or there but unreadable. */
-export type ExitRecord = { kind: 'exited'; exit: ExitFile } | { kind: 'none' } | { kind: 'unreadable'; reason: string };
-
-/**
- * Reads the wrapper's exit record. An empty or corrupt one is reported, never thrown: the wrapper
- * replaces it atomically, so such a file means a crash or a damaged disk, and the task must still end.
- */
-export async function readExitFile(file: string): Promise<ExitRecord> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
-    return { kind: 'unreadable', reason: `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message}` };
-  }
-  if (text.trim() === '') return { kind: 'unreadable', reason: 'it is empty' };
-  let value: Partial<ExitFile> | null;
-  try {
-    value = JSON.parse(text) as Partial<ExitFile> | null;
-  } catch {
-    return { kind: 'unreadable', reason: `it is not valid JSON (${text.length} bytes)` };
-  }
-  if (value === null || typeof value !== 'object' || (typeof value.exitCode !== 'number' && typeof value.signal !== 'string' && typeof value.endedAt !== 'number')) {
-    return { kind: 'unreadable', reason: 'it holds no exit code, signal or end time' };
-  }
-  return {
-    kind: 'exited',
-    exit: {
-      exitCode: typeof value.exitCode === 'number' ? value.exitCode : null,
-      signal: typeof value.signal === 'string' ? value.signal : null,
-      endedAt: typeof value.endedAt === 'number' ? value.endedAt : Date.now(),
-    },
-  };
-}
-
 /** Saves records of one task in call order, so a slow older write never lands over a newer one. */
 export class RecordWriter {
   private chain: Promise<void> = Promise.resolve();

@@ -11,9 +11,10 @@
 # * SIGTERM/SIGINT/SIGHUP are counted, not ignored: the command (exec'd with default dispositions) dies
 #   of them, and the wrapper lives to record it. SIGKILL of the group ends it too (the registry then
 #   records the kill itself).
-# * The exit record is the Node wrapper's: {exitCode, signal, endedAt, droppedBytes, signalsSeen}, with
-#   the exact wait status (a death by signal is told from an exit code above 128). It is written after
-#   the log is fsynced, to a temporary file that is fsynced, renamed into place, and its folder fsynced.
+# * The exit record is the one exitRecord.ts describes, as the Node wrapper writes it: {exitCode, signal,
+#   endedAt, droppedBytes, signalsSeen} in that order, with the exact wait status (a death by signal is
+#   told from an exit code above 128). It is written after the log is fsynced, to a temporary file that
+#   is fsynced, renamed into place, and its folder fsynced.
 #   If it cannot be written (disk full) there is none, and the registry calls the task lost. Before those
 #   fsyncs the same text goes to `<exit record>.notice` (renamed into place, not synced), which the host acts
 #   on at once; the wrapper removes it once the record is durable (docs/background-tasks.md, "The exit notice").

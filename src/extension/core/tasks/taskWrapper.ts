@@ -6,18 +6,18 @@
 // Run as `node taskWrapper.js <config json>` (a WrapperConfig) in its own process group. It outlives the
 // extension host, so a reloaded window can re-attach: it appends the command's output to `log`
 // (renaming it to `log.1` so the two files never hold more than `2 * half` bytes) and, when the command
-// exits, atomically and durably (fsync of the log, the record and its folder) writes
-// `{exitCode, signal, endedAt, droppedBytes, signalsSeen}` to `exit`, after the same text went to
-// `<exit>.notice` unsynced for the host to act on at once (removed once the record is durable). It
-// counts SIGTERM/SIGINT/SIGHUP instead of dying of them, so a kill of the group still gets the command's
-// end recorded; SIGKILL of the group ends it too.
+// exits, atomically and durably (fsync of the log, the record and its folder) writes the exit record
+// (exitRecord.ts) to `exit`, after the same text went to `<exit>.notice` unsynced for the host to act on
+// at once (removed once the record is durable). It counts SIGTERM/SIGINT/SIGHUP instead of dying of them,
+// so a kill of the group still gets the command's end recorded; SIGKILL of the group ends it too.
 //
-// It imports nothing but Node's own modules: it runs as a file of its own, never inside the host.
+// It imports nothing but Node's own modules (and types): it runs as a file of its own, never inside the host.
 
 import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { WrittenExitRecord } from './exitRecord';
 import type { WrapperConfig } from './wrapperFiles';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as WrapperConfig;
@@ -62,7 +62,8 @@ function syncDir(dir: string): void {
 function finish(exitCode: number | null, signal: NodeJS.Signals | null): void {
   if (done) return;
   done = true;
-  const body = JSON.stringify({ exitCode, signal, endedAt: Date.now(), droppedBytes: dropped, signalsSeen: signals });
+  const record: WrittenExitRecord = { exitCode, signal, endedAt: Date.now(), droppedBytes: dropped, signalsSeen: signals };
+  const body = JSON.stringify(record);
   // The notice first (the record's text, renamed into place, not synced): the host stores the completion
   // durably in its own outbox while the fsyncs below run. Removed once the record is durable.
   const notice = `${config.exit}.notice`;

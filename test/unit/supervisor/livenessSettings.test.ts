@@ -1,7 +1,7 @@
 // The liveness settings resolver: defaults, validation, one warning per bad key, never throws.
 
 import * as assert from 'node:assert/strict';
-import { LivenessSettingsResolver } from '../../../src/extension/core/settings/livenessSettings';
+import { LivenessSettingsResolver } from '../../../src/extension/core/supervisor/livenessSettings';
 import { recordingLogger, type LogRecord } from '../supervisor/harness';
 
 function resolver() {
