@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
-import type { PlannedFile, RestorePlan } from '../core/checkpoints/restore';
+import type { PlannedFile, RestorePlan, RestoreResult } from '../core/checkpoints/restore';
 import type { VigilServices } from '../services';
 import { storedTextShown } from '../presentation/storedTextShown';
 
@@ -84,7 +84,13 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
       if (choice === undefined) return false;
       if (choice === vscode.l10n.t('Overwrite')) overwrite = new Set(since.map((f) => f.path));
     }
-    const result = await checkpoints.restore(plan, overwrite);
+    let result: RestoreResult;
+    try {
+      result = await checkpoints.restore(session, plan, overwrite);
+    } catch (error) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: cannot restore this turn: {0}', errorMessage(error)));
+      return false;
+    }
     this.d.logger.info(`[checkpoints] restored ${result.restored.length} file(s) of turn ${turn}; kept ${result.kept.length}`);
     if (result.kept.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: restored {0} to before the turn.', count(result.restored.length)));
