@@ -66,7 +66,9 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
       return false;
     }
     if (plan.files.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: this turn changed no file that its checkpoint holds; there is nothing to restore.'));
+      const left = plan.unrestorable ?? [];
+      if (left.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: nothing to restore that Vigil can write back.'), { detail: left.map((k) => `${plain(k.path)}: ${k.why}`).join('\n'), modal: false });
+      else void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: this turn changed no file that its checkpoint holds; there is nothing to restore.'));
       return false;
     }
     if (!(await this.confirmPreview(plan))) return false;
