@@ -234,6 +234,18 @@ describe('checkpoint store', () => {
     assert.equal(await f.read('ok.txt'), 'before\n');
   });
 
+  it('a folder holding a name that is not UTF-8 is still recorded when only that folder is named as changed', async () => {
+    const f = await fixture();
+    await f.write('d/keep.txt', 'k\n');
+    await f.store.snapshot('t1/before');
+    await fs.writeFile(Buffer.concat([Buffer.from(`${f.folder}/d/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]), 'x\n');
+    await f.write('d/ok.txt', 'y\n');
+    const got = await f.store.update(new Set(['d']));
+    const listed = execFileSync('git', ['ls-tree', '-r', '-z', '--name-only', got.tree], { env: f.store.git.env() }).toString('hex');
+    assert.ok(listed.includes(Buffer.from('d/caf\u00e9.txt', 'latin1').toString('hex')), 'the file is recorded under its own bytes');
+    assert.ok(listed.includes(Buffer.from('d/ok.txt').toString('hex')));
+  });
+
   it('keeps the person\'s own repository untouched and ignores their git configuration', async () => {
     const f = await fixture();
     execFileSync('git', ['init', '-q'], { cwd: f.folder });
