@@ -93,3 +93,46 @@ describe('task server over HTTP: connections without a token', function () {
     assert.equal(newest.isClosed(), false, 'an admitted connection is not pending');
   });
 });
+
+describe('task server over HTTP: requests of one session at once', function () {
+  this.timeout(30_000);
+  const secrets = SessionSecrets.generate();
+  let server: TaskHttpServer;
+  const waiting: Array<() => void> = [];
+  let calls = 0;
+
+  beforeEach(async () => {
+    calls = 0;
+    // Each call holds its request open until released, like one waiting for the person's approval.
+    const service = { call: () => new Promise((resolve) => ((calls += 1), waiting.push(() => resolve({ text: 'ok' })))) } as unknown as TaskToolService;
+    server = await TaskHttpServer.listen({ secrets, service, logger: silentLogger, maxInFlight: 2 });
+  });
+
+  afterEach(async () => {
+    for (const release of waiting.splice(0)) release();
+    await server.close();
+  });
+
+  const call = (session: string) =>
+    fetch(server.urlFor(session), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${secrets.secretFor(session)}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_background', arguments: {} } }),
+    });
+
+  it('beyond the bound a request is refused with what to do; another session, and a later request, still get through', async () => {
+    const open = [call('s1'), call('s1')];
+    while (calls < 2) await new Promise<void>((resolve) => setImmediate(resolve));
+    const refused = await call('s1');
+    assert.equal(refused.status, 429);
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /Too many calls at once \(at most 2\); wait for one to finish/);
+    const other = call('s2');
+    while (calls < 3) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const release of waiting.splice(0)) release();
+    for (const response of await Promise.all([...open, other])) assert.equal(response.status, 200);
+    const later = call('s1');
+    while (calls < 4) await new Promise<void>((resolve) => setImmediate(resolve));
+    waiting.splice(0).forEach((release) => release());
+    assert.equal((await later).status, 200);
+  });
+});

@@ -13,7 +13,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { errorMessage } from '../common/errors';
 import { systemClock, type Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import { BRIDGE_HELLO_TIMEOUT_MS, BRIDGE_MAX_LINE, BRIDGE_MAX_PENDING } from '../../../shared/taskBridgeProtocol';
+import { BRIDGE_HELLO_TIMEOUT_MS, BRIDGE_MAX_IN_FLIGHT, BRIDGE_MAX_LINE, BRIDGE_MAX_PENDING } from '../../../shared/taskBridgeProtocol';
 import { registerTaskTools, TASK_SERVER_NAME, type ToolRegistrar } from '../../../shared/taskTools';
 import type { SessionSecrets } from './sessionSecrets';
 import type { TaskToolService } from './taskToolService';
@@ -28,12 +28,16 @@ export interface TaskHttpOptions {
   helloTimeoutMs?: number;
   /** Connections without a valid token yet, at once (default BRIDGE_MAX_PENDING); beyond it the oldest is closed. */
   maxPending?: number;
+  /** Requests of one session open at once (default BRIDGE_MAX_IN_FLIGHT, as per bridge connection); more are refused. */
+  maxInFlight?: number;
   clock?: Clock;
 }
 
 interface Handling extends TaskHttpOptions {
   /** The connection showed a session's token: no longer pending. */
   admit(socket: Socket): void;
+  /** Requests open per session, from their token to their response's end. */
+  inFlight: Map<string, number>;
 }
 
 export class TaskHttpServer {
@@ -44,7 +48,7 @@ export class TaskHttpServer {
 
   static async listen(o: TaskHttpOptions): Promise<TaskHttpServer> {
     const pending = new PendingConnections(o);
-    const handling: Handling = { ...o, admit: (socket) => pending.admit(socket) };
+    const handling: Handling = { ...o, admit: (socket) => pending.admit(socket), inFlight: new Map() };
     const server = http.createServer((req, res) => {
       handle(req, res, handling).catch((error: unknown) => {
         o.logger.warn(`task HTTP server: ${errorMessage(error)}`);
@@ -115,6 +119,20 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, o: Ha
   }
   o.admit(req.socket);
   if (req.method !== 'POST') return reply(res, 405, 'only POST is served (stateless server)');
+  // Bounded before the body is read: each open request may hold up to a MiB of it.
+  const max = o.maxInFlight ?? BRIDGE_MAX_IN_FLIGHT;
+  const open = o.inFlight.get(sessionId) ?? 0;
+  if (open >= max) {
+    const error = { code: -32000, message: `Too many calls at once (at most ${max}); wait for one to finish.` };
+    res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error }));
+    return;
+  }
+  o.inFlight.set(sessionId, open + 1);
+  res.once('close', () => {
+    const left = (o.inFlight.get(sessionId) ?? 1) - 1;
+    if (left > 0) o.inFlight.set(sessionId, left);
+    else o.inFlight.delete(sessionId);
+  });
   const body = await readBody(req);
   if (body === undefined) return reply(res, 413, 'request too large');
   let parsed: unknown;
