@@ -219,6 +219,7 @@ export class VigilServices extends Disposable {
           records: async (sessionId) => (await late.supervisor!.sessions.readAll(sessionId)).records,
           enabled: o.checkpoints.enabled,
           snapshotBoundMs: o.checkpoints.snapshotBoundMs,
+          turnRunning: (sessionId) => late.supervisor!.hasActiveTurn(sessionId),
         })
       : undefined;
     const supervisor = new TurnSupervisor({

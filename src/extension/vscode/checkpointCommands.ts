@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../core/common/disposable';
 import { errorMessage } from '../core/common/errors';
 import type { Logger } from '../core/ports/logger';
-import type { PlannedFile, RestorePlan } from '../core/checkpoints/restore';
+import type { PlannedFile, RestorePlan, RestoreResult } from '../core/checkpoints/restore';
 import type { VigilServices } from '../services';
 import { storedTextShown } from '../presentation/storedTextShown';
 
@@ -66,7 +66,9 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
       return false;
     }
     if (plan.files.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: this turn changed no file that its checkpoint holds; there is nothing to restore.'));
+      const left = plan.unrestorable ?? [];
+      if (left.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('Vigil: nothing to restore that Vigil can write back.'), { detail: left.map((k) => `${plain(k.path)}: ${k.why}`).join('\n'), modal: false });
+      else void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: this turn changed no file that its checkpoint holds; there is nothing to restore.'));
       return false;
     }
     if (!(await this.confirmPreview(plan))) return false;
@@ -84,7 +86,13 @@ export class CheckpointCommands extends Disposable implements vscode.TextDocumen
       if (choice === undefined) return false;
       if (choice === vscode.l10n.t('Overwrite')) overwrite = new Set(since.map((f) => f.path));
     }
-    const result = await checkpoints.restore(plan, overwrite);
+    let result: RestoreResult;
+    try {
+      result = await checkpoints.restore(session, plan, overwrite);
+    } catch (error) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Vigil: cannot restore this turn: {0}', errorMessage(error)));
+      return false;
+    }
     this.d.logger.info(`[checkpoints] restored ${result.restored.length} file(s) of turn ${turn}; kept ${result.kept.length}`);
     if (result.kept.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Vigil: restored {0} to before the turn.', count(result.restored.length)));

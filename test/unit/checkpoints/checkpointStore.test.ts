@@ -212,6 +212,40 @@ describe('checkpoint store', () => {
     assert.equal(await f.read('nested/.git'), 'gitdir: /nonexistent\n', 'a .git file is never recorded, so never touched');
   });
 
+  it('a file whose name is not UTF-8 is left as it is and said so, never restored under another name', async () => {
+    const f = await fixture();
+    // "café.txt" in Latin-1: a name git records byte for byte, but no JavaScript string spells.
+    const latin1 = Buffer.concat([Buffer.from(`${f.folder}/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]);
+    await fs.writeFile(latin1, 'before\n');
+    await f.write('ok.txt', 'before\n');
+    const before = await f.store.snapshot('t1/before');
+    await fs.writeFile(latin1, 'after\n');
+    await f.write('ok.txt', 'after\n');
+    const after = await f.store.snapshot('t1/after');
+    const plan = await planRestore(f.store, before.tree, after.tree);
+    assert.deepEqual(plan.files.map((p) => p.path), ['ok.txt']);
+    const result = await applyRestore(f.store, plan, new Set(['caf\uFFFD.txt']));
+    assert.deepEqual(result.restored, ['ok.txt']);
+    assert.deepEqual(result.kept.map((k) => k.path), ['caf\uFFFD.txt']);
+    assert.match(result.kept[0]!.why, /not UTF-8/);
+    const names = (await fs.readdir(f.folder, { encoding: 'buffer' })).map((n) => n.toString('hex')).sort();
+    assert.deepEqual(names, [Buffer.from('caf\u00e9.txt', 'latin1').toString('hex'), Buffer.from('ok.txt').toString('hex')], 'no file was written under a mangled name');
+    assert.equal(await fs.readFile(latin1, 'utf8'), 'after\n');
+    assert.equal(await f.read('ok.txt'), 'before\n');
+  });
+
+  it('a folder holding a name that is not UTF-8 is still recorded when only that folder is named as changed', async () => {
+    const f = await fixture();
+    await f.write('d/keep.txt', 'k\n');
+    await f.store.snapshot('t1/before');
+    await fs.writeFile(Buffer.concat([Buffer.from(`${f.folder}/d/caf`), Buffer.from([0xe9]), Buffer.from('.txt')]), 'x\n');
+    await f.write('d/ok.txt', 'y\n');
+    const got = await f.store.update(new Set(['d']));
+    const listed = execFileSync('git', ['ls-tree', '-r', '-z', '--name-only', got.tree], { env: f.store.git.env() }).toString('hex');
+    assert.ok(listed.includes(Buffer.from('d/caf\u00e9.txt', 'latin1').toString('hex')), 'the file is recorded under its own bytes');
+    assert.ok(listed.includes(Buffer.from('d/ok.txt').toString('hex')));
+  });
+
   it('keeps the person\'s own repository untouched and ignores their git configuration', async () => {
     const f = await fixture();
     execFileSync('git', ['init', '-q'], { cwd: f.folder });

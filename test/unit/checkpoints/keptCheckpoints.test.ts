@@ -67,7 +67,7 @@ async function checkpointOf(f: Fixture, turnId: string): Promise<CheckpointRecor
 
 async function restoredFiles(f: Fixture, turnId: string): Promise<string[][]> {
   const plan = await f.checkpoints.preview(f.h.sessionId, turnId);
-  await f.checkpoints.restore(plan, new Set());
+  await f.checkpoints.restore(f.h.sessionId, plan, new Set());
   return plan.files.map((file) => [file.path, file.change]);
 }
 

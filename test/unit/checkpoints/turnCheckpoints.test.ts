@@ -24,6 +24,7 @@ async function withCheckpoints(folder: string | undefined): Promise<{ h: Harness
     folderOf: () => Promise.resolve(folder),
     records: async (sessionId) => (await holder.h!.sup.sessions.readAll(sessionId)).records,
     changesFor: (at, store) => countingWatcher(at, store, () => (takes += 1)),
+    turnRunning: (sessionId) => holder.h!.sup.hasActiveTurn(sessionId),
   });
   holder.h = await Harness.create({}, { checkpoints });
   return { h: holder.h, checkpoints, takes: () => takes };
@@ -55,7 +56,29 @@ describe('turn checkpoints', () => {
     assert.deepEqual((await checkpoints.restorable(h.sessionId)).map((t) => t.turnId), [turnId]);
     const plan = await checkpoints.preview(h.sessionId, turnId);
     assert.deepEqual(plan.files.map((f) => [f.path, f.change]), [['app.ts', 'modified']]);
-    await checkpoints.restore(plan, new Set());
+    await checkpoints.restore(h.sessionId, plan, new Set());
+    assert.equal(await fs.readFile(path.join(folder, 'app.ts'), 'utf8'), 'before\n');
+  });
+
+  it('a restore is refused, and writes nothing, when a turn of the session started after its preview', async () => {
+    const folder = await fs.realpath(await tempRoot('vigil-cp-folder-'));
+    await fs.writeFile(path.join(folder, 'app.ts'), 'before\n');
+    const { h, checkpoints, takes } = await withCheckpoints(folder);
+    await checkpoints.prepare(folder);
+    const taken = takes();
+    const first = await h.start();
+    await waitFor(() => takes() === taken + 1, 'the before-turn mark');
+    await fs.writeFile(path.join(folder, 'app.ts'), 'after\n');
+    h.agent.finish();
+    assert.equal((await first.ended).reason, 'completed');
+    const plan = await checkpoints.preview(h.sessionId, first.turnId);
+    // While the person reads the preview, a turn starts (a wakeup, or another window's).
+    const second = await h.start();
+    await assert.rejects(checkpoints.restore(h.sessionId, plan, new Set()), (error: Error & { code?: string }) => error.code === 'SESSION_BUSY' && /Stop the turn or let it finish, then restore again/.test(error.message));
+    assert.equal(await fs.readFile(path.join(folder, 'app.ts'), 'utf8'), 'after\n', 'nothing was written under the running agent');
+    h.agent.finish();
+    await second.ended;
+    await checkpoints.restore(h.sessionId, plan, new Set());
     assert.equal(await fs.readFile(path.join(folder, 'app.ts'), 'utf8'), 'before\n');
   });
 

@@ -139,6 +139,31 @@ describe('cross-window turns (two supervisors, one storage root)', () => {
     assert.equal((await next.ended).reason, 'completed');
   });
 
+  for (const reused of [false, true]) {
+    it(`a takeover kills the holder's agent ${reused ? 'never once its pid names another process' : 'while its pid still names it'}`, async () => {
+      const agentPid = 4242;
+      t.starts.set(agentPid, 'boot:1000');
+      const a = await t.window('window-agent', agentPid);
+      try {
+        await t.start(a);
+        await until(async () => (await t.b.cw.mailbox.readBoard(SESSION))?.agentStart === 'boot:1000', 'the board to name the agent and its start');
+        a.cw.dispose();
+        // The holder's agent ended and the system gave its pid to another process of the person's.
+        if (reused) t.starts.set(agentPid, 'boot:2000');
+        const timersBefore = t.clock.pendingTimers;
+        const aborting = t.b.cw.control.abort(SESSION);
+        await waitFor(() => t.clock.pendingTimers > timersBefore, 'the ack wait to start');
+        await t.clock.advance(3_000);
+        assert.deepEqual(await aborting, { kind: 'takenOver', killedAgent: !reused });
+        assert.deepEqual(t.b.killed, reused ? [] : [agentPid]);
+        if (reused) assert.ok(t.b.logs.some((l) => l.message.includes('now names another process')), 'the log says why nothing was killed');
+      } finally {
+        a.agent.finish();
+        a.sup.dispose();
+      }
+    });
+  }
+
   it('an approval nobody answers is rejected after the timeout, and the transcript says why', async () => {
     t.approvalTimeoutMs = 10_000;
     await t.start(t.a);

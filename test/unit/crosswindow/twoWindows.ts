@@ -43,6 +43,8 @@ export class TwoWindows {
   a!: Window;
   b!: Window;
   approvalTimeoutMs = 600_000;
+  /** What every window reads as a process's start time (processStartTime), by pid; unknown when absent. */
+  readonly starts = new Map<number, string>();
 
   static async create(): Promise<TwoWindows> {
     const t = new TwoWindows();
@@ -69,6 +71,7 @@ export class TwoWindows {
       // Far beyond any test: changes arrive by kicks, never by elapsed time.
       pollMs: 3_600_000, presenceIntervalMs: 3_600_000,
       killTree: async (pid) => void w.killed.push(pid),
+      processStart: (pid) => this.starts.get(pid),
     });
     await w.cw.start();
     w.prompter = w.cw.prompter(w.local);

@@ -144,6 +144,9 @@ export class CheckpointStore {
     const scope = paths === 'all' ? undefined : [...paths].map(literal);
     if (scope?.length === 0) return { tree: await this.writeTree(signal), skipped: [], skippedCount: 0, listed: [], gone: [] };
     const { skipped, newBytes, listed, gone } = await this.survey(scope, signal);
+    // A name that is not UTF-8 reads back with replacement marks and names no file: `git add` of it failed, and
+    // with it the checkpoint. The whole folder is recorded instead (git reads those names as bytes).
+    if (scope !== undefined && listed.some((p) => p.includes('\uFFFD'))) return this.record('all', signal);
     if (newBytes > this.maxStoreBytes) {
       throw new VigilError('INVALID_INPUT', `The folder has ${mb(newBytes)} of new or changed files, more than the ${mb(this.maxStoreBytes)} checkpoints may keep, so no checkpoint was taken. Add large generated folders to .gitignore.`);
     }

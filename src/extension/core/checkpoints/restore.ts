@@ -35,7 +35,12 @@ export interface RestorePlan {
   before: string;
   after: string;
   files: PlannedFile[];
+  /** Files of the turn that restoring cannot put back, with why (kept as they are, and said so in the result). */
+  unrestorable?: { path: string; why: string }[];
 }
+
+/** Why a file whose name is not UTF-8 is left alone: its name cannot be spelt back exactly, so restore would write another file. */
+export const NOT_UTF8_NAME = 'its name is not UTF-8 text, which Vigil cannot write back under the same name; it was left as it is (rename it to valid UTF-8 for later checkpoints to restore it)';
 
 export interface RestoreResult {
   restored: string[];
@@ -65,8 +70,13 @@ export async function planRestore(store: CheckpointStore, before: string, after:
     const diff = await store.git.run(['diff-tree', '-r', '-z', '--no-renames', '--raw', '--numstat', before, after, ...only], { config: ['core.bigFileThreshold=8m'] });
     const { entries, counts } = parseDiff(diff.stdout);
     const files: PlannedFile[] = [];
+    const unrestorable: { path: string; why: string }[] = [];
     for (const entry of entries) {
       if (entry.beforeMode === GITLINK || entry.afterMode === GITLINK) continue;
+      if (entry.badName) {
+        unrestorable.push({ path: entry.path, why: NOT_UTF8_NAME });
+        continue;
+      }
       const change: FileChange = entry.beforeMode === NO_FILE ? 'added' : entry.afterMode === NO_FILE ? 'deleted' : 'modified';
       files.push({ ...entry, change, ...counts.get(entry.path), changedSince: false });
     }
@@ -83,7 +93,7 @@ export async function planRestore(store: CheckpointStore, before: string, after:
     } finally {
       await root.close();
     }
-    return { folder: store.folder, before, after, files };
+    return { folder: store.folder, before, after, files, ...(unrestorable.length > 0 ? { unrestorable } : {}) };
   });
 }
 
@@ -93,7 +103,7 @@ export async function planRestore(store: CheckpointStore, before: string, after:
  */
 export async function applyRestore(store: CheckpointStore, plan: RestorePlan, overwrite: ReadonlySet<string>, options: RestoreOptions = {}): Promise<RestoreResult> {
   return store.exclusive(async () => {
-    const result: RestoreResult = { restored: [], kept: [] };
+    const result: RestoreResult = { restored: [], kept: [...(plan.unrestorable ?? [])] };
     const keep = (file: PlannedFile, why: unknown) => result.kept.push({ path: file.path, why: errorMessage(why) });
     const read = options.read ?? readChunk;
     await addSizes(store, plan.files);
@@ -141,17 +151,41 @@ export interface RawEntry {
   afterMode: string;
   beforeId: string;
   afterId: string;
+  /** The name's bytes are not UTF-8: `path` shows it with replacement marks and names no file on disk. */
+  badName?: true;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The NUL-separated fields of git's `-z` output, each also flagged when its bytes are not UTF-8. */
+function nulFields(buffer: Buffer): { text: string; utf8: boolean }[] {
+  const fields: { text: string; utf8: boolean }[] = [];
+  for (let start = 0; start <= buffer.length; ) {
+    const end = buffer.indexOf(0, start);
+    const bytes = buffer.subarray(start, end < 0 ? buffer.length : end);
+    let utf8 = true;
+    try {
+      strictUtf8.decode(bytes);
+    } catch {
+      utf8 = false;
+    }
+    fields.push({ text: bytes.toString('utf8'), utf8 });
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return fields;
 }
 
 /** `diff-tree -z --raw --numstat`: each raw entry is a meta field and a path, then each numstat entry one field. */
 export function parseDiff(buffer: Buffer): { entries: RawEntry[]; counts: Map<string, { added?: number; removed?: number }> } {
-  const parts = buffer.toString('utf8').split('\0');
+  const fields = nulFields(buffer);
+  const parts = fields.map((f) => f.text);
   const entries: RawEntry[] = [];
   const counts = new Map<string, { added?: number; removed?: number }>();
   let i = 0;
   for (; i + 1 < parts.length && parts[i]!.startsWith(':'); i += 2) {
     const meta = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) [A-Z]\d*$/.exec(parts[i]!);
-    if (meta) entries.push({ beforeMode: meta[1]!, afterMode: meta[2]!, beforeId: meta[3]!, afterId: meta[4]!, path: parts[i + 1]! });
+    if (meta) entries.push({ beforeMode: meta[1]!, afterMode: meta[2]!, beforeId: meta[3]!, afterId: meta[4]!, path: parts[i + 1]!, ...(fields[i + 1]!.utf8 ? {} : { badName: true as const }) });
   }
   for (; i < parts.length; i += 1) {
     const m = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(parts[i]!);

@@ -40,6 +40,8 @@ export interface TurnCheckpointsOptions {
   refreshMs?: number;
   maxFileBytes?: number;
   maxStoreBytes?: number;
+  /** Whether a turn of the session runs (in any window): a restore never writes under a running agent. */
+  turnRunning?(sessionId: string): Promise<boolean>;
 }
 
 export type CheckpointRecord = Extract<TranscriptRecord, { type: 'checkpoint' }>;
@@ -174,7 +176,14 @@ export class TurnCheckpoints implements CheckpointPort {
     return readStoredText(store, id, compareBytes);
   }
 
-  restore(plan: RestorePlan, overwrite: ReadonlySet<string>): Promise<RestoreResult> {
+  /**
+   * Puts the plan's files back. Asked again right before writing: the person may have taken minutes over the
+   * questions, and a turn (theirs, a background task's wakeup, another window's) may have started meanwhile.
+   */
+  async restore(sessionId: string, plan: RestorePlan, overwrite: ReadonlySet<string>): Promise<RestoreResult> {
+    if (await this.o.turnRunning?.(sessionId)) {
+      throw new VigilError('SESSION_BUSY', 'A turn of this session started while the restore waited, so nothing was restored (the agent could write over it). Stop the turn or let it finish, then restore again.');
+    }
     return applyRestore(this.storeFor(plan.folder), plan, overwrite);
   }
 

@@ -38,6 +38,8 @@ export interface CrossWindowOptions {
   ackBoundMs?: number;
   presenceIntervalMs?: number;
   killTree?(pid: number): Promise<void>;
+  /** When a process started (processStartTime; injected for tests). */
+  processStart?(pid: number): string | undefined;
 }
 
 /** An approval waiting somewhere, and whether any window shows its session to a person. */
@@ -64,13 +66,14 @@ export class CrossWindow extends Disposable {
     const onMailboxChange = (check: () => Promise<void>) => this.onMailboxChange(check);
     this.control = new RemoteControl({
       mailbox: this.mailbox, lease: o.supervisor.lease, sessions: o.supervisor.sessions, windowId: o.windowId,
-      clock: o.clock, logger: o.logger, ackBoundMs: o.ackBoundMs, onMailboxChange, killTree: o.killTree,
+      clock: o.clock, logger: o.logger, ackBoundMs: o.ackBoundMs, onMailboxChange, killTree: o.killTree, processStart: o.processStart,
     });
     this.holder = new HolderSide({
       mailbox: this.mailbox, windowId: o.windowId, clock: o.clock, logger: o.logger,
       snapshot: (id) => o.supervisor.getSnapshot(id),
       abort: (id, reason) => o.supervisor.abort(id, reason),
       agentPid: o.agentPid,
+      processStart: o.processStart,
     });
     this.presence = new Presence(this.mailbox.dir, o.windowId, o.clock, o.presenceIntervalMs);
     this._register(toDisposable(o.supervisor.subscribe((event) => this.holder.onEvent(event))));

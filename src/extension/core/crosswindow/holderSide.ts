@@ -3,6 +3,7 @@
 
 import * as os from 'node:os';
 import { errorMessage } from '../common/errors';
+import { processStartTime } from '../common/processTree';
 import { describeWaitingOn } from '../ports/agentHandle';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
@@ -17,6 +18,8 @@ export interface HolderSideDeps {
   snapshot(sessionId: string): TurnSnapshot | undefined;
   abort(sessionId: string, reason: string): Promise<boolean>;
   agentPid(sessionId: string): number | undefined;
+  /** When `pid` started, as processStartTime says (injected for tests). */
+  processStart?(pid: number): string | undefined;
   /** Board writes for mere activity are spaced at least this far apart (ms). */
   boardThrottleMs?: number;
 }
@@ -71,7 +74,14 @@ export class HolderSide {
       default:
         break;
     }
-    board.agentPid = d.agentPid(sessionId) ?? board.agentPid;
+    const agentPid = d.agentPid(sessionId) ?? board.agentPid;
+    if (agentPid !== undefined && (agentPid !== board.agentPid || board.agentStart === undefined)) {
+      // Read once per agent process: a window taking the turn over kills that process, never a later holder of its pid.
+      const start = (d.processStart ?? processStartTime)(agentPid);
+      if (start === undefined) delete board.agentStart;
+      else board.agentStart = start;
+    }
+    board.agentPid = agentPid;
     board.updatedAt = now;
     this.boards.set(sessionId, board);
     // Phase changes at once; activity at most once per throttle interval (followers also read the transcript).

@@ -29,6 +29,8 @@ export const turnBoardSchema = z.object({
   host: z.string(),
   /** The agent's process (group leader), so a window on this host that takes the turn over can kill it. */
   agentPid: z.number().int().positive().optional(),
+  /** When that process started (processStartTime): a pid that went to another process since is never killed. */
+  agentStart: z.string().max(200).optional(),
   source: z.enum(['user', 'wakeup', 'resume']),
   startedAt: z.number(),
   phase: z.enum(['running', 'awaitingApproval', 'stalled', 'aborting']),

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import { errorMessage } from '../common/errors';
-import { killProcessTree } from '../common/processTree';
+import { killProcessTree, processStartTime } from '../common/processTree';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { LeaseHolder } from '../lease/leaseRecord';
@@ -36,6 +36,8 @@ export interface RemoteControlDeps {
   onMailboxChange(check: () => Promise<void>): () => void;
   /** Kills a process tree on this host (injected for tests). */
   killTree?(pid: number): Promise<void>;
+  /** When `pid` started, as processStartTime says (injected for tests). */
+  processStart?(pid: number): string | undefined;
 }
 
 export const DEFAULT_ACK_BOUND_MS = 3_000;
@@ -112,7 +114,7 @@ export class RemoteControl {
       await this.withdrawQuestions(sessionId, turnId);
       await d.mailbox.clearBoard(sessionId, turnId);
       await d.mailbox.sweepAnswers(sessionId);
-      if (board?.turnId === turnId && board.host === this.host && board.agentPid !== undefined && board.agentPid !== process.pid) {
+      if (board?.turnId === turnId && board.host === this.host && board.agentPid !== undefined && board.agentPid !== process.pid && this.stillTheAgent(board)) {
         d.logger.warn(`[crosswindow] killing the agent process tree ${board.agentPid} of the taken-over turn ${turnId}`);
         await (d.killTree ?? killProcessTree)(board.agentPid).then(
           () => (killedAgent = true),
@@ -124,6 +126,19 @@ export class RemoteControl {
       await d.mailbox.clearAbort(sessionId, turnId).catch(() => undefined);
     }
     return { kind: 'takenOver', killedAgent };
+  }
+
+  /**
+   * Whether the board's agent pid still names the process the holder recorded: a holder that died long ago may have
+   * left a pid the system has since given to another program of the person's, which must not be killed. A board
+   * without a start (an older window, or a system where it is unknown) is trusted as before.
+   */
+  private stillTheAgent(board: { agentPid?: number; agentStart?: string }): boolean {
+    if (board.agentStart === undefined || board.agentPid === undefined) return true;
+    const now = (this.d.processStart ?? processStartTime)(board.agentPid);
+    if (now === board.agentStart) return true;
+    this.d.logger.info(`[crosswindow] the agent ${board.agentPid} of the taken-over turn has already ended${now === undefined ? '' : ' (its pid now names another process, left alone)'}`);
+    return false;
   }
 
   /**
