@@ -163,7 +163,8 @@ function promptInput(p: ComposerProps, act: CompletionActions, files: FilesHandl
   const ariaControls = open ? listId : c?.pickerOpen ? c.listId : undefined;
   const ariaActive = open ? optionId(p.completions!.active) : c?.activeDescendant;
   const autocomplete = commands.length > 0 || c ? 'list' : 'none';
-  const usage = `${c ? '@ mentions a file, the selection or Problems; ' : ''}Enter sends, Shift+Enter for a newline${commands.length > 0 ? ', / for commands' : ''}`;
+  // Short enough for three lines of a 300 px side bar: a longer one was cut off mid-sentence there.
+  const usage = [...(c ? ['@ mentions a file'] : []), ...(commands.length > 0 ? ['/ commands'] : []), 'Enter sends', 'Shift+Enter a new line'].join(', ');
   const cursor = (e: Event) => {
     const t = e.target as HTMLTextAreaElement;
     c?.onCursor(t.value, t.selectionStart ?? t.value.length);

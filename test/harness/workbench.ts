@@ -224,6 +224,8 @@ export class Workbench {
     await this.listAgreesWithView().catch((error: Error) => {
       throw new Error(`screenshot ${name}: ${error.message}`);
     });
+    const cut = await this.placeholderCut();
+    if (cut) throw new Error(`screenshot ${name}: the input's placeholder is cut off by its edge: "${cut}"`);
     mkdirSync(screenshotDir, { recursive: true });
     const file = path.join(screenshotDir, `${name}.png`);
     await this.page.screenshot({ path: file });
@@ -249,6 +251,24 @@ export class Workbench {
       if (Date.now() > deadline) throw new Error(`the Sessions list says "${all.join('" | "')}" while the session view says ${phase} of "${title}"`);
       await this.page.waitForTimeout(100);
     }
+  }
+
+  /** The session input's placeholder when its text needs more lines than the input shows (how to use it, cut mid-sentence). */
+  private async placeholderCut(): Promise<string | undefined> {
+    const input = this.sessionWebview().locator('#prompt-input');
+    if ((await input.count().catch(() => 0)) === 0) return undefined;
+    return input.evaluate((area: HTMLTextAreaElement) => {
+      if (area.value !== '' || area.placeholder === '') return undefined;
+      const style = getComputedStyle(area);
+      const px = (v: string) => parseFloat(v) || 0;
+      const probe = document.createElement('div');
+      probe.style.cssText = `position:absolute;visibility:hidden;white-space:pre-wrap;overflow-wrap:break-word;font:${style.font};line-height:${style.lineHeight};letter-spacing:${style.letterSpacing};width:${area.clientWidth - px(style.paddingLeft) - px(style.paddingRight)}px`;
+      probe.textContent = area.placeholder;
+      document.body.append(probe);
+      const need = probe.getBoundingClientRect().height;
+      probe.remove();
+      return need > area.clientHeight - px(style.paddingTop) - px(style.paddingBottom) + 1 ? area.placeholder : undefined;
+    }, undefined, { timeout: 5_000 }).catch(() => undefined);
   }
 
   assertStayedOnMachine(): void {
