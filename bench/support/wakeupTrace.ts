@@ -28,6 +28,12 @@ export interface RoundMarks {
   turnAsked: number;
   leaseStart: number;
   leaseDone: number;
+  /** The admission asked for the outbox's lock to store the prompt under (absent in builds before it). */
+  heldAsked: number;
+  /** The lock held and the claim checked: the prompt's transcript append begins. */
+  storeStart: number;
+  /** The prompt's append synced. */
+  storeDone: number;
   /** The wakeup turn's prompt is stored (the supervisor's `turnStarted`). */
   started: number;
   /** The prompt handed to the agent's ACP handle. */
@@ -69,6 +75,23 @@ export class WakeupTrace {
         }
         return original(...args).finally(() => {
           if (c && Number.isNaN(c.outboxDone)) c.outboxDone = wall();
+        });
+      };
+    }
+    // The prompt is stored under the outbox's lock where the build has it (whileHeld): lock wait and fsync apart.
+    const held = (outbox as unknown as Record<string, unknown>).whileHeld as ((claim: unknown, store: (held: boolean) => Promise<unknown>) => Promise<unknown>) | undefined;
+    if (held) {
+      (outbox as unknown as Record<string, unknown>).whileHeld = (claim: unknown, store: (h: boolean) => Promise<unknown>) => {
+        const c = this.current;
+        const mine = c && Number.isNaN(c.heldAsked) && !Number.isNaN(c.outboxStart);
+        if (mine) c.heldAsked = wall();
+        return held.call(outbox, claim, async (h: boolean) => {
+          if (mine) c.storeStart = wall();
+          try {
+            return await store(h);
+          } finally {
+            if (mine) c.storeDone = wall();
+          }
         });
       };
     }
@@ -115,7 +138,7 @@ export class WakeupTrace {
   begin(): void {
     this.files.clear();
     this.taskId = undefined;
-    this.current = { exit: NaN, notice: NaN, tmp: NaN, record: NaN, outboxStart: NaN, outboxDone: NaN, turnAsked: NaN, leaseStart: NaN, leaseDone: NaN, started: NaN, prompted: NaN, atAgent: NaN };
+    this.current = { exit: NaN, notice: NaN, tmp: NaN, record: NaN, outboxStart: NaN, outboxDone: NaN, turnAsked: NaN, leaseStart: NaN, leaseDone: NaN, heldAsked: NaN, storeStart: NaN, storeDone: NaN, started: NaN, prompted: NaN, atAgent: NaN };
   }
 
   /** Closes the round with the two marks only the caller knows. */
@@ -147,6 +170,9 @@ export class WakeupTrace {
       ['lease acquire (beside the outbox)', (r) => r.leaseDone - r.leaseStart],
       ['heard → lease taken', (r) => r.leaseDone - heard(r)],
       ['max(outbox, lease) → prompt stored', (r) => r.started - Math.max(r.outboxDone, r.leaseDone)],
+      ['  of it: → outbox lock asked (admission)', (r) => r.heldAsked - Math.max(r.outboxDone, r.leaseDone)],
+      ['  → lock held, claim checked', (r) => r.storeStart - r.heldAsked],
+      ['  → prompt appended and synced', (r) => r.storeDone - r.storeStart],
       ['→ prompt at the ACP handle (checkpoint mark)', (r) => r.prompted - r.started],
       ['→ read by the agent (ACP write)', (r) => r.atAgent - r.prompted],
       ['exit → at the agent', (r) => r.atAgent - r.exit],

@@ -202,6 +202,31 @@ describe('turn supervisor lifecycle', () => {
     assert.ok(h.logged('error', 'teardown listener failed'));
   });
 
+  it('a contribution whose claim was lost meanwhile: a user turn is stored without it, a wakeup turn stores nothing and frees the lease', async () => {
+    const h = await Harness.create();
+    const calls: string[] = [];
+    // The outbox answers that the claim no longer holds (a window frozen past its deadline lost it).
+    h.sup.setAdmissionHook(({ source }) => ({
+      prefix: '[task 7 finished]',
+      claimId: 'w/lost',
+      persist: (store) => store(false),
+      onPersisted: () => calls.push(`${source} persisted`),
+      onNotPersisted: () => calls.push(`${source} not`),
+    }));
+    const { ended } = await h.start();
+    assert.equal(h.agent.current?.request.text, 'new message', 'the user turn carried a claim it lost');
+    h.agent.finish();
+    await ended;
+    const prompts = (await h.sup.sessions.readAll(h.sessionId)).records.filter((r) => r.type === 'userPrompt');
+    assert.deepEqual(prompts.map((r) => r.type === 'userPrompt' && [r.text, r.claimId]), [['new message', undefined]]);
+    const wakeup = await h.sup.startTurn(h.sessionId, '[task 8 finished]', { source: 'wakeup' });
+    assert.equal(wakeup.kind, 'failed');
+    assert.equal(h.agent.prompts, 1, 'no wakeup prompt reached the agent');
+    assert.equal(await h.leaseHolder(), null, 'the lease is free again');
+    assert.equal((await h.sup.sessions.readAll(h.sessionId)).records.filter((r) => r.type === 'userPrompt').length, 1);
+    assert.deepEqual(calls, ['user not', 'wakeup not']);
+  });
+
   it('startup recovery marks a session whose holder died mid-turn interrupted, closing its unfinished tool calls', async () => {
     const h = await Harness.create();
     await deadHolderMidTurn(h);

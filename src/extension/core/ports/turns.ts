@@ -27,6 +27,11 @@ export interface AdmissionContribution {
   prefix: string;
   /** The outbox claim the prompt carries, stored in its record (so a crash before `onPersisted` delivers it once). */
   claimId?: string;
+  /**
+   * Stores the prompt: calls `store` while no other window can take the claim, telling it whether the claim still
+   * holds (false: a window frozen past the claim's deadline lost it, and the prompt must not carry it).
+   */
+  persist?(store: (held: boolean) => Promise<void>): Promise<void>;
   onPersisted(): void;
   onNotPersisted(): void;
 }

@@ -9,13 +9,14 @@ import type { CheckpointPort } from '../ports/checkpoints';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { AdmissionHook, StartTurnOptions, StartTurnResult, TurnEnded, TurnEnding, TurnPort } from '../ports/turns';
-import { TurnLeaseStore, type LeaseToken } from '../lease/turnLease';
+import { TurnLeaseStore } from '../lease/turnLease';
 import { SessionStore, type SessionMeta } from '../store/sessionStore';
 import type { Redactor } from '../common/redactor';
 import { checkSessionId } from '../store/storePaths';
 import type { LivenessSettings } from './livenessSettings';
 import { ActivityClock } from './activityClock';
 import type { PendingBarrier } from './commitBarriers';
+import { admitPrompt } from './promptAdmission';
 import { acquireForTurn, DEFAULT_BUSY_WAIT, type BusyWaitOptions } from './leaseWait';
 import { recoverSession } from './recovery';
 import { TurnRun } from './turnRun';
@@ -277,8 +278,11 @@ export class TurnSupervisor extends Disposable implements TurnPort {
       });
       slot.turn = run;
       const clearState = options.source !== 'wakeup' && (meta.state !== 'idle' || got.reclaimed !== undefined);
-      const text = await this.admit(run, sessionId, turnId, options, prompt, got.token, clearState);
-      if (text === undefined) return { kind: 'failed', reason: 'The prompt could not be stored' };
+      const admitted = await admitPrompt({ hook: this.admissionHook, run, sessionId, turnId, source: options.source, prompt, logger: this.o.logger, lease: this.lease, token: got.token, sessions: this.sessions, clearState, abandon: () => (slot.turn = undefined) });
+      if (admitted.kind !== 'stored') {
+        return { kind: 'failed', reason: admitted.kind === 'lost' ? 'Another window delivered what this wakeup was to carry' : 'The prompt could not be stored' };
+      }
+      const text = admitted.text;
       const started = run;
       const ended = started.run(text).then((e) => this.finish(slot, started, e));
       return { kind: 'started', turnId, ended };
@@ -344,29 +348,6 @@ export class TurnSupervisor extends Disposable implements TurnPort {
     }
   }
 
-  /** Runs the admission hook and persists the prompt; on failure releases the lease and returns undefined. */
-  private async admit(run: TurnRun, sessionId: string, turnId: string, options: StartTurnOptions, prompt: string, token: LeaseToken, clearState: boolean): Promise<string | undefined> {
-    let contribution: Awaited<ReturnType<AdmissionHook>>;
-    try {
-      contribution = await this.admissionHook?.({ sessionId, turnId, source: options.source });
-    } catch (error) {
-      this.o.logger.error(`Admission hook failed for session ${sessionId}: ${errorMessage(error)}`);
-    }
-    const text = contribution?.prefix ? `${contribution.prefix}\n\n${prompt}` : prompt;
-    try {
-      await run.admit(text, contribution?.claimId);
-      if (clearState) await this.sessions.update(sessionId, { state: 'idle' }, this.lease.guard(token));
-    } catch (error) {
-      this.o.logger.error(`Session ${sessionId}: the prompt could not be stored: ${errorMessage(error)}`);
-      this.slots.get(sessionId)!.turn = undefined;
-      await this.lease.release(token).catch((e: unknown) => this.o.logger.warn(`Releasing the lease failed: ${errorMessage(e)}`));
-      this.safely(() => contribution?.onNotPersisted());
-      return undefined;
-    }
-    this.safely(() => contribution?.onPersisted());
-    return text;
-  }
-
   /** After the turn's own teardown (lease released): unregister, tell the UI, then the teardown hook. */
   private finish(slot: SessionSlot, run: TurnRun, ended: TurnEnded): TurnEnded {
     // The wakeup pause was stored by the turn's own teardown, under its lease, before the release.
@@ -387,13 +368,5 @@ export class TurnSupervisor extends Disposable implements TurnPort {
 
   private emit(event: SupervisorEvent): void {
     this.events.emit(event, (error) => this.o.logger.error(`A supervisor event listener failed: ${errorMessage(error)}`));
-  }
-
-  private safely(fn: () => void): void {
-    try {
-      fn();
-    } catch (error) {
-      this.o.logger.error(`Admission callback failed: ${errorMessage(error)}`);
-    }
   }
 }

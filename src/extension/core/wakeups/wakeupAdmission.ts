@@ -31,6 +31,7 @@ export function wakeupAdmissionHook(d: WakeupAdmissionDeps): AdmissionHook {
   const contribution = (claim: Claim, prefix: string, via: 'wakeup' | 'carried', turnId: string, onNotPersisted: () => unknown): AdmissionContribution => ({
     prefix,
     claimId: claim.claimId,
+    persist: (store) => d.outbox.whileHeld(claim, store),
     onPersisted: () => {
       d.track(d.markDelivered(claim, via, turnId).catch((error: unknown) => d.logger.error(`marking ${claim.keys.join(', ')} delivered failed`, error)));
     },

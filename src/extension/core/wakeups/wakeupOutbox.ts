@@ -198,6 +198,24 @@ export class WakeupOutbox {
     return { claim, op: { op: 'claim', keys, claimId, by: this.options.windowId, deadline: now + options.ttlMs, at: now } };
   }
 
+  /**
+   * Runs `store` (the storing of the prompt that carries `claim`) under the session's outbox lock, telling it
+   * whether the claim still holds every one of its keys. A window frozen past its claim's deadline may find that
+   * another took the completions and delivered them; it must not wake the agent with them again. Held here, the
+   * lock keeps any other claimant out until the prompt is durable, and that claimant's check of the transcript
+   * (settleLapsed) then finds it.
+   */
+  async whileHeld<T>(claim: Claim, store: (held: boolean) => Promise<T>): Promise<T> {
+    return this.withSession(claim.sessionId, async (file) => {
+      const lost = claim.keys.filter((k) => {
+        const e = file.entries.get(k);
+        return e?.state !== 'claimed' || e.claim?.claimId !== claim.claimId;
+      });
+      if (lost.length > 0) this.logger.warn(`claim ${claim.claimId} lapsed and was taken again before its prompt was stored: ${lost.join(', ')}`);
+      return store(lost.length === 0);
+    });
+  }
+
   /** Marks a claim's completions delivered (its turn was admitted). Idempotent; returns how many it delivered now. */
   async deliver(claim: Claim): Promise<number> {
     return this.withSession(claim.sessionId, async (file) => {
