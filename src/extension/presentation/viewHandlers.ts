@@ -1,7 +1,8 @@
 // The handlers of what the session webview posts: one per message type, in a map keyed by the type, so the
 // compiler names a message without its handler. The channel (sessionViewChannel.ts) handles the handshake,
 // history, pings, the view's reports and Copy itself; the rest are registered by domain where their behaviour
-// lives (vscode/webview/handlers/) and put together once (vscode/webview/viewHandlers.ts).
+// lives (presentation/handlers/, or vscode/webview/handlers/ for those needing VS Code's API) and put together
+// once (vscode/webview/viewHandlers.ts).
 
 import type { HostMessage, WebviewMessage, WebviewMessageOf } from '../../shared/webviewProtocol';
 import type { ViewSurface } from './viewSurface';

@@ -1,6 +1,6 @@
 // Connects the session view to the services: starts user and resume turns, aborts, and streams every change
 // of the open session to the view. Which session the view shows and how it is opened: sessionOpener.ts; what
-// the view's messages do: the handlers of webview/handlers/ (a prompt, a stop or a resume comes here).
+// the view's messages do: the handlers of presentation/handlers/ (a prompt, a stop or a resume comes here).
 
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../core/common/disposable';
