@@ -36,7 +36,8 @@ export const sessionStyles = css`
     display: flex; align-items: center; gap: 6px; padding: 4px 8px;
     border-bottom: 1px solid var(--vscode-panel-border, transparent);
   }
-  #session-title { flex: 1 1 auto; min-width: 4em; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  /* From a zero basis: a long title is cut with an ellipsis beside the icon and Open…, never wrapped below them. */
+  #session-title { flex: 1 1 0; min-width: 4em; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   /* The model label yields to the title in a narrow sidebar. */
   .session-wakeups { flex: 0 0 auto; color: var(--vscode-editorWarning-foreground); font-size: 0.9em; white-space: nowrap; }
   .session-model { flex: 0 1 auto; min-width: 0; max-width: 40%; color: var(--vscode-descriptionForeground); font-size: 0.9em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

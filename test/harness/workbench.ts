@@ -226,6 +226,8 @@ export class Workbench {
     });
     const cut = await this.placeholderCut();
     if (cut) throw new Error(`screenshot ${name}: the input's placeholder is cut off by its edge: "${cut}"`);
+    const header = await this.headerBroken();
+    if (header) throw new Error(`screenshot ${name}: the session header's icon, title and Open… are not on one line: ${header}`);
     mkdirSync(screenshotDir, { recursive: true });
     const file = path.join(screenshotDir, `${name}.png`);
     await this.page.screenshot({ path: file });
@@ -251,6 +253,18 @@ export class Workbench {
       if (Date.now() > deadline) throw new Error(`the Sessions list says "${all.join('" | "')}" while the session view says ${phase} of "${title}"`);
       await this.page.waitForTimeout(100);
     }
+  }
+
+  /** Where the header's icon, title and Open… sit, when they are not on one line (a long title wrapped them apart). */
+  private async headerBroken(): Promise<string | undefined> {
+    const header = this.sessionWebview().locator('#session-header');
+    if ((await header.count().catch(() => 0)) === 0) return undefined;
+    return header.evaluate((el) => {
+      const parts = ['.codicon-hubot', '#session-title', '#open-session'].map((s) => el.querySelector(`:scope > ${s}`)?.getBoundingClientRect());
+      if (parts.some((r) => !r || r.height === 0)) return undefined;
+      const centers = parts.map((r) => r!.top + r!.height / 2);
+      return Math.max(...centers) - Math.min(...centers) > 6 ? `vertical centres at ${centers.map(Math.round).join(', ')} px` : undefined;
+    }, undefined, { timeout: 5_000 }).catch(() => undefined);
   }
 
   /** The session input's placeholder when its text needs more lines than the input shows (how to use it, cut mid-sentence). */
