@@ -118,7 +118,10 @@ describe('searching sessions (real workbench)', function () {
     assert.match(text, /^(Demo: )?Where is the flux capacitor(?: configured\?)?\s*in the transcript · just now .*Vigil wakes me when the build finishes/, text);
     assert.strictEqual(await quickInput.locator('.monaco-list-row').count(), 1, 'no other session holds those words');
     await workbench.screenshot('e2e-session-search-palette');
+    // The search has settled (its title counts the matches, no progress bar): Enter then chooses the row shown.
+    await page.waitForFunction(() => document.querySelector('.quick-input-widget .quick-input-title')?.textContent === '1 session matches' && !document.querySelector('.quick-input-widget .quick-input-progress.active, .quick-input-widget .monaco-progress-container.active'), undefined, { timeout: uiTimeout });
     await input.press('Enter');
+    await quickInput.waitFor({ state: 'hidden', timeout: uiTimeout }).catch(() => assert.fail('Enter on the search\'s one row left the pick open'));
     await view.waitPainted(id);
     await view.locator('.entry.user', { hasText: 'Where is the flux capacitor configured?' }).waitFor({ timeout: uiTimeout });
     workbench.assertStayedOnMachine();

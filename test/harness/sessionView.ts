@@ -34,7 +34,11 @@ export class SessionView {
   /** Waits until the webview has painted a snapshot of `sessionId` (or of any session). */
   async waitPainted(sessionId?: string): Promise<string> {
     const selector = sessionId ? `#app[data-painted-seq][data-session-id="${sessionId}"]` : '#app[data-painted-seq]';
-    await this.locator(selector).waitFor({ timeout: uiTimeout });
+    await this.locator(selector).waitFor({ timeout: uiTimeout }).catch(async (error: Error) => {
+      // Say what the view shows instead: another session, or nothing painted at all.
+      const shown = await this.locator('#app').evaluate((app) => `session "${app.getAttribute('data-session-id') ?? ''}", painted ${app.getAttribute('data-painted-seq') ?? 'never'}`, undefined, { timeout: 2_000 }).catch(() => 'no view');
+      throw new Error(`the view did not paint ${sessionId ? `session ${sessionId}` : 'a session'} (it shows ${shown}): ${error.message.split('\n')[0]}`);
+    });
     return (await this.locator('#app').getAttribute('data-session-id')) ?? '';
   }
 
