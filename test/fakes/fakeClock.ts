@@ -62,3 +62,17 @@ export async function flushMicrotasks(rounds = 20): Promise<void> {
   for (let i = 0; i < rounds; i += 1) await Promise.resolve();
   await new Promise<void>((resolve) => setImmediate(resolve));
 }
+
+/** A fake clock that says when a timer is armed: a server that arms one per connection has taken the connection by then. */
+export class ArmedClock extends FakeClock {
+  private armed: Array<() => void> = [];
+
+  override setTimer(ms: number, fn: () => void): TimerHandle {
+    for (const resolve of this.armed.splice(0)) resolve();
+    return super.setTimer(ms, fn);
+  }
+
+  nextTimer(): Promise<void> {
+    return new Promise((resolve) => this.armed.push(resolve));
+  }
+}

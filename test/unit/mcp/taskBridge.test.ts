@@ -9,7 +9,7 @@ import { SessionSecrets } from '../../../src/extension/core/mcp/sessionSecrets';
 import { TaskBridgeServer } from '../../../src/extension/core/mcp/taskBridgeServer';
 import type { TaskToolService } from '../../../src/extension/core/mcp/taskToolService';
 import { silentLogger } from '../../../src/extension/core/ports/logger';
-import { FakeClock } from '../../fakes/fakeClock';
+import { ArmedClock } from '../../fakes/fakeClock';
 import { tempStorageRoot } from '../../fakes/wakeupHarness';
 import { openTaskServer, RawBridge, taskIdIn, type OpenedTaskServer } from '../../fakes/taskServerHarness';
 
@@ -123,17 +123,6 @@ describe('task bridge: connections still to authenticate', function () {
   const secrets = SessionSecrets.generate();
   const raws: RawBridge[] = [];
 
-  /** A fake clock that says when the bridge arms a timer: the bridge has taken the connection by then. */
-  class ArmedClock extends FakeClock {
-    private armed: Array<() => void> = [];
-    override setTimer(ms: number, fn: () => void) {
-      for (const resolve of this.armed.splice(0)) resolve();
-      return super.setTimer(ms, fn);
-    }
-    nextTimer(): Promise<void> {
-      return new Promise((resolve) => this.armed.push(resolve));
-    }
-  }
 
   beforeEach(async () => {
     root = await tempStorageRoot('vigil-pending-');

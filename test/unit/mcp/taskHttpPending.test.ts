@@ -7,19 +7,8 @@ import { SessionSecrets } from '../../../src/extension/core/mcp/sessionSecrets';
 import { TaskHttpServer } from '../../../src/extension/core/mcp/taskHttpServer';
 import type { TaskToolService } from '../../../src/extension/core/mcp/taskToolService';
 import { silentLogger } from '../../../src/extension/core/ports/logger';
-import { FakeClock } from '../../fakes/fakeClock';
+import { ArmedClock } from '../../fakes/fakeClock';
 
-/** A fake clock that says when the server arms a timer: it has taken the connection by then. */
-class ArmedClock extends FakeClock {
-  private armed: Array<() => void> = [];
-  override setTimer(ms: number, fn: () => void) {
-    for (const resolve of this.armed.splice(0)) resolve();
-    return super.setTimer(ms, fn);
-  }
-  nextTimer(): Promise<void> {
-    return new Promise((resolve) => this.armed.push(resolve));
-  }
-}
 
 interface Raw {
   socket: net.Socket;

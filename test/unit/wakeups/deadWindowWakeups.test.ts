@@ -9,16 +9,14 @@ import { silentLogger } from '../../../src/extension/core/ports/logger';
 import type { StartTurnResult, TurnPort } from '../../../src/extension/core/ports/turns';
 import type { LivenessSettings } from '../../../src/extension/core/supervisor/livenessSettings';
 import { TurnSupervisor } from '../../../src/extension/core/supervisor/turnSupervisor';
-import { completionFor, openWindow, tempStorageRoot, waitForEvent, type Window } from '../../fakes/wakeupHarness';
+import { completionFor, openWindow, tempStorageRoot, waitForEvent } from '../../fakes/wakeupHarness';
 import { FakeAgent } from '../supervisor/fakeAgent';
+import { closeSupervisedWindow, wakeupPrompts, type SupervisedWindow } from './supervisedWindows';
 
 const QUIET: LivenessSettings = { enabled: true, timeoutMs: 600_000, toolTimeoutMs: 600_000, graceMs: 5_000 };
 const CLAIM_TTL_MS = 60_000;
 
-interface TestWindow extends Window {
-  sup: TurnSupervisor;
-  agent: FakeAgent;
-}
+type TestWindow = SupervisedWindow;
 
 /** System time moved by `aheadMs`: a window that opens that much later (leases and claims read it). */
 function clockAhead(aheadMs: number): Clock {
@@ -50,21 +48,9 @@ describe('wakeups across a window that died mid-delivery', function () {
 
   afterEach(async () => {
     for (const go of parked.splice(0)) go();
-    for (const w of opened.splice(0)) {
-      w.coordinator.dispose();
-      if (w.agent.current) w.agent.finish();
-      // Each turn's end writes its records: wait for it (on the event loop) before the folder goes.
-      while (w.sup.getSnapshot(sid) !== undefined) await new Promise<void>((resolve) => setImmediate(resolve));
-      await w.coordinator.idle();
-      w.sup.dispose();
-    }
+    for (const w of opened.splice(0)) await closeSupervisedWindow(w, sid);
     await fs.rm(root, { recursive: true, force: true });
   });
-
-  async function wakeupPrompts(w: TestWindow): Promise<string[]> {
-    const { records } = await w.sup.sessions.readAll(sid);
-    return records.flatMap((r) => (r.type === 'userPrompt' && r.text.includes('Background task') ? [r.text] : []));
-  }
 
   for (const aheadMs of [5_000, CLAIM_TTL_MS + 1_000]) {
     const when = aheadMs > CLAIM_TTL_MS ? 'after' : 'before';
@@ -113,7 +99,7 @@ describe('wakeups across a window that died mid-delivery', function () {
         assert.equal(b.agent.prompts, 1, 'one wakeup');
       }
       assert.deepEqual((await b.outbox.entries(sid)).map((e) => e.state), ['delivered']);
-      assert.equal((await wakeupPrompts(b)).length, 1, 'the completion woke the agent once');
+      assert.equal((await wakeupPrompts(b, sid)).length, 1, 'the completion woke the agent once');
     });
   }
 
@@ -146,7 +132,7 @@ describe('wakeups across a window that died mid-delivery', function () {
         assert.equal(b.agent.prompts, 1, 'no wakeup after the user turn');
       }
       assert.deepEqual((await b.outbox.entries(sid)).map((e) => e.state), ['delivered']);
-      assert.equal((await wakeupPrompts(b)).length, 1, 'one wakeup prompt in the transcript');
+      assert.equal((await wakeupPrompts(b, sid)).length, 1, 'one wakeup prompt in the transcript');
     });
   }
 });

@@ -10,15 +10,14 @@ import { silentLogger } from '../../../src/extension/core/ports/logger';
 import type { StartTurnOptions, StartTurnResult, TurnPort } from '../../../src/extension/core/ports/turns';
 import type { LivenessSettings } from '../../../src/extension/core/supervisor/livenessSettings';
 import { TurnSupervisor } from '../../../src/extension/core/supervisor/turnSupervisor';
-import { completionFor, openWindow, tempStorageRoot, waitForEvent, type Window } from '../../fakes/wakeupHarness';
+import { completionFor, openWindow, tempStorageRoot, waitForEvent } from '../../fakes/wakeupHarness';
 import { FakeAgent } from '../supervisor/fakeAgent';
+import { closeSupervisedWindow, wakeupPrompts, type SupervisedWindow } from './supervisedWindows';
 
 const QUIET: LivenessSettings = { enabled: true, timeoutMs: 600_000, toolTimeoutMs: 600_000, graceMs: 5_000 };
 const CLAIM_TTL_MS = 60_000;
 
-interface TestWindow extends Window {
-  sup: TurnSupervisor;
-  agent: FakeAgent;
+interface TestWindow extends SupervisedWindow {
   /** Moves this window's clock on (the time it spent frozen). */
   advance(ms: number): void;
 }
@@ -78,23 +77,9 @@ describe('a frozen window whose claim lapsed', function () {
   });
 
   afterEach(async () => {
-    for (const w of opened.splice(0)) {
-      w.coordinator.dispose();
-      // Each turn's end writes its records: wait for it (on the event loop) before the folder goes.
-      while (w.sup.getSnapshot(sid) !== undefined) {
-        if (w.agent.current) w.agent.finish();
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      await w.coordinator.idle();
-      w.sup.dispose();
-    }
+    for (const w of opened.splice(0)) await closeSupervisedWindow(w, sid);
     await fs.rm(root, { recursive: true, force: true });
   });
-
-  async function wakeupPrompts(w: TestWindow): Promise<string[]> {
-    const { records } = await w.sup.sessions.readAll(sid);
-    return records.flatMap((r) => (r.type === 'userPrompt' && r.text.includes('Background task') ? [r.text] : []));
-  }
 
   it('frozen between its drain\'s claim and the wakeup turn, woken after another window delivered it: the agent is woken once', async () => {
     let freezing!: ReturnType<typeof freezingTurns>;
@@ -126,7 +111,7 @@ describe('a frozen window whose claim lapsed', function () {
     await a.coordinator.idle();
     assert.notEqual(late.kind, 'started', 'the frozen window started a wakeup turn with a claim another window had taken');
     assert.equal(a.agent.prompts, 1, 'A prompted its agent with the user turn only');
-    assert.equal((await wakeupPrompts(b)).length, 1, 'one wakeup prompt in the transcript');
+    assert.equal((await wakeupPrompts(b, sid)).length, 1, 'one wakeup prompt in the transcript');
     assert.deepEqual((await b.outbox.entries(sid)).map((e) => e.state), ['delivered']);
   });
   it('woken as another window claims the lapsed claim, finds the session held and gives it back: the agent is woken once', async () => {
@@ -182,7 +167,7 @@ describe('a frozen window whose claim lapsed', function () {
       await a.coordinator.idle();
       if (!a.agent.current && a.sup.getSnapshot(sid) === undefined) break;
     }
-    assert.equal((await wakeupPrompts(a)).length, 1, 'one wakeup prompt in the transcript');
+    assert.equal((await wakeupPrompts(a, sid)).length, 1, 'one wakeup prompt in the transcript');
     assert.deepEqual((await a.outbox.entries(sid)).map((e) => e.state), ['delivered']);
   });
 });
