@@ -40,6 +40,11 @@ describe('agent relay', function () {
     assert.equal(answer.method, 'session/prompt');
     assert.equal(answer.sessionId, sessionId);
     assert.equal(answer.m.result.stopReason, 'end_turn');
+    // The relay says when its replay is over, after the answer and every chunk before it: a window that takes the
+    // turn back looks for the answer only then (an answer read before the replay ended the turn without its text).
+    await b.next((f) => f.t === 'replayed', 'the end of the replay');
+    const order = b.frames.map((f) => f.t);
+    assert.ok(order.indexOf('replayed') > order.indexOf('o'), `the replay's end comes after the answer: ${order.join(' ')}`);
     const said = b.chunks().join('');
     for (let i = 0; i < 6; i += 1) assert.equal(said.split(`after ${i} `).length, 2, `chunk ${i} exactly once in ${said}`);
     assert.ok(!a.chunks().join('').includes('after'), 'the first window got none of it');

@@ -165,7 +165,7 @@ export class AcpAgentHandle extends AgentProcessSlot implements AgentHandle {
     channel.ackAfter(request.stored);
     // What the agent started since the turn began is the turn's, for Stop and the turn's end, also from before the reload.
     await this.leftovers.begin(request.turnId, live.process.pid, live.marker, Date.now() - (request.adopted?.startedAt ?? Date.now()));
-    const running = promptRunning(channel, live.acpSessionId);
+    const running = await promptRunning(channel, live.acpSessionId);
     const answer = running ? live.connection.adoptPrompt(live.acpSessionId, this.sink(request, describer), promptAnswer(channel, live.acpSessionId)) : undefined;
     channel.flow();
     try {

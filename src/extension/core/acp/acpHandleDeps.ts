@@ -54,6 +54,8 @@ export interface RelayedChannel extends AgentChannel {
   onOrphan(listener: (orphan: { method: string; sessionId?: string; message: Record<string, unknown> }) => void): void;
   /** Whether the held messages carry the answer to an earlier window's `session/prompt` of `acpSessionId`. */
   heldPromptAnswer(acpSessionId: string): boolean;
+  /** Settles once the relay's replay has arrived (the held messages are then all there is from before), or it is gone. */
+  readonly replayed: Promise<void>;
   /** Why the relay ended the agent, when it did (its deadline). */
   readonly endReason: string | undefined;
 }

@@ -4,6 +4,7 @@
 
 import { RequestError, type PromptResponse } from '@agentclientprotocol/sdk';
 import { errorMessage, VigilError } from '../common/errors';
+import { timeoutSignal, untilAborted } from '../../../shared/untilAborted';
 import { failure } from './promptFailure';
 import { AGENT_MARKER_ENV, TurnLeftovers } from '../supervisor/turnLeftovers';
 import type { LiveAgent, RelayedChannel } from './acpHandleDeps';
@@ -73,10 +74,19 @@ export function relayedSpec(windowSpec: LaunchSpec, relayed: RelayedChannel['wel
   return { ...windowSpec, command: relayed.command, args: relayed.args, label: relayed.label, builtin: relayed.builtin, authMethodId: undefined };
 }
 
-/** Whether the relay still runs this session's prompt, or holds its answer (given while no window was attached). */
-export function promptRunning(channel: RelayedChannel, acpSessionId: string): boolean {
-  return channel.welcome.inflight.some((i) => i.method === 'session/prompt' && i.sessionId === acpSessionId) || channel.heldPromptAnswer(acpSessionId);
+/**
+ * Whether the relay still runs this session's prompt, or holds its answer (given while no window was attached).
+ * An answer given before this window attached reaches it in the replay, behind what the agent said first: it is
+ * looked for once the replay is in (bounded), or the turn would end before the messages that came with it.
+ */
+export async function promptRunning(channel: RelayedChannel, acpSessionId: string, boundMs = replayWaitMs): Promise<boolean> {
+  if (channel.welcome.inflight.some((i) => i.method === 'session/prompt' && i.sessionId === acpSessionId)) return true;
+  await untilAborted(channel.replayed, timeoutSignal(boundMs), () => undefined);
+  return channel.heldPromptAnswer(acpSessionId);
 }
+
+/** How long a take-back waits for the relay's replay before it goes on without it (a relay of 16 MiB of log replays in well under this). */
+const replayWaitMs = 30_000;
 
 /** The agent's answer to the earlier window's `session/prompt`; rejects if the agent (or its relay) ends first. */
 export function promptAnswer(channel: RelayedChannel, acpSessionId: string): Promise<PromptResponse> {

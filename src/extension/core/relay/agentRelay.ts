@@ -164,6 +164,9 @@ function pump(): void {
 
 function finishReplay(socket: net.Socket): void {
   replay = undefined;
+  // What the log held is in: an answer given before this window came is among it (one given since was in flight
+  // at the welcome). Then what waited for the replay.
+  socket.write(`${JSON.stringify({ t: 'replayed' })}\n`);
   for (const out of pending) deliver(socket, out);
   pending = [];
   afterReplay?.();

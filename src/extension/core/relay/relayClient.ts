@@ -57,6 +57,9 @@ export class RelayedAgent implements RelayedChannel {
   private orphanListener: ((orphan: Orphan) => void) | undefined;
   /** Why the relay ended the agent, when it says so with the exit. */
   endReason: string | undefined;
+  private replayDone!: () => void;
+  /** Settles once the relay's replay of what no window stored has arrived (held, if held), or the relay is gone. */
+  readonly replayed = new Promise<void>((resolve) => (this.replayDone = resolve));
 
   private constructor(
     private readonly socket: net.Socket,
@@ -194,6 +197,7 @@ export class RelayedAgent implements RelayedChannel {
   }
 
   private onFrame(frame: RelayFrame): void {
+    if (frame.t === 'replayed') return this.replayDone();
     if (this.held && frame.t !== 'err') {
       this.held.push(frame);
       return;
@@ -246,6 +250,7 @@ export class RelayedAgent implements RelayedChannel {
   }
 
   private gone(exit: AgentExit): void {
+    this.replayDone();
     if (this.exitInfo) return;
     this.exitInfo = exit;
     this.socket.destroy();

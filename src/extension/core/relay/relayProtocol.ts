@@ -84,6 +84,8 @@ export type RelayFrame =
   /** The answer to a request of an earlier window (e.g. its `session/prompt`): the id is not the client's. */
   | { t: 'o'; s: number; method: string; sessionId?: string; m: unknown }
   | { t: 'err'; line: string }
+  /** A re-attach's replay of the log is over: an answer given before the window came is in (later ones were in flight at the welcome). */
+  | { t: 'replayed' }
   | { t: 'exit'; code: number | null; signal: string | null; reason?: string }
   | { t: 'refused'; reason: string };
 
