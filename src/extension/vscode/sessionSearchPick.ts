@@ -93,7 +93,8 @@ export class SessionSearchPick extends Disposable {
         timer = setTimeout(() => void run(value), this.deps.debounceMs ?? 120);
       }),
       pick.onDidAccept(() => {
-        const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+        // Enter opens the top result when no row is active (one replaced by the search's last update a moment ago).
+        const chosen = pick.selectedItems[0] ?? pick.activeItems[0] ?? pick.items[0];
         if (!chosen) return;
         pick.hide();
         void vscode.commands.executeCommand('vigil.openSession', chosen.sessionId);
