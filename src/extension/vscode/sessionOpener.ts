@@ -271,7 +271,7 @@ export class SessionOpener {
       const where = presenter.snapshot.turn.where;
       feed.apply(update);
       if (presenter.phase !== phase || presenter.snapshot.turn.where !== where) this.d.changed();
-      if (update.records.length > 0) void this.followMeta(services, presenter);
+      if (update.records.some(mayRename)) void this.followMeta(services, presenter);
     });
     this.remotes.set(sessionId, { stop, feed });
   }
@@ -296,6 +296,11 @@ export class SessionOpener {
     const presenter = this.models.hold(this.seed(services, meta, read.records));
     this.followRemote(services, presenter, read.followFrom, read.records);
   }
+}
+
+/** Records that come with a new title in the store (the first prompt's, the agent's, at the latest the turn's end): the header reads it again only then. */
+function mayRename(record: TranscriptRecord): boolean {
+  return record.type === 'userPrompt' || record.type === 'turnEnded' || (record.type === 'agentUpdate' && (record.update as { sessionUpdate?: unknown }).sessionUpdate === 'session_info_update');
 }
 
 /** Same record, same key, whichever side built it (the store's parse orders the top-level keys its own way). */
